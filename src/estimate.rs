@@ -1,0 +1,1 @@
+//! Estimates: energy and emissions from a resource's figures and the reference coefficients.

@@ -1,0 +1,19 @@
+//! carbon-show: an OpenTofu/Terraform plan renderer that annotates each resource with its carbon cost.
+//!
+//! The pipeline is `plan` (typed model of `show -json`) → `differ` (values → computed Diff tree)
+//! → `computed` (the Diff tree) → `render` (human, and later JSON / Markdown / Impact Framework).
+//! Figures come from `mapping` (Carbonifer's YAML + jq language) over `data` (reference tables)
+//! and are turned into energy and emissions by `estimate`.
+
+pub mod cli;
+pub mod computed;
+pub mod data;
+pub mod differ;
+pub mod error;
+pub mod estimate;
+pub mod mapping;
+pub mod plan;
+pub mod render;
+pub mod schema;
+
+pub use error::{Error, ExitCode};

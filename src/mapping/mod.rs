@@ -1,0 +1,1 @@
+//! The mapping engine: Carbonifer's YAML + jq mapping language, evaluated with jaq.

@@ -1,0 +1,1 @@
+//! The plan model: typed, borrowing structs for `show -json` plan and state documents.

@@ -1,0 +1,1 @@
+//! Renderers: print a plan (and its figures) as human text, JSON, Markdown or an Impact Framework manifest.

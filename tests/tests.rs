@@ -1,0 +1,1 @@
+//! The one integration-test binary: runs the built `carbon-show` on fixtures.
