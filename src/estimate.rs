@@ -1,1 +1,429 @@
 //! Estimates: energy and emissions from a resource's figures and the reference coefficients.
+//!
+//! The method is Cloud Carbon Footprint's (see docs/methodology.md):
+//!
+//! ```text
+//! IT power (W)      = vCPU × (cpu_min + u × (cpu_max − cpu_min))
+//!                   + memory_GB × memory_W_per_GB
+//!                   + SSD_TB × ssd_W_per_TB + HDD_TB × hdd_W_per_TB
+//!                   + Σ GPU (gpu_min + u × (gpu_max − gpu_min))
+//! energy (kWh/h)    = IT power / 1000 × PUE
+//! operational (g/h) = energy × grid intensity (gCO2eq/kWh)
+//! embodied (g/h)    = the instance's share of its hardware's manufacturing emissions per hour
+//! ```
+//!
+//! Everything is per hour of one instance; [`Estimate::scaled`] multiplies by instance count and
+//! replication (each counted once), and [`Period`] turns hours into months and years.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// The physical make-up of one instance of a resource.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Footprint {
+    pub vcpus: f64,
+    pub memory_gb: f64,
+    /// Solid-state storage, in terabytes.
+    pub ssd_tb: f64,
+    /// Spinning-disk storage, in terabytes.
+    pub hdd_tb: f64,
+    /// One entry per GPU: its (min, max) watts.
+    pub gpus: Vec<(f64, f64)>,
+}
+
+/// The coefficients that apply to one resource, each traceable to a table in `data/`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Coefficients {
+    /// Watts per vCPU at idle.
+    pub cpu_min_w: f64,
+    /// Watts per vCPU at full load.
+    pub cpu_max_w: f64,
+    /// Watts per GB of memory.
+    pub memory_w_per_gb: f64,
+    /// Watts per TB of SSD storage.
+    pub ssd_w_per_tb: f64,
+    /// Watts per TB of HDD storage.
+    pub hdd_w_per_tb: f64,
+    /// Power usage effectiveness of the provider's data centres.
+    pub pue: f64,
+    /// Grid carbon intensity, gCO2eq per kWh; `None` when the region is unknown.
+    pub grid_g_per_kwh: Option<f64>,
+    /// Embodied emissions of one instance, gCO2eq per hour of use.
+    pub embodied_g_per_hour: f64,
+}
+
+/// Power, energy and emissions of a resource for one hour.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Estimate {
+    pub cpu_w: f64,
+    pub memory_w: f64,
+    pub storage_w: f64,
+    pub gpu_w: f64,
+    /// Energy drawn from the grid in one hour, PUE included (kWh).
+    pub energy_kwh: f64,
+    /// Operational emissions in one hour (gCO2eq); 0 when the grid intensity is unknown.
+    pub operational_g: f64,
+    /// Embodied emissions in one hour (gCO2eq).
+    pub embodied_g: f64,
+}
+
+impl Estimate {
+    /// IT power (before PUE), in watts.
+    pub fn it_power_w(&self) -> f64 {
+        self.cpu_w + self.memory_w + self.storage_w + self.gpu_w
+    }
+
+    /// Operational plus embodied emissions in one hour (gCO2eq).
+    pub fn total_g(&self) -> f64 {
+        self.operational_g + self.embodied_g
+    }
+
+    /// Every figure multiplied by `factor` (instances × replicas).
+    pub fn scaled(&self, factor: f64) -> Estimate {
+        Estimate {
+            cpu_w: self.cpu_w * factor,
+            memory_w: self.memory_w * factor,
+            storage_w: self.storage_w * factor,
+            gpu_w: self.gpu_w * factor,
+            energy_kwh: self.energy_kwh * factor,
+            operational_g: self.operational_g * factor,
+            embodied_g: self.embodied_g * factor,
+        }
+    }
+
+    /// The figure-by-figure difference `self − before`.
+    pub fn minus(&self, before: &Estimate) -> Estimate {
+        self.plus(&before.scaled(-1.0))
+    }
+
+    /// The figure-by-figure sum.
+    pub fn plus(&self, other: &Estimate) -> Estimate {
+        Estimate {
+            cpu_w: self.cpu_w + other.cpu_w,
+            memory_w: self.memory_w + other.memory_w,
+            storage_w: self.storage_w + other.storage_w,
+            gpu_w: self.gpu_w + other.gpu_w,
+            energy_kwh: self.energy_kwh + other.energy_kwh,
+            operational_g: self.operational_g + other.operational_g,
+            embodied_g: self.embodied_g + other.embodied_g,
+        }
+    }
+}
+
+impl std::iter::Sum for Estimate {
+    fn sum<I: Iterator<Item = Estimate>>(iter: I) -> Estimate {
+        iter.fold(Estimate::default(), |acc, e| acc.plus(&e))
+    }
+}
+
+/// Estimates one instance for one hour at CPU/GPU utilisation `utilization` (0..=1).
+pub fn estimate(fp: &Footprint, c: &Coefficients, utilization: f64) -> Estimate {
+    let u = utilization.clamp(0.0, 1.0);
+    let cpu_w = fp.vcpus * (c.cpu_min_w + u * (c.cpu_max_w - c.cpu_min_w));
+    let memory_w = fp.memory_gb * c.memory_w_per_gb;
+    let storage_w = fp.ssd_tb * c.ssd_w_per_tb + fp.hdd_tb * c.hdd_w_per_tb;
+    let gpu_w = fp
+        .gpus
+        .iter()
+        .map(|&(min, max)| min + u * (max - min))
+        .sum::<f64>();
+    let energy_kwh = (cpu_w + memory_w + storage_w + gpu_w) / 1000.0 * c.pue;
+    let operational_g = c.grid_g_per_kwh.map_or(0.0, |g| energy_kwh * g);
+    Estimate {
+        cpu_w,
+        memory_w,
+        storage_w,
+        gpu_w,
+        energy_kwh,
+        operational_g,
+        embodied_g: c.embodied_g_per_hour,
+    }
+}
+
+/// A span of time that figures are reported over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Period {
+    Hour,
+    /// 730 hours (8,760 / 12), as CCF and cloud price lists count a month.
+    #[default]
+    Month,
+    /// 8,760 hours.
+    Year,
+}
+
+impl Period {
+    /// The number of hours in this period.
+    pub fn hours(self) -> f64 {
+        match self {
+            Period::Hour => 1.0,
+            Period::Month => 730.0,
+            Period::Year => 8760.0,
+        }
+    }
+
+    /// The short unit name used after a slash: `h`, `month`, `year`.
+    pub fn unit(self) -> &'static str {
+        match self {
+            Period::Hour => "h",
+            Period::Month => "month",
+            Period::Year => "year",
+        }
+    }
+}
+
+impl FromStr for Period {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "h" | "hr" | "hour" | "hours" => Ok(Period::Hour),
+            "mo" | "month" | "months" => Ok(Period::Month),
+            "y" | "yr" | "year" | "years" => Ok(Period::Year),
+            other => Err(format!(
+                "unknown period {other:?}: expected hour, month or year"
+            )),
+        }
+    }
+}
+
+/// A mass of CO2-equivalent, stored in grams.
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default)]
+pub struct Mass(pub f64);
+
+impl fmt::Display for Mass {
+    /// Three significant figures in the largest unit that keeps the number ≥ 1:
+    /// `23.1 gCO2eq`, `16.6 kgCO2eq`, `1.25 tCO2eq`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let g = self.0;
+        let (value, unit) = if g.abs() >= 1e6 {
+            (g / 1e6, "t")
+        } else if g.abs() >= 1e3 {
+            (g / 1e3, "kg")
+        } else {
+            (g, "g")
+        };
+        write!(f, "{} {unit}CO2eq", sig3(value))
+    }
+}
+
+/// Formats with three significant figures, without a trailing `.0` run for whole values ≥ 100.
+pub fn sig3(v: f64) -> String {
+    if v == 0.0 || !v.is_finite() {
+        return if v.is_finite() {
+            "0".into()
+        } else {
+            v.to_string()
+        };
+    }
+    let a = v.abs();
+    let decimals = if a >= 100.0 {
+        0
+    } else if a >= 10.0 {
+        1
+    } else if a >= 1.0 {
+        2
+    } else {
+        // keep three significant figures for small values: 0.0123
+        (2 - a.log10().floor() as i32).clamp(2, 9) as usize
+    };
+    let s = format!("{v:.decimals$}");
+    if s.starts_with("-0")
+        && s.trim_start_matches('-')
+            .chars()
+            .all(|c| c == '0' || c == '.')
+    {
+        s[1..].to_string()
+    } else {
+        s
+    }
+}
+
+/// A limit on added emissions per period, as given to `--fail-over` (e.g. `10kg/month`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Budget {
+    /// The limit in grams per `period`.
+    pub grams: f64,
+    pub period: Period,
+}
+
+impl Budget {
+    /// The limit expressed in grams per hour.
+    pub fn grams_per_hour(&self) -> f64 {
+        self.grams / self.period.hours()
+    }
+}
+
+impl FromStr for Budget {
+    type Err = String;
+    /// Parses `<number><unit>[/<period>]`, unit one of `g`, `kg`, `t` (an optional `CO2eq`
+    /// suffix is accepted), period `h`, `month` (the default) or `year`.
+    fn from_str(s: &str) -> Result<Self, String> {
+        let (amount, period) = match s.split_once('/') {
+            Some((a, p)) => (a.trim(), p.parse::<Period>()?),
+            None => (s.trim(), Period::Month),
+        };
+        let split = amount
+            .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '_'))
+            .unwrap_or(amount.len());
+        let (number, unit) = amount.split_at(split);
+        let number: f64 = number.replace('_', "").parse().map_err(|_| {
+            format!("{s:?}: expected a number followed by g, kg or t, e.g. 10kg/month")
+        })?;
+        let unit = unit.trim().to_ascii_lowercase();
+        let unit = unit.strip_suffix("co2eq").unwrap_or(&unit).trim();
+        let factor = match unit {
+            "g" => 1.0,
+            "kg" => 1e3,
+            "t" => 1e6,
+            other => {
+                return Err(format!(
+                    "{s:?}: unknown unit {other:?}: expected g, kg or t"
+                ));
+            }
+        };
+        if !number.is_finite() || number < 0.0 {
+            return Err(format!("{s:?}: the limit must be a non-negative number"));
+        }
+        Ok(Budget {
+            grams: number * factor,
+            period,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
+    }
+
+    fn aws_like() -> Coefficients {
+        Coefficients {
+            cpu_min_w: 0.74,
+            cpu_max_w: 3.5,
+            memory_w_per_gb: 0.392,
+            ssd_w_per_tb: 1.2,
+            hdd_w_per_tb: 0.65,
+            pue: 1.135,
+            grid_g_per_kwh: Some(379.069),
+            embodied_g_per_hour: 0.0,
+        }
+    }
+
+    #[test]
+    fn cpu_and_memory_by_hand() {
+        // 2 vCPU × (0.74 + 0.5 × (3.5 − 0.74)) = 2 × 2.12 = 4.24 W
+        // 8 GB × 0.392 = 3.136 W; total 7.376 W → 0.007376 kWh × 1.135 = 0.00837176 kWh
+        // × 379.069 g/kWh = 3.173477... g/h
+        let fp = Footprint {
+            vcpus: 2.0,
+            memory_gb: 8.0,
+            ..Footprint::default()
+        };
+        let e = estimate(&fp, &aws_like(), 0.5);
+        assert!(close(e.cpu_w, 4.24), "{e:?}");
+        assert!(close(e.memory_w, 3.136), "{e:?}");
+        assert!(close(e.energy_kwh, 0.007376 * 1.135), "{e:?}");
+        assert!(close(e.operational_g, 0.007376 * 1.135 * 379.069), "{e:?}");
+        // over a 730 h month: 2.3166 kg, the CCF worked check's 2.318 kg within 0.1 %
+        let month = e.operational_g * Period::Month.hours();
+        assert!((month - 2318.0).abs() / 2318.0 < 0.001, "{month}");
+    }
+
+    #[test]
+    fn storage_gpu_and_embodied_by_hand() {
+        // 0.5 TB SSD × 1.2 = 0.6 W; 2 TB HDD × 0.65 = 1.3 W
+        // GPUs (8, 71) and (35, 306) at u = 0.25: 8 + 15.75 = 23.75; 35 + 67.75 = 102.75 → 126.5 W
+        // total 128.4 W → 0.1284 kWh × PUE 1.1 = 0.14124 kWh × 100 g = 14.124 g; embodied 5 g
+        let fp = Footprint {
+            ssd_tb: 0.5,
+            hdd_tb: 2.0,
+            gpus: vec![(8.0, 71.0), (35.0, 306.0)],
+            ..Footprint::default()
+        };
+        let c = Coefficients {
+            pue: 1.1,
+            grid_g_per_kwh: Some(100.0),
+            embodied_g_per_hour: 5.0,
+            ..aws_like()
+        };
+        let e = estimate(&fp, &c, 0.25);
+        assert!(close(e.storage_w, 1.9), "{e:?}");
+        assert!(close(e.gpu_w, 126.5), "{e:?}");
+        assert!(close(e.operational_g, 14.124), "{e:?}");
+        assert!(close(e.total_g(), 19.124), "{e:?}");
+        let three = e.scaled(3.0);
+        assert!(close(three.total_g(), 57.372), "{three:?}");
+        assert!(close(three.minus(&e).total_g(), 2.0 * 19.124));
+    }
+
+    #[test]
+    fn unknown_region_has_no_operational_emissions_but_keeps_energy() {
+        let c = Coefficients {
+            grid_g_per_kwh: None,
+            ..aws_like()
+        };
+        let e = estimate(
+            &Footprint {
+                vcpus: 1.0,
+                ..Footprint::default()
+            },
+            &c,
+            0.5,
+        );
+        assert_eq!(e.operational_g, 0.0);
+        assert!(e.energy_kwh > 0.0);
+    }
+
+    #[test]
+    fn utilization_is_clamped() {
+        let fp = Footprint {
+            vcpus: 1.0,
+            ..Footprint::default()
+        };
+        assert_eq!(
+            estimate(&fp, &aws_like(), 7.0),
+            estimate(&fp, &aws_like(), 1.0)
+        );
+        assert_eq!(
+            estimate(&fp, &aws_like(), -1.0),
+            estimate(&fp, &aws_like(), 0.0)
+        );
+    }
+
+    #[test]
+    fn masses_display_with_three_significant_figures() {
+        for (g, text) in [
+            (23.14, "23.1 gCO2eq"),
+            (16_600.0, "16.6 kgCO2eq"),
+            (1_254_000.0, "1.25 tCO2eq"),
+            (0.01234, "0.0123 gCO2eq"),
+            (0.0, "0 gCO2eq"),
+            (-2_500.0, "-2.50 kgCO2eq"),
+            (123.4, "123 gCO2eq"),
+        ] {
+            assert_eq!(Mass(g).to_string(), text, "{g}");
+        }
+    }
+
+    #[test]
+    fn budgets_parse() {
+        for (text, grams, period) in [
+            ("10kg/month", 10_000.0, Period::Month),
+            ("10 kg / year", 10_000.0, Period::Year),
+            ("500g/h", 500.0, Period::Hour),
+            ("1.5t", 1_500_000.0, Period::Month),
+            ("2kgCO2eq/month", 2_000.0, Period::Month),
+        ] {
+            let b: Budget = text.parse().unwrap();
+            assert!(close(b.grams, grams), "{text}");
+            assert_eq!(b.period, period, "{text}");
+        }
+        for bad in ["", "kg", "10lb/month", "10kg/fortnight", "-3kg"] {
+            assert!(bad.parse::<Budget>().is_err(), "{bad}");
+        }
+        let b: Budget = "730g/month".parse().unwrap();
+        assert!(close(b.grams_per_hour(), 1.0));
+    }
+}
