@@ -14,6 +14,7 @@ pub mod estimate;
 pub mod mapping;
 pub mod plan;
 pub mod render;
+pub mod report;
 pub mod schema;
 
 pub use error::{Error, ExitCode};

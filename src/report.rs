@@ -1,0 +1,605 @@
+//! The carbon report: per-resource figures before and after the change, totals, and the text of
+//! annotations and the summary. Every output format (human, JSON, Markdown) reads this one model.
+
+use serde::Serialize;
+
+use crate::estimate::{Estimate, Mass, Period, sig3};
+
+/// Version of the JSON document written by `--format json` (see docs/json-format.md).
+pub const JSON_SCHEMA_VERSION: &str = "1.0";
+
+/// What is known of one side (before or after) of a resource.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Side {
+    pub provider: String,
+    pub region: Option<String>,
+    /// Grid carbon intensity used, gCO2eq/kWh (`None`: region unknown).
+    pub grid_g_per_kwh: Option<f64>,
+    pub machine_type: Option<String>,
+    /// Per instance.
+    pub vcpus: f64,
+    /// Per instance, in GiB.
+    pub memory_gb: f64,
+    /// Per instance.
+    pub gpus: u32,
+    /// Per instance, in GB.
+    pub ssd_gb: f64,
+    /// Per instance, in GB.
+    pub hdd_gb: f64,
+    /// Instances this resource stands for, replicas included.
+    pub instances: f64,
+    /// Figures for one hour of all instances together.
+    pub per_hour: Figures,
+}
+
+/// Hourly figures, as serialised in JSON.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Default)]
+pub struct Figures {
+    /// IT power, watts (PUE excluded).
+    pub power_w: f64,
+    /// Energy drawn, kWh (PUE included).
+    pub energy_kwh: f64,
+    pub operational_gco2eq: f64,
+    pub embodied_gco2eq: f64,
+    pub total_gco2eq: f64,
+}
+
+impl From<&Estimate> for Figures {
+    fn from(e: &Estimate) -> Self {
+        Figures {
+            power_w: e.it_power_w(),
+            energy_kwh: e.energy_kwh,
+            operational_gco2eq: e.operational_g,
+            embodied_gco2eq: e.embodied_g,
+            total_gco2eq: e.total_g(),
+        }
+    }
+}
+
+impl Figures {
+    fn minus(&self, o: &Figures) -> Figures {
+        Figures {
+            power_w: self.power_w - o.power_w,
+            energy_kwh: self.energy_kwh - o.energy_kwh,
+            operational_gco2eq: self.operational_gco2eq - o.operational_gco2eq,
+            embodied_gco2eq: self.embodied_gco2eq - o.embodied_gco2eq,
+            total_gco2eq: self.total_gco2eq - o.total_gco2eq,
+        }
+    }
+
+    fn plus(&self, o: &Figures) -> Figures {
+        self.minus(&o.scaled(-1.0))
+    }
+
+    fn scaled(&self, k: f64) -> Figures {
+        Figures {
+            power_w: self.power_w * k,
+            energy_kwh: self.energy_kwh * k,
+            operational_gco2eq: self.operational_gco2eq * k,
+            embodied_gco2eq: self.embodied_gco2eq * k,
+            total_gco2eq: self.total_gco2eq * k,
+        }
+    }
+}
+
+/// Whether a resource could be estimated.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum Status {
+    /// Figures are present on at least one side.
+    Estimated,
+    /// The mappings cover the type, but a figure the estimate needs is missing.
+    NotEstimated { reason: String },
+}
+
+/// One resource of the plan, as the report sees it.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct ResourceReport {
+    pub address: String,
+    #[serde(rename = "type")]
+    pub resource_type: String,
+    /// OpenTofu's actions for this resource (`["create"]`, `["delete","create"]`, …).
+    pub actions: Vec<String>,
+    #[serde(flatten)]
+    pub status: Status,
+    pub before: Option<Side>,
+    pub after: Option<Side>,
+    /// `after − before`, per hour.
+    pub delta_per_hour: Figures,
+    /// Values that were not known and were assumed (e.g. a default machine type).
+    pub assumptions: Vec<String>,
+    pub warnings: Vec<String>,
+}
+
+impl ResourceReport {
+    /// Builds a report line for a resource from its two sides.
+    pub fn new(
+        address: String,
+        resource_type: String,
+        actions: Vec<String>,
+        before: Option<Side>,
+        after: Option<Side>,
+    ) -> Self {
+        let b = before.as_ref().map(|s| s.per_hour).unwrap_or_default();
+        let a = after.as_ref().map(|s| s.per_hour).unwrap_or_default();
+        ResourceReport {
+            address,
+            resource_type,
+            actions,
+            status: Status::Estimated,
+            before,
+            after,
+            delta_per_hour: a.minus(&b),
+            assumptions: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+
+    /// The one-line annotation printed under the resource header in the human plan
+    /// (without the leading `# `), or `None` for resources with nothing to say.
+    pub fn annotation(&self, period: Period) -> Option<String> {
+        if let Status::NotEstimated { reason } = &self.status {
+            return Some(format!("≈ not estimated: {reason}"));
+        }
+        let hours = period.hours();
+        let rate = |g: f64| -> String {
+            if period == Period::Hour {
+                format!("{}/h", Mass(g))
+            } else {
+                format!("{}/h ({}/{})", Mass(g), Mass(g * hours), period.unit())
+            }
+        };
+        let text = match (&self.before, &self.after) {
+            (None, Some(a)) => format!("≈ {} · {}", rate(a.per_hour.total_gco2eq), describe(a)),
+            (Some(b), None) => format!(
+                "≈ saves {} · {}",
+                rate(b.per_hour.total_gco2eq),
+                describe(b)
+            ),
+            (Some(b), Some(a)) => {
+                let d = self.delta_per_hour.total_gco2eq;
+                let delta = if period == Period::Hour {
+                    format!("{}{}/h", sign(d), Mass(d))
+                } else {
+                    format!(
+                        "{s}{}/h, {s}{}/{}",
+                        Mass(d),
+                        Mass(d * hours),
+                        period.unit(),
+                        s = sign(d)
+                    )
+                };
+                format!(
+                    "≈ {}/h → {}/h ({delta}) · {}",
+                    Mass(b.per_hour.total_gco2eq),
+                    Mass(a.per_hour.total_gco2eq),
+                    describe_change(b, a)
+                )
+            }
+            (None, None) => return None,
+        };
+        let mut text = text;
+        if let Some(w) = self.warnings.first() {
+            text.push_str(&format!(" · ⚠ {w}"));
+        }
+        if !self.assumptions.is_empty() {
+            text.push_str(&format!(" · assumed: {}", self.assumptions.join("; ")));
+        }
+        Some(text)
+    }
+}
+
+/// One part of a side's description: a value and its unit (`("4", "vCPU")`).
+type Part = (&'static str, String, &'static str);
+
+/// The parts of `4 vCPU · 16 GiB · 100 GB SSD · us-east-1 @ 384 gCO2eq/kWh`; `keep` lists the
+/// kinds to show even when zero (so that an update can say `1 → 0 GPU`).
+fn parts(s: &Side, keep: &[&str]) -> Vec<Part> {
+    let mut v: Vec<Part> = Vec::new();
+    let mut num = |key: &'static str, x: f64, unit: &'static str| {
+        if x != 0.0 || keep.contains(&key) {
+            v.push((key, trim_num(x), unit));
+        }
+    };
+    num("vcpu", s.vcpus, "vCPU");
+    num("mem", s.memory_gb, "GiB");
+    num("gpu", f64::from(s.gpus), "GPU");
+    num("ssd", s.ssd_gb, "GB SSD");
+    num("hdd", s.hdd_gb, "GB HDD");
+    let place = match (&s.region, s.grid_g_per_kwh) {
+        (Some(r), Some(g)) => format!("{r} @ {} gCO2eq/kWh", sig3(g)),
+        (Some(r), None) => format!("{r} @ unknown grid intensity"),
+        (None, _) => "region unknown".to_string(),
+    };
+    v.push(("place", place, ""));
+    v
+}
+
+fn join(prefix: Option<String>, parts: Vec<String>) -> String {
+    let body = parts.join(" · ");
+    match prefix {
+        Some(p) => format!("{p} {body}"),
+        None => body,
+    }
+}
+
+fn instances_prefix(n: f64) -> Option<String> {
+    (n != 1.0).then(|| format!("{}×", trim_num(n)))
+}
+
+/// `3× 4 vCPU · 16 GiB · 100 GB SSD · us-east-1 @ 384 gCO2eq/kWh`.
+fn describe(s: &Side) -> String {
+    let texts = parts(s, &[]).into_iter().map(|p| part_text(&p)).collect();
+    join(instances_prefix(s.instances), texts)
+}
+
+fn part_text((_, value, unit): &Part) -> String {
+    if unit.is_empty() {
+        value.clone()
+    } else {
+        format!("{value} {unit}")
+    }
+}
+
+/// Before and after in one description: unchanged parts once, changed ones as `4 → 8 vCPU`.
+fn describe_change(b: &Side, a: &Side) -> String {
+    let keys: Vec<&str> = parts(b, &[])
+        .iter()
+        .chain(parts(a, &[]).iter())
+        .map(|p| p.0)
+        .collect();
+    let (pb, pa) = (parts(b, &keys), parts(a, &keys));
+    let texts = pb
+        .iter()
+        .zip(pa.iter())
+        .map(|(x, y)| {
+            if x.1 == y.1 {
+                part_text(y)
+            } else if y.2.is_empty() {
+                format!("{} → {}", x.1, y.1)
+            } else {
+                format!("{} → {} {}", x.1, y.1, y.2)
+            }
+        })
+        .collect();
+    let prefix = if b.instances == a.instances {
+        instances_prefix(a.instances)
+    } else {
+        Some(format!(
+            "{}× → {}×",
+            trim_num(b.instances),
+            trim_num(a.instances)
+        ))
+    };
+    join(prefix, texts)
+}
+
+/// A number without a trailing `.0` (`4`, `0.5`, `3.75`).
+pub fn trim_num(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        let s = format!("{v:.2}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
+/// How many resources fell in each bucket.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Default)]
+pub struct Counts {
+    /// Resources with figures.
+    pub estimated: usize,
+    /// Covered by the mappings but missing a figure (unknown machine type, …).
+    pub not_estimated: usize,
+    /// Managed resources of AWS, GCP or Azure that no mapping covers.
+    pub unsupported: usize,
+    /// Resources the mappings ignore on purpose (networks, IAM, …).
+    pub ignored: usize,
+}
+
+/// Totals over the whole plan.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Totals {
+    pub before_per_hour: Figures,
+    pub after_per_hour: Figures,
+    pub delta_per_hour: Figures,
+}
+
+/// The whole carbon report of a plan.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Report {
+    pub schema_version: &'static str,
+    pub utilization: f64,
+    /// Hours in the period the headline figures use.
+    pub period: PeriodInfo,
+    pub resources: Vec<ResourceReport>,
+    pub totals: Totals,
+    pub counts: Counts,
+    pub unsupported: Vec<String>,
+}
+
+/// The headline period, serialised as its name and hours.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq)]
+pub struct PeriodInfo {
+    pub name: &'static str,
+    pub hours: f64,
+}
+
+impl PeriodInfo {
+    pub fn new(p: Period) -> Self {
+        PeriodInfo {
+            name: match p {
+                Period::Hour => "hour",
+                Period::Month => "month",
+                Period::Year => "year",
+            },
+            hours: p.hours(),
+        }
+    }
+}
+
+impl Report {
+    /// Sums the resources into totals and counts.
+    pub fn new(
+        resources: Vec<ResourceReport>,
+        unsupported: Vec<String>,
+        ignored: usize,
+        utilization: f64,
+        period: Period,
+    ) -> Self {
+        let mut before = Figures::default();
+        let mut after = Figures::default();
+        let mut counts = Counts {
+            unsupported: unsupported.len(),
+            ignored,
+            ..Counts::default()
+        };
+        for r in &resources {
+            match r.status {
+                Status::Estimated => counts.estimated += 1,
+                Status::NotEstimated { .. } => counts.not_estimated += 1,
+            }
+            if let Some(b) = &r.before {
+                before = before.plus(&b.per_hour);
+            }
+            if let Some(a) = &r.after {
+                after = after.plus(&a.per_hour);
+            }
+        }
+        Report {
+            schema_version: JSON_SCHEMA_VERSION,
+            utilization,
+            period: PeriodInfo::new(period),
+            resources,
+            totals: Totals {
+                before_per_hour: before,
+                after_per_hour: after,
+                delta_per_hour: after.minus(&before),
+            },
+            counts,
+            unsupported,
+        }
+    }
+
+    /// Resources ordered by the size of their change, largest first (ties by address).
+    pub fn top_contributors(&self, n: usize) -> Vec<&ResourceReport> {
+        let mut v: Vec<&ResourceReport> = self
+            .resources
+            .iter()
+            .filter(|r| r.delta_per_hour.total_gco2eq != 0.0)
+            .collect();
+        v.sort_by(|a, b| {
+            b.delta_per_hour
+                .total_gco2eq
+                .abs()
+                .total_cmp(&a.delta_per_hour.total_gco2eq.abs())
+                .then_with(|| a.address.cmp(&b.address))
+        });
+        v.truncate(n);
+        v
+    }
+
+    /// The summary printed after the `Plan:` line, one string per line (no trailing newline).
+    pub fn summary_lines(&self, headline: Period) -> Vec<String> {
+        let t = &self.totals;
+        let mut out = Vec::new();
+        out.push(format!(
+            "Carbon (≈, {} % utilisation): {} → {} per {} ({}{})",
+            trim_num(self.utilization * 100.0),
+            Mass(t.before_per_hour.total_gco2eq * headline.hours()),
+            Mass(t.after_per_hour.total_gco2eq * headline.hours()),
+            headline_name(headline),
+            sign(t.delta_per_hour.total_gco2eq),
+            Mass(t.delta_per_hour.total_gco2eq * headline.hours()),
+        ));
+        let d = t.delta_per_hour.total_gco2eq;
+        out.push(format!(
+            "  delta: {}{}/h · {}{}/month · {}{}/year",
+            sign(d),
+            Mass(d),
+            sign(d),
+            Mass(d * Period::Month.hours()),
+            sign(d),
+            Mass(d * Period::Year.hours()),
+        ));
+        out.push(format!(
+            "  after: operational {} + embodied {} per {}",
+            Mass(t.after_per_hour.operational_gco2eq * headline.hours()),
+            Mass(t.after_per_hour.embodied_gco2eq * headline.hours()),
+            headline_name(headline),
+        ));
+        let top = self.top_contributors(3);
+        if !top.is_empty() {
+            let names: Vec<String> = top
+                .iter()
+                .map(|r| {
+                    format!(
+                        "{} ({}{}/{})",
+                        r.address,
+                        sign(r.delta_per_hour.total_gco2eq),
+                        Mass(r.delta_per_hour.total_gco2eq * headline.hours()),
+                        headline.unit()
+                    )
+                })
+                .collect();
+            out.push(format!("  top changes: {}", names.join(", ")));
+        }
+        let c = &self.counts;
+        out.push(format!(
+            "  resources: {} estimated, {} not estimated, {} unsupported, {} ignored",
+            c.estimated, c.not_estimated, c.unsupported, c.ignored
+        ));
+        out
+    }
+}
+
+fn headline_name(p: Period) -> &'static str {
+    match p {
+        Period::Hour => "hour",
+        Period::Month => "month",
+        Period::Year => "year",
+    }
+}
+
+fn sign(v: f64) -> &'static str {
+    if v > 0.0 { "+" } else { "" }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn side(vcpus: f64, mem: f64, g_per_hour: f64, instances: f64) -> Side {
+        Side {
+            provider: "aws".into(),
+            region: Some("us-east-1".into()),
+            grid_g_per_kwh: Some(384.0),
+            machine_type: Some("m5.xlarge".into()),
+            vcpus,
+            memory_gb: mem,
+            gpus: 0,
+            ssd_gb: 100.0,
+            hdd_gb: 0.0,
+            instances,
+            per_hour: Figures {
+                total_gco2eq: g_per_hour,
+                operational_gco2eq: g_per_hour * 0.8,
+                embodied_gco2eq: g_per_hour * 0.2,
+                ..Figures::default()
+            },
+        }
+    }
+
+    fn create(addr: &str, g: f64) -> ResourceReport {
+        ResourceReport::new(
+            addr.into(),
+            "aws_instance".into(),
+            vec!["create".into()],
+            None,
+            Some(side(4.0, 16.0, g, 1.0)),
+        )
+    }
+
+    #[test]
+    fn create_annotation_matches_the_documented_example() {
+        // 23.1 g/h × 730 h = 16,863 g → "16.9 kgCO2eq/month"
+        let r = create("aws_instance.web", 23.1);
+        assert_eq!(
+            r.annotation(Period::Month).unwrap(),
+            "≈ 23.1 gCO2eq/h (16.9 kgCO2eq/month) · 4 vCPU · 16 GiB · 100 GB SSD · us-east-1 @ 384 gCO2eq/kWh"
+        );
+        assert_eq!(
+            r.annotation(Period::Hour).unwrap(),
+            "≈ 23.1 gCO2eq/h · 4 vCPU · 16 GiB · 100 GB SSD · us-east-1 @ 384 gCO2eq/kWh"
+        );
+    }
+
+    #[test]
+    fn delete_says_saved_and_update_shows_delta() {
+        let d = ResourceReport::new(
+            "a".into(),
+            "aws_instance".into(),
+            vec!["delete".into()],
+            Some(side(4.0, 16.0, 10.0, 3.0)),
+            None,
+        );
+        assert_eq!(
+            d.annotation(Period::Year).unwrap(),
+            "≈ saves 10.0 gCO2eq/h (87.6 kgCO2eq/year) · 3× 4 vCPU · 16 GiB · 100 GB SSD · us-east-1 @ 384 gCO2eq/kWh"
+        );
+        let u = ResourceReport::new(
+            "a".into(),
+            "aws_instance".into(),
+            vec!["update".into()],
+            Some(side(4.0, 16.0, 10.0, 1.0)),
+            Some(side(8.0, 32.0, 26.0, 1.0)),
+        );
+        // delta 16 g/h × 730 = 11,680 g
+        assert_eq!(
+            u.annotation(Period::Month).unwrap(),
+            "≈ 10.0 gCO2eq/h → 26.0 gCO2eq/h (+16.0 gCO2eq/h, +11.7 kgCO2eq/month) · \
+             4 → 8 vCPU · 16 → 32 GiB · 100 GB SSD · us-east-1 @ 384 gCO2eq/kWh"
+        );
+    }
+
+    #[test]
+    fn totals_and_counts_add_up() {
+        let mut skipped = create("aws_instance.x", 0.0);
+        skipped.status = Status::NotEstimated {
+            reason: "unknown instance type \"zz.huge\"".into(),
+        };
+        skipped.after = None;
+        let d = ResourceReport::new(
+            "aws_instance.old".into(),
+            "aws_instance".into(),
+            vec!["delete".into()],
+            Some(side(2.0, 8.0, 4.0, 1.0)),
+            None,
+        );
+        let r = Report::new(
+            vec![
+                create("aws_instance.a", 10.0),
+                create("aws_instance.b", 6.0),
+                d,
+                skipped,
+            ],
+            vec!["aws_lambda_function.f".into()],
+            2,
+            0.5,
+            Period::Month,
+        );
+        // before 4; after 10 + 6 = 16; delta +12 g/h
+        assert_eq!(r.totals.before_per_hour.total_gco2eq, 4.0);
+        assert_eq!(r.totals.after_per_hour.total_gco2eq, 16.0);
+        assert_eq!(r.totals.delta_per_hour.total_gco2eq, 12.0);
+        assert_eq!(
+            r.counts,
+            Counts {
+                estimated: 3,
+                not_estimated: 1,
+                unsupported: 1,
+                ignored: 2
+            }
+        );
+        let top: Vec<&str> = r
+            .top_contributors(2)
+            .iter()
+            .map(|r| r.address.as_str())
+            .collect();
+        assert_eq!(top, ["aws_instance.a", "aws_instance.b"]);
+        let lines = r.summary_lines(Period::Month);
+        // 4 × 730 = 2,920 g; 16 × 730 = 11,680 g; 12 × 730 = 8,760 g; 12 × 8,760 = 105,120 g
+        assert_eq!(
+            lines[0],
+            "Carbon (≈, 50 % utilisation): 2.92 kgCO2eq → 11.7 kgCO2eq per month (+8.76 kgCO2eq)"
+        );
+        assert_eq!(
+            lines[1],
+            "  delta: +12.0 gCO2eq/h · +8.76 kgCO2eq/month · +105 kgCO2eq/year"
+        );
+        assert_eq!(
+            r.resources[3].annotation(Period::Month).unwrap(),
+            "≈ not estimated: unknown instance type \"zz.huge\""
+        );
+    }
+}
