@@ -241,7 +241,8 @@ fn if_run() -> Option<PathBuf> {
          !!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n",
         bin.display()
     );
-    eprintln!("{notice}");
+    // Straight to the process's stderr: the test harness captures `eprintln!` of passing tests.
+    let _ = std::io::Write::write_all(&mut std::io::stderr(), notice.as_bytes());
     if std::env::var("CARBON_SHOW_REQUIRE_IF").as_deref() == Ok("1") {
         panic!("CARBON_SHOW_REQUIRE_IF=1 but if-run is missing{notice}");
     }
