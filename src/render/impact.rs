@@ -182,12 +182,12 @@ fn strs(items: &[&str]) -> Y {
 /// How a parameter aggregates over time and across components.
 #[derive(Clone, Copy)]
 enum Agg {
-    /// Extensive (energy, carbon): sums over time and across components.
+    /// Extensive (energy, carbon, for all instances over the period): sums over time and across
+    /// components.
     Sum,
-    /// Power or a duration of one instance: averaged over time, not summed across resources.
-    PerInstance,
-    /// A per-unit figure (watts per vCPU): averaged over time, meaningless across resources.
-    PerUnit,
+    /// A figure of one instance or per unit (watts, watts per vCPU, hours): averaged over time,
+    /// not summed across resources. Not in `aggregation.metrics` anyway.
+    NotSummed,
 }
 
 /// One builtin plugin instance of the pipeline.
@@ -260,7 +260,7 @@ fn pipeline() -> Vec<Plugin> {
             "cpu-range-w",
             "W/vCPU",
             "CPU watts per vCPU between idle and full load",
-            PerUnit,
+            NotSummed,
         ),
         arith(
             "Multiply",
@@ -269,7 +269,7 @@ fn pipeline() -> Vec<Plugin> {
             "cpu-dynamic-w",
             "W/vCPU",
             "CPU watts per vCPU above idle at the given utilisation",
-            PerUnit,
+            NotSummed,
         ),
         arith(
             "Sum",
@@ -278,7 +278,7 @@ fn pipeline() -> Vec<Plugin> {
             "cpu-w-per-vcpu",
             "W/vCPU",
             "CPU watts per vCPU at the given utilisation",
-            PerUnit,
+            NotSummed,
         ),
         arith(
             "Multiply",
@@ -287,7 +287,7 @@ fn pipeline() -> Vec<Plugin> {
             "cpu-power-w",
             "W",
             "CPU power of one instance",
-            PerInstance,
+            NotSummed,
         ),
         arith(
             "Multiply",
@@ -296,7 +296,7 @@ fn pipeline() -> Vec<Plugin> {
             "memory-power-w",
             "W",
             "memory power of one instance",
-            PerInstance,
+            NotSummed,
         ),
         arith(
             "Multiply",
@@ -305,7 +305,7 @@ fn pipeline() -> Vec<Plugin> {
             "ssd-power-w",
             "W",
             "SSD storage power of one instance",
-            PerInstance,
+            NotSummed,
         ),
         arith(
             "Multiply",
@@ -314,7 +314,7 @@ fn pipeline() -> Vec<Plugin> {
             "hdd-power-w",
             "W",
             "HDD storage power of one instance",
-            PerInstance,
+            NotSummed,
         ),
         arith(
             "Sum",
@@ -323,7 +323,7 @@ fn pipeline() -> Vec<Plugin> {
             "storage-power-w",
             "W",
             "storage power of one instance",
-            PerInstance,
+            NotSummed,
         ),
         arith(
             "Subtract",
@@ -332,7 +332,7 @@ fn pipeline() -> Vec<Plugin> {
             "gpu-range-w",
             "W",
             "GPU watts between idle and full load, all GPUs of one instance",
-            PerInstance,
+            NotSummed,
         ),
         arith(
             "Multiply",
@@ -341,7 +341,7 @@ fn pipeline() -> Vec<Plugin> {
             "gpu-dynamic-w",
             "W",
             "GPU watts above idle at the given utilisation, one instance",
-            PerInstance,
+            NotSummed,
         ),
         arith(
             "Sum",
@@ -350,7 +350,7 @@ fn pipeline() -> Vec<Plugin> {
             "gpu-power-w",
             "W",
             "GPU power of one instance",
-            PerInstance,
+            NotSummed,
         ),
         arith(
             "Sum",
@@ -364,7 +364,7 @@ fn pipeline() -> Vec<Plugin> {
             "it-power-w",
             "W",
             "IT power of one instance, before PUE",
-            PerInstance,
+            NotSummed,
         ),
         divide(
             "it-power-kilowatts",
@@ -373,7 +373,7 @@ fn pipeline() -> Vec<Plugin> {
             "it-power-kw",
             "kW",
             "IT power of one instance, before PUE",
-            PerInstance,
+            NotSummed,
         ),
         divide(
             "duration-in-hours",
@@ -382,7 +382,7 @@ fn pipeline() -> Vec<Plugin> {
             "duration-hours",
             "h",
             "the observation's duration in hours",
-            PerInstance,
+            NotSummed,
         ),
         arith(
             "Multiply",
@@ -429,8 +429,7 @@ const AGGREGATED: [&str; 4] = ["energy", "carbon-operational", "embodied-carbon"
 fn plugin_entry(p: &Plugin) -> Y {
     let (time, component) = match p.agg {
         Agg::Sum => ("sum", "sum"),
-        Agg::PerInstance => ("avg", "none"),
-        Agg::PerUnit => ("avg", "none"),
+        Agg::NotSummed => ("avg", "none"),
     };
     map([
         ("path", s("builtin")),
