@@ -1,1 +1,2 @@
 //! The one integration-test binary: runs the built `carbon-show` on fixtures.
+mod impact;
