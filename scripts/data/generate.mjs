@@ -75,7 +75,7 @@ const CCF_NPM = (p, what) => ({
   version: versions[p],
   year: 2023,
   licence: 'Apache-2.0',
-  url: `https://www.npmjs.com/package/${p}/v/${versions[p]}`,
+  url: `npm:${p}@${versions[p]}`,
   used: what,
 })
 const SOURCES = {
