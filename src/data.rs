@@ -14,20 +14,59 @@ use serde::Deserialize;
 
 /// Every embedded data file, by file name.
 const FILES: &[(&str, &str)] = &[
-    ("aws_instances.json", include_str!("../data/aws_instances.json")),
-    ("aws_instances.source.json", include_str!("../data/aws_instances.source.json")),
-    ("gcp_instances.json", include_str!("../data/gcp_instances.json")),
-    ("gcp_instances.source.json", include_str!("../data/gcp_instances.source.json")),
-    ("gcp_sql_tiers.json", include_str!("../data/gcp_sql_tiers.json")),
-    ("gcp_sql_tiers.source.json", include_str!("../data/gcp_sql_tiers.source.json")),
-    ("azure_instances.json", include_str!("../data/azure_instances.json")),
-    ("azure_instances.source.json", include_str!("../data/azure_instances.source.json")),
-    ("coefficients.json", include_str!("../data/coefficients.json")),
-    ("coefficients.source.json", include_str!("../data/coefficients.source.json")),
-    ("grid_intensity.json", include_str!("../data/grid_intensity.json")),
-    ("grid_intensity.source.json", include_str!("../data/grid_intensity.source.json")),
+    (
+        "aws_instances.json",
+        include_str!("../data/aws_instances.json"),
+    ),
+    (
+        "aws_instances.source.json",
+        include_str!("../data/aws_instances.source.json"),
+    ),
+    (
+        "gcp_instances.json",
+        include_str!("../data/gcp_instances.json"),
+    ),
+    (
+        "gcp_instances.source.json",
+        include_str!("../data/gcp_instances.source.json"),
+    ),
+    (
+        "gcp_sql_tiers.json",
+        include_str!("../data/gcp_sql_tiers.json"),
+    ),
+    (
+        "gcp_sql_tiers.source.json",
+        include_str!("../data/gcp_sql_tiers.source.json"),
+    ),
+    (
+        "azure_instances.json",
+        include_str!("../data/azure_instances.json"),
+    ),
+    (
+        "azure_instances.source.json",
+        include_str!("../data/azure_instances.source.json"),
+    ),
+    (
+        "coefficients.json",
+        include_str!("../data/coefficients.json"),
+    ),
+    (
+        "coefficients.source.json",
+        include_str!("../data/coefficients.source.json"),
+    ),
+    (
+        "grid_intensity.json",
+        include_str!("../data/grid_intensity.json"),
+    ),
+    (
+        "grid_intensity.source.json",
+        include_str!("../data/grid_intensity.source.json"),
+    ),
     ("embodied.json", include_str!("../data/embodied.json")),
-    ("embodied.source.json", include_str!("../data/embodied.source.json")),
+    (
+        "embodied.source.json",
+        include_str!("../data/embodied.source.json"),
+    ),
     ("sources.json", include_str!("../data/sources.json")),
 ];
 
@@ -68,7 +107,12 @@ impl Provider {
     /// Parses `aws`, `gcp`, `google`, `google-beta`, `azure`, `azurerm` (any case); also a
     /// Terraform provider address such as `registry.terraform.io/hashicorp/aws`.
     pub fn parse(name: &str) -> Option<Provider> {
-        let last = name.trim().rsplit('/').next().unwrap_or("").to_ascii_lowercase();
+        let last = name
+            .trim()
+            .rsplit('/')
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
         match last.as_str() {
             "aws" => Some(Provider::Aws),
             "gcp" | "google" | "google-beta" => Some(Provider::Gcp),
@@ -163,7 +207,11 @@ impl PowerRange {
     /// CCF's linear interpolation: `min + utilisation × (max − min)`; utilisation in 0..=1
     /// (clamped; NaN counts as 0).
     pub fn at(&self, utilisation: f64) -> f64 {
-        let u = if utilisation.is_nan() { 0.0 } else { utilisation.clamp(0.0, 1.0) };
+        let u = if utilisation.is_nan() {
+            0.0
+        } else {
+            utilisation.clamp(0.0, 1.0)
+        };
         self.min_watts + u * (self.max_watts - self.min_watts)
     }
 }
@@ -427,7 +475,10 @@ fn group_gpus(list: &[String]) -> Vec<GpuCount> {
     for model in list {
         match out.iter_mut().find(|g| &g.model == model) {
             Some(g) => g.count += 1.0,
-            None => out.push(GpuCount { model: model.clone(), count: 1.0 }),
+            None => out.push(GpuCount {
+                model: model.clone(),
+                count: 1.0,
+            }),
         }
     }
     out
@@ -453,7 +504,11 @@ fn load(t: &mut Tables) -> Result<(), String> {
         let local_storage = row
             .instance_storage
             .filter(|s| s.count > 0.0 && s.size_per_disk_gb > 0.0)
-            .map(|s| LocalStorage { disks: s.count, gb_per_disk: s.size_per_disk_gb, kind: s.kind });
+            .map(|s| LocalStorage {
+                disks: s.count,
+                gb_per_disk: s.size_per_disk_gb,
+                kind: s.kind,
+            });
         let instance = Instance {
             provider: Provider::Aws,
             name: name.clone(),
@@ -468,32 +523,61 @@ fn load(t: &mut Tables) -> Result<(), String> {
         t.aws.lower.insert(name.to_ascii_lowercase(), name.clone());
         t.aws.instances.insert(name, instance);
     }
-    for (provider, file) in [(Provider::Gcp, "gcp_instances.json"), (Provider::Azure, "azure_instances.json")] {
+    for (provider, file) in [
+        (Provider::Gcp, "gcp_instances.json"),
+        (Provider::Azure, "azure_instances.json"),
+    ] {
         let rows: HashMap<String, ShapeRow> = parse(file)?;
         let pt = t.provider_mut(provider);
         for (name, row) in rows {
             pt.lower.insert(name.to_ascii_lowercase(), name.clone());
-            pt.instances.insert(name.clone(), shape_instance(provider, &name, row));
+            pt.instances
+                .insert(name.clone(), shape_instance(provider, &name, row));
         }
     }
     let sql: HashMap<String, ShapeRow> = parse("gcp_sql_tiers.json")?;
     for (name, row) in sql {
-        t.gcp_sql.insert(name.clone(), shape_instance(Provider::Gcp, &name, row));
+        t.gcp_sql
+            .insert(name.clone(), shape_instance(Provider::Gcp, &name, row));
     }
 
     let c: CoefficientsFile = parse("coefficients.json")?;
     for p in Provider::ALL {
-        let pc = c.providers.get(p.as_str()).cloned().ok_or_else(|| format!("data/coefficients.json: no provider {p}"))?;
+        let pc = c
+            .providers
+            .get(p.as_str())
+            .cloned()
+            .ok_or_else(|| format!("data/coefficients.json: no provider {p}"))?;
         t.provider_mut(p).coefficients = Some(pc);
     }
     t.architectures = c
         .cpu_architectures
         .into_iter()
-        .map(|(k, v)| (k, PowerRange { min_watts: v.min_watts_per_vcpu, max_watts: v.max_watts_per_vcpu }))
+        .map(|(k, v)| {
+            (
+                k,
+                PowerRange {
+                    min_watts: v.min_watts_per_vcpu,
+                    max_watts: v.max_watts_per_vcpu,
+                },
+            )
+        })
         .collect();
     t.median_architectures = c.median_architectures;
     t.architecture_aliases = c.architecture_aliases;
-    t.gpus = c.gpus.into_iter().map(|(k, v)| (k, PowerRange { min_watts: v.min_watts, max_watts: v.max_watts })).collect();
+    t.gpus = c
+        .gpus
+        .into_iter()
+        .map(|(k, v)| {
+            (
+                k,
+                PowerRange {
+                    min_watts: v.min_watts,
+                    max_watts: v.max_watts,
+                },
+            )
+        })
+        .collect();
     t.gpu_aliases = c.gpu_aliases;
 
     #[derive(Deserialize)]
@@ -523,7 +607,8 @@ fn load(t: &mut Tables) -> Result<(), String> {
     t.gcp.embodied = std::mem::take(&mut e.gcp);
     t.azure.embodied = std::mem::take(&mut e.azure);
     for p in Provider::ALL {
-        t.provider_mut(p).embodied_fallback = e.fallback.get(p.as_str()).map(|f| f.kg_co2eq_per_vcpu_hour);
+        t.provider_mut(p).embodied_fallback =
+            e.fallback.get(p.as_str()).map(|f| f.kg_co2eq_per_vcpu_hour);
     }
 
     t.sources = parse("sources.json")?;
@@ -561,7 +646,10 @@ pub fn instance(provider: Provider, name: &str) -> Option<Instance> {
         Provider::Aws => {
             let base = lower.strip_prefix("db.")?;
             let ec2 = pt.instances.get(base)?;
-            Some(Instance { name: lower.clone(), ..ec2.clone() })
+            Some(Instance {
+                name: lower.clone(),
+                ..ec2.clone()
+            })
         }
         Provider::Azure => {
             let key = pt.lower.get(&format!("standard_{lower}"))?;
@@ -590,7 +678,12 @@ pub fn gcp_custom(name: &str) -> Option<Instance> {
     let t = tables();
     let prefix = format!("{family}-");
     // Architectures of the family's predefined types (the -standard ones first).
-    let mut members: Vec<&Instance> = t.gcp.instances.values().filter(|i| i.name.starts_with(&prefix) && !i.name[prefix.len()..].starts_with("custom")).collect();
+    let mut members: Vec<&Instance> = t
+        .gcp
+        .instances
+        .values()
+        .filter(|i| i.name.starts_with(&prefix) && !i.name[prefix.len()..].starts_with("custom"))
+        .collect();
     if members.is_empty() {
         return None;
     }
@@ -599,7 +692,12 @@ pub fn gcp_custom(name: &str) -> Option<Instance> {
         let sb = b.name.starts_with(&format!("{family}-standard"));
         sb.cmp(&sa).then_with(|| a.name.cmp(&b.name))
     });
-    let cpu_architectures = members.iter().map(|i| &i.cpu_architectures).find(|a| !a.is_empty()).cloned().unwrap_or_default();
+    let cpu_architectures = members
+        .iter()
+        .map(|i| &i.cpu_architectures)
+        .find(|a| !a.is_empty())
+        .cloned()
+        .unwrap_or_default();
     Some(Instance {
         provider: Provider::Gcp,
         name: name.to_string(),
@@ -637,7 +735,11 @@ pub fn gcp_sql_tier(name: &str) -> Option<Instance> {
     let rest = lower.strip_prefix("db-custom-")?;
     let (n, m) = rest.split_once('-')?;
     let (vcpus, mem) = (parse_count(n)?, parse_count(m)?);
-    let cpu_architectures = t.gcp_sql.get("db-n1-standard-1").map(|i| i.cpu_architectures.clone()).unwrap_or_default();
+    let cpu_architectures = t
+        .gcp_sql
+        .get("db-n1-standard-1")
+        .map(|i| i.cpu_architectures.clone())
+        .unwrap_or_default();
     Some(Instance {
         provider: Provider::Gcp,
         name: name.to_string(),
@@ -653,7 +755,12 @@ pub fn gcp_sql_tier(name: &str) -> Option<Instance> {
 
 /// Every instance type in a provider's table, sorted (GCP Cloud SQL tiers not included).
 pub fn instance_types(provider: Provider) -> Vec<&'static str> {
-    let mut v: Vec<&'static str> = tables().provider(provider).instances.keys().map(String::as_str).collect();
+    let mut v: Vec<&'static str> = tables()
+        .provider(provider)
+        .instances
+        .keys()
+        .map(String::as_str)
+        .collect();
     v.sort_unstable();
     v
 }
@@ -676,12 +783,18 @@ pub fn coefficients(provider: Provider) -> Option<&'static ProviderCoefficients>
 pub fn canonical_architecture(name: &str) -> &str {
     let t = tables();
     let name = name.trim();
-    t.architecture_aliases.get(name).map(String::as_str).unwrap_or(name)
+    t.architecture_aliases
+        .get(name)
+        .map(String::as_str)
+        .unwrap_or(name)
 }
 
 /// Watts per vCPU of one microarchitecture, if the tables have a figure for it.
 pub fn architecture_watts(name: &str) -> Option<PowerRange> {
-    tables().architectures.get(canonical_architecture(name)).copied()
+    tables()
+        .architectures
+        .get(canonical_architecture(name))
+        .copied()
 }
 
 /// Every microarchitecture with a watt figure, sorted.
@@ -695,27 +808,42 @@ pub fn architectures() -> Vec<&'static str> {
 /// listed microarchitectures' figures (the median when the list includes Sandy Bridge or Ivy
 /// Bridge); microarchitectures without a figure are skipped; when none has a figure, the
 /// provider's fallback (average or median of its microarchitectures).
-pub fn cpu_watts_per_vcpu<S: AsRef<str>>(provider: Provider, architectures: &[S]) -> Option<PowerRange> {
+pub fn cpu_watts_per_vcpu<S: AsRef<str>>(
+    provider: Provider,
+    architectures: &[S],
+) -> Option<PowerRange> {
     let t = tables();
     let mut known: Vec<(String, PowerRange)> = Vec::new();
     for a in architectures {
         let name = canonical_architecture(a.as_ref());
-        if let Some(w) = t.architectures.get(name) {
-            if !known.iter().any(|(n, _)| n == name) {
-                known.push((name.to_string(), *w));
-            }
+        if let Some(w) = t.architectures.get(name)
+            && !known.iter().any(|(n, _)| n == name)
+        {
+            known.push((name.to_string(), *w));
         }
     }
     if known.is_empty() {
         let c = coefficients(provider)?;
-        return Some(PowerRange { min_watts: c.cpu_min_watts_per_vcpu, max_watts: c.cpu_max_watts_per_vcpu });
+        return Some(PowerRange {
+            min_watts: c.cpu_min_watts_per_vcpu,
+            max_watts: c.cpu_max_watts_per_vcpu,
+        });
     }
-    let use_median = known.iter().any(|(n, _)| t.median_architectures.iter().any(|m| m == n));
+    let use_median = known
+        .iter()
+        .any(|(n, _)| t.median_architectures.iter().any(|m| m == n));
     let pick = |f: fn(&PowerRange) -> f64| {
         let values: Vec<f64> = known.iter().map(|(_, w)| f(w)).collect();
-        if use_median { median(values) } else { values.iter().sum::<f64>() / values.len() as f64 }
+        if use_median {
+            median(values)
+        } else {
+            values.iter().sum::<f64>() / values.len() as f64
+        }
     };
-    Some(PowerRange { min_watts: pick(|w| w.min_watts), max_watts: pick(|w| w.max_watts) })
+    Some(PowerRange {
+        min_watts: pick(|w| w.min_watts),
+        max_watts: pick(|w| w.max_watts),
+    })
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -780,7 +908,10 @@ pub fn gpu_models() -> Vec<&'static str> {
 fn normalize_region(provider: Provider, region: &str) -> String {
     let r = region.trim().to_ascii_lowercase();
     match provider {
-        Provider::Azure => r.chars().filter(|c| !matches!(c, ' ' | '-' | '_')).collect(),
+        Provider::Azure => r
+            .chars()
+            .filter(|c| !matches!(c, ' ' | '-' | '_'))
+            .collect(),
         _ => r,
     }
 }
@@ -795,8 +926,13 @@ pub fn grid_intensity(provider: Provider, region: &str) -> Option<&'static GridI
         return Some(g);
     }
     let zone_stripped = match provider {
-        Provider::Aws => key.strip_suffix(|c: char| c.is_ascii_lowercase()).filter(|s| s.ends_with(|c: char| c.is_ascii_digit())),
-        Provider::Gcp => key.rsplit_once('-').filter(|(_, z)| z.len() == 1 && z.chars().all(|c| c.is_ascii_lowercase())).map(|(r, _)| r),
+        Provider::Aws => key
+            .strip_suffix(|c: char| c.is_ascii_lowercase())
+            .filter(|s| s.ends_with(|c: char| c.is_ascii_digit())),
+        Provider::Gcp => key
+            .rsplit_once('-')
+            .filter(|(_, z)| z.len() == 1 && z.chars().all(|c| c.is_ascii_lowercase()))
+            .map(|(r, _)| r),
         Provider::Azure => None,
     }?;
     grid.get(zone_stripped)
@@ -809,7 +945,12 @@ pub fn grid_fallback(provider: Provider) -> Option<&'static GridFallback> {
 
 /// Every region with a grid intensity for a provider, sorted.
 pub fn regions(provider: Provider) -> Vec<&'static str> {
-    let mut v: Vec<&'static str> = tables().provider(provider).grid.keys().map(String::as_str).collect();
+    let mut v: Vec<&'static str> = tables()
+        .provider(provider)
+        .grid
+        .keys()
+        .map(String::as_str)
+        .collect();
     v.sort_unstable();
     v
 }
@@ -823,8 +964,15 @@ pub fn regions(provider: Provider) -> Vec<&'static str> {
 pub fn embodied(provider: Provider, instance_type: &str) -> Option<Embodied> {
     let pt = tables().provider(provider);
     let inst = instance(provider, instance_type);
-    let key = inst.as_ref().map(|i| i.name.clone()).unwrap_or_else(|| instance_type.trim().to_string());
-    if let Some(row) = pt.embodied.get(&key).or_else(|| pt.embodied.get(&key.to_ascii_lowercase())) {
+    let key = inst
+        .as_ref()
+        .map(|i| i.name.clone())
+        .unwrap_or_else(|| instance_type.trim().to_string());
+    if let Some(row) = pt
+        .embodied
+        .get(&key)
+        .or_else(|| pt.embodied.get(&key.to_ascii_lowercase()))
+    {
         return Some(Embodied {
             kg_co2eq_per_hour: row.kg_co2eq_per_hour,
             method: EmbodiedMethod::Family,
@@ -837,10 +985,18 @@ pub fn embodied(provider: Provider, instance_type: &str) -> Option<Embodied> {
     let inst = inst?;
     let lifespan = coefficients(provider)?.server_lifespan_hours;
     if provider == Provider::Gcp && inst.origin == InstanceOrigin::FromName {
-        let family = inst.family.as_deref().and_then(|f| f.strip_suffix("-custom")).map(|f| format!("{f}-standard"));
-        if let Some(row) = family.as_ref().and_then(|f| pt.embodied.values().find(|r| &r.family == f)) {
+        let family = inst
+            .family
+            .as_deref()
+            .and_then(|f| f.strip_suffix("-custom"))
+            .map(|f| format!("{f}-standard"));
+        if let Some(row) = family
+            .as_ref()
+            .and_then(|f| pt.embodied.values().find(|r| &r.family == f))
+        {
             return Some(Embodied {
-                kg_co2eq_per_hour: row.family_kg_co2eq / lifespan * (inst.vcpus / row.family_max_vcpus),
+                kg_co2eq_per_hour: row.family_kg_co2eq / lifespan
+                    * (inst.vcpus / row.family_max_vcpus),
                 method: EmbodiedMethod::CustomFamily,
                 family: Some(row.family.clone()),
                 family_kg_co2eq: Some(row.family_kg_co2eq),
@@ -890,7 +1046,8 @@ mod tests {
         assert_eq!(load_error(), None);
         for name in json_file_names() {
             let text = json_file(name).unwrap();
-            serde_json::from_str::<serde_json::Value>(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            serde_json::from_str::<serde_json::Value>(text)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
         }
         assert!(json_file("aws_instances").is_some());
         assert!(json_file("data/gcp_instances.json").is_some());
@@ -901,7 +1058,10 @@ mod tests {
     fn providers_parse() {
         assert_eq!(Provider::parse("aws"), Some(Provider::Aws));
         assert_eq!(Provider::parse("Google"), Some(Provider::Gcp));
-        assert_eq!(Provider::parse("registry.terraform.io/hashicorp/google-beta"), Some(Provider::Gcp));
+        assert_eq!(
+            Provider::parse("registry.terraform.io/hashicorp/google-beta"),
+            Some(Provider::Gcp)
+        );
         assert_eq!(Provider::parse("azurerm"), Some(Provider::Azure));
         assert_eq!("gcp".parse::<Provider>(), Ok(Provider::Gcp));
         assert!("oracle".parse::<Provider>().is_err());
@@ -916,10 +1076,22 @@ mod tests {
         assert_eq!((n2.vcpus, n2.memory_gib), (4.0, 16.0));
         let d2 = instance(Provider::Azure, "Standard_D2s_v5").unwrap();
         assert_eq!((d2.vcpus, d2.memory_gib), (2.0, 8.0));
-        assert_eq!(instance(Provider::Azure, "standard_d2s_v5").unwrap().name, "Standard_D2s_v5");
-        assert_eq!(instance(Provider::Azure, "D2s_v5").unwrap().name, "Standard_D2s_v5");
+        assert_eq!(
+            instance(Provider::Azure, "standard_d2s_v5").unwrap().name,
+            "Standard_D2s_v5"
+        );
+        assert_eq!(
+            instance(Provider::Azure, "D2s_v5").unwrap().name,
+            "Standard_D2s_v5"
+        );
         let p3 = instance(Provider::Aws, "p3.8xlarge").unwrap();
-        assert_eq!(p3.gpus, vec![GpuCount { model: "nvidia-tesla-v100".into(), count: 4.0 }]);
+        assert_eq!(
+            p3.gpus,
+            vec![GpuCount {
+                model: "nvidia-tesla-v100".into(),
+                count: 4.0
+            }]
+        );
         assert!(instance(Provider::Aws, "nope.large").is_none());
         assert!(instance(Provider::Gcp, "").is_none());
     }
@@ -927,12 +1099,20 @@ mod tests {
     #[test]
     fn gcp_custom_types_parse() {
         let c = instance(Provider::Gcp, "custom-4-16384").unwrap();
-        assert_eq!((c.vcpus, c.memory_gib, c.origin), (4.0, 16.0, InstanceOrigin::FromName));
+        assert_eq!(
+            (c.vcpus, c.memory_gib, c.origin),
+            (4.0, 16.0, InstanceOrigin::FromName)
+        );
         assert!(!c.cpu_architectures.is_empty());
         let n2 = instance(Provider::Gcp, "n2-custom-8-32768-ext").unwrap();
         assert_eq!((n2.vcpus, n2.memory_gib), (8.0, 32.0));
         assert_eq!(n2.cpu_architectures, vec!["Cascade Lake".to_string()]);
-        assert_eq!(instance(Provider::Gcp, "e2-custom-small-2048").unwrap().vcpus, 2.0);
+        assert_eq!(
+            instance(Provider::Gcp, "e2-custom-small-2048")
+                .unwrap()
+                .vcpus,
+            2.0
+        );
         assert!(instance(Provider::Gcp, "custom-0-1024").is_none());
         assert!(instance(Provider::Gcp, "zz-custom-2-2048").is_none());
         assert!(instance(Provider::Gcp, "custom-4").is_none());
@@ -950,7 +1130,17 @@ mod tests {
         let two = cpu_watts_per_vcpu(Provider::Gcp, &["Intel Cascade Lake", "Skylake"]).unwrap();
         assert!(close(two.min_watts, 0.645, 1e-9) && close(two.max_watts, 4.115, 1e-9));
         // Median when Sandy/Ivy Bridge is listed (N1): Skylake, Broadwell, Haswell, Sandy, Ivy.
-        let n1 = cpu_watts_per_vcpu(Provider::Gcp, &["Skylake", "Broadwell", "Haswell", "Sandy Bridge", "Ivy Bridge"]).unwrap();
+        let n1 = cpu_watts_per_vcpu(
+            Provider::Gcp,
+            &[
+                "Skylake",
+                "Broadwell",
+                "Haswell",
+                "Sandy Bridge",
+                "Ivy Bridge",
+            ],
+        )
+        .unwrap();
         assert_eq!((n1.min_watts, n1.max_watts), (1.0, 4.74));
         let none: [&str; 0] = [];
         let fb = cpu_watts_per_vcpu(Provider::Gcp, &none).unwrap();
@@ -963,8 +1153,18 @@ mod tests {
 
     #[test]
     fn regions_and_zones() {
-        assert_eq!(grid_intensity(Provider::Aws, "us-east-1").unwrap().g_co2eq_per_kwh, 379.069);
-        assert_eq!(grid_intensity(Provider::Aws, "us-east-1a").unwrap().g_co2eq_per_kwh, 379.069);
+        assert_eq!(
+            grid_intensity(Provider::Aws, "us-east-1")
+                .unwrap()
+                .g_co2eq_per_kwh,
+            379.069
+        );
+        assert_eq!(
+            grid_intensity(Provider::Aws, "us-east-1a")
+                .unwrap()
+                .g_co2eq_per_kwh,
+            379.069
+        );
         assert!(grid_intensity(Provider::Gcp, "us-central1-a").is_some());
         assert!(grid_intensity(Provider::Azure, "West Europe").is_some());
         assert!(grid_intensity(Provider::Aws, "mars-north-1").is_none());
@@ -978,11 +1178,20 @@ mod tests {
         let m5 = embodied(Provider::Aws, "m5.large").unwrap();
         assert_eq!(m5.method, EmbodiedMethod::Family);
         assert!(close(m5.kg_co2eq_per_hour * 730.0, 0.699, 0.001));
-        assert_eq!(embodied(Provider::Aws, "db.m5.large").unwrap().kg_co2eq_per_hour, m5.kg_co2eq_per_hour);
+        assert_eq!(
+            embodied(Provider::Aws, "db.m5.large")
+                .unwrap()
+                .kg_co2eq_per_hour,
+            m5.kg_co2eq_per_hour
+        );
         let custom = embodied(Provider::Gcp, "n2-custom-4-16384").unwrap();
         assert_eq!(custom.method, EmbodiedMethod::CustomFamily);
         let std4 = embodied(Provider::Gcp, "n2-standard-4").unwrap();
-        assert!(close(custom.kg_co2eq_per_hour, std4.kg_co2eq_per_hour, 1e-9));
+        assert!(close(
+            custom.kg_co2eq_per_hour,
+            std4.kg_co2eq_per_hour,
+            1e-9
+        ));
         let fb = embodied(Provider::Gcp, "c3-standard-8").unwrap();
         assert_eq!(fb.method, EmbodiedMethod::PerVcpuFallback);
         assert!(fb.kg_co2eq_per_hour > 0.0);
@@ -992,7 +1201,10 @@ mod tests {
     #[test]
     fn sources_listed() {
         let s = sources();
-        assert!(s.iter().any(|s| s.name == "@cloud-carbon-footprint/core" && s.version == "0.17.3"));
+        assert!(
+            s.iter()
+                .any(|s| s.name == "@cloud-carbon-footprint/core" && s.version == "0.17.3")
+        );
         assert!(s.iter().all(|s| !s.licence.is_empty() && s.year >= 2020));
     }
 }

@@ -29,16 +29,31 @@ fn spot_checks_against_sources() {
     assert_eq!((d2.vcpus, d2.memory_gib), (2.0, 8.0));
     // GPU types carry their GPUs, model and count.
     let p3 = data::instance(Provider::Aws, "p3.8xlarge").unwrap();
-    assert_eq!(p3.gpus, vec![GpuCount { model: "nvidia-tesla-v100".into(), count: 4.0 }]);
+    assert_eq!(
+        p3.gpus,
+        vec![GpuCount {
+            model: "nvidia-tesla-v100".into(),
+            count: 4.0
+        }]
+    );
     let a2 = data::instance(Provider::Gcp, "a2-highgpu-2g").unwrap();
-    assert_eq!(a2.gpus, vec![GpuCount { model: "nvidia-tesla-a100".into(), count: 2.0 }]);
+    assert_eq!(
+        a2.gpus,
+        vec![GpuCount {
+            model: "nvidia-tesla-a100".into(),
+            count: 2.0
+        }]
+    );
     let nc = data::instance(Provider::Azure, "Standard_NC24s_v3").unwrap();
     assert_eq!(nc.gpu_count(), 4.0);
     assert!(data::gpu_watts(&p3.gpus[0].model).is_some());
     assert!(data::gpu_watts(&a2.gpus[0].model).is_some());
     // Custom GCP types and Cloud SQL tiers are computed from the name.
     let custom = data::instance(Provider::Gcp, "custom-4-16384").unwrap();
-    assert_eq!((custom.vcpus, custom.memory_gib, custom.origin), (4.0, 16.0, InstanceOrigin::FromName));
+    assert_eq!(
+        (custom.vcpus, custom.memory_gib, custom.origin),
+        (4.0, 16.0, InstanceOrigin::FromName)
+    );
     let sql = data::gcp_sql_tier("db-custom-4-15360").unwrap();
     assert_eq!((sql.vcpus, sql.memory_gib), (4.0, 15.0));
     assert_eq!(data::gcp_sql_tier("db-n1-standard-2").unwrap().vcpus, 2.0);
@@ -125,9 +140,17 @@ fn every_instance_is_sound() {
         assert!(names.len() > 100, "{p}: only {} types", names.len());
         for name in names {
             let i = data::instance(p, name).unwrap();
-            assert!(i.vcpus > 0.0 && i.memory_gib > 0.0, "{p} {name}: {} vCPU, {} GiB", i.vcpus, i.memory_gib);
+            assert!(
+                i.vcpus > 0.0 && i.memory_gib > 0.0,
+                "{p} {name}: {} vCPU, {} GiB",
+                i.vcpus,
+                i.memory_gib
+            );
             let w = data::cpu_watts_per_vcpu(p, &i.cpu_architectures).unwrap();
-            assert!(w.min_watts > 0.0 && w.max_watts > w.min_watts, "{p} {name}: {w:?}");
+            assert!(
+                w.min_watts > 0.0 && w.max_watts > w.min_watts,
+                "{p} {name}: {w:?}"
+            );
             for g in &i.gpus {
                 assert!(g.count >= 1.0, "{p} {name}: {g:?}");
             }
@@ -148,15 +171,27 @@ fn no_zero_watts_for_a_known_architecture() {
         assert!(w.min_watts > 0.0 && w.max_watts > w.min_watts, "{a}: {w:?}");
     }
     // Carbonifer's defect: 'Intel Cascade Lake' must not give 0 W.
-    assert_eq!(data::architecture_watts("Intel Cascade Lake"), data::architecture_watts("Cascade Lake"));
+    assert_eq!(
+        data::architecture_watts("Intel Cascade Lake"),
+        data::architecture_watts("Cascade Lake")
+    );
     for m in data::gpu_models() {
         let w = data::gpu_watts(m).unwrap();
         assert!(w.min_watts > 0.0 && w.max_watts > w.min_watts, "{m}: {w:?}");
     }
     for p in Provider::ALL {
         let c = data::coefficients(p).unwrap();
-        assert!(c.memory_watts_per_gb > 0.0 && c.ssd_watts_per_tb > 0.0 && c.hdd_watts_per_tb > 0.0 && c.pue >= 1.0);
-        assert!(close(c.memory_watts_per_gb, c.memory_kwh_per_gb_hour * 1000.0, 1e-12));
+        assert!(
+            c.memory_watts_per_gb > 0.0
+                && c.ssd_watts_per_tb > 0.0
+                && c.hdd_watts_per_tb > 0.0
+                && c.pue >= 1.0
+        );
+        assert!(close(
+            c.memory_watts_per_gb,
+            c.memory_kwh_per_gb_hour * 1000.0,
+            1e-12
+        ));
     }
 }
 
@@ -208,18 +243,28 @@ fn m5_large_worked_check() {
     assert_eq!((grid.g_co2eq_per_kwh, grid.year), (379.069, 2020));
     let operational_kg = kwh * pue * grid.g_co2eq_per_kwh / 1000.0;
     assert!(close(operational_kg, 2.31663, 1e-4), "{operational_kg}");
-    assert!(close(operational_kg, 2.318, 0.0025), "{operational_kg} vs CCF's 2.318");
+    assert!(
+        close(operational_kg, 2.318, 0.0025),
+        "{operational_kg} vs CCF's 2.318"
+    );
 
     let sky = data::cpu_watts_per_vcpu(p, &m5.cpu_architectures).unwrap();
-    let with_arch_kg = (m5.vcpus * sky.at(0.5) + mem_w) * hours / 1000.0 * pue * grid.g_co2eq_per_kwh / 1000.0;
+    let with_arch_kg =
+        (m5.vcpus * sky.at(0.5) + mem_w) * hours / 1000.0 * pue * grid.g_co2eq_per_kwh / 1000.0;
     assert!(close(with_arch_kg, 2.5273, 1e-3), "{with_arch_kg}");
 
     let e = data::embodied(p, "m5.large").unwrap();
     assert_eq!(e.method, EmbodiedMethod::Family);
-    assert_eq!((e.family_kg_co2eq, e.family_max_vcpus), (Some(1610.3792), Some(96.0)));
+    assert_eq!(
+        (e.family_kg_co2eq, e.family_max_vcpus),
+        (Some(1610.3792), Some(96.0))
+    );
     let embodied_kg = e.kg_co2eq_per_hour * hours;
     let by_hand = 1610.3792 * hours / 35040.0 * 2.0 / 96.0;
-    assert!(close(embodied_kg, by_hand, 1e-6), "{embodied_kg} vs {by_hand}");
+    assert!(
+        close(embodied_kg, by_hand, 1e-6),
+        "{embodied_kg} vs {by_hand}"
+    );
     assert!(close(embodied_kg, 0.699, 0.0005), "{embodied_kg}");
 }
 
@@ -228,10 +273,18 @@ fn sources_are_recorded() {
     let s = data::sources();
     for pkg in ["aws", "azure", "core", "common"] {
         let name = format!("@cloud-carbon-footprint/{pkg}");
-        assert!(s.iter().any(|x| x.name == name && !x.version.is_empty()), "{name}");
+        assert!(
+            s.iter().any(|x| x.name == name && !x.version.is_empty()),
+            "{name}"
+        );
     }
-    assert!(s.iter().any(|x| x.name.contains("Carbonifer") && x.version.contains("v0.4.0")));
-    for name in data::json_file_names().filter(|n| !n.ends_with(".source.json") && *n != "sources.json") {
+    assert!(
+        s.iter()
+            .any(|x| x.name.contains("Carbonifer") && x.version.contains("v0.4.0"))
+    );
+    for name in
+        data::json_file_names().filter(|n| !n.ends_with(".source.json") && *n != "sources.json")
+    {
         let sidecar = name.replace(".json", ".source.json");
         let text = data::json_file(&sidecar).unwrap_or_else(|| panic!("{name} has no {sidecar}"));
         let v: serde_json::Value = serde_json::from_str(text).unwrap();
@@ -264,11 +317,16 @@ fn generated_data_matches_pinned_sources() {
     let out = match Command::new("node").arg(&script).arg("--check").output() {
         Ok(out) => out,
         Err(e) => {
-            eprintln!("\n!!! SKIPPED generated_data_matches_pinned_sources: cannot run node ({e}). Run scripts/data/check.sh.\n");
+            eprintln!(
+                "\n!!! SKIPPED generated_data_matches_pinned_sources: cannot run node ({e}). Run scripts/data/check.sh.\n"
+            );
             return;
         }
     };
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "data/ is stale or the generator failed:\n{stderr}");
+    assert!(
+        out.status.success(),
+        "data/ is stale or the generator failed:\n{stderr}"
+    );
     eprintln!("{}", stderr.trim());
 }
