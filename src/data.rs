@@ -972,6 +972,14 @@ pub fn embodied(provider: Provider, instance_type: &str) -> Option<Embodied> {
         .embodied
         .get(&key)
         .or_else(|| pt.embodied.get(&key.to_ascii_lowercase()))
+        // An RDS class missing from the table shares its EC2 type's hardware.
+        .or_else(|| {
+            let base = key.to_ascii_lowercase();
+            let base = base.strip_prefix("db.")?;
+            (provider == Provider::Aws)
+                .then(|| pt.embodied.get(base))
+                .flatten()
+        })
     {
         return Some(Embodied {
             kg_co2eq_per_hour: row.kg_co2eq_per_hour,
@@ -1183,6 +1191,14 @@ mod tests {
                 .unwrap()
                 .kg_co2eq_per_hour,
             m5.kg_co2eq_per_hour
+        );
+        // An RDS class absent from the table (c5 is no RDS family) uses its EC2 type.
+        assert!(!instance_types(Provider::Aws).contains(&"db.c5.large"));
+        let db_c5 = embodied(Provider::Aws, "db.c5.large").unwrap();
+        assert_eq!(db_c5.method, EmbodiedMethod::Family);
+        assert_eq!(
+            db_c5.kg_co2eq_per_hour,
+            embodied_kg_per_hour(Provider::Aws, "c5.large").unwrap()
         );
         let custom = embodied(Provider::Gcp, "n2-custom-4-16384").unwrap();
         assert_eq!(custom.method, EmbodiedMethod::CustomFamily);
