@@ -28,7 +28,8 @@ if (!existsSync(join(HERE, 'node_modules', '@cloud-carbon-footprint', 'core'))) 
 }
 process.noDeprecation = true
 const require = createRequire(import.meta.url)
-const pins = JSON.parse(readFileSync(join(HERE, 'package.json'), 'utf8')).dependencies
+const pkg = JSON.parse(readFileSync(join(HERE, 'package.json'), 'utf8'))
+const pins = pkg.dependencies
 const versions = {}
 for (const p of PACKAGES) {
   const v = JSON.parse(readFileSync(join(HERE, 'node_modules', p, 'package.json'), 'utf8')).version
@@ -73,7 +74,7 @@ function put(table, key, value, what) {
 const CCF_NPM = (p, what) => ({
   name: p,
   version: versions[p],
-  year: 2023,
+  year: pkg.sourceYears[p],
   licence: 'Apache-2.0',
   url: `npm:${p}@${versions[p]}`,
   used: what,
