@@ -344,6 +344,16 @@ for (const [ccfName, v] of Object.entries(azureTypes.VIRTUAL_MACHINE_TYPE_CONSTR
   if (v[3] !== undefined) azureEmbodied[key] = { totalT: v[3], vcpus: v[2], familyMaxVcpus: parent ? parent.max : v[2], family: entry.family }
   if (!parent) note(`azure: constrained size ${ccfName}: parent ${parentName} not found; embodied share uses its own parent vCPUs`)
 }
+for (const [series, spec] of Object.entries(withoutMeta(curated.azureExtraSeries))) {
+  const shapes = spec.shapes
+    ? Object.entries(spec.shapes).map(([n, [vcpus, gb]]) => [n, vcpus, gb])
+    : spec.sizes.flatMap((n) => spec.names.map((t) => [t.replace('{n}', n), n, n * spec.gbPerVcpu]))
+  for (const [n, vcpus, gb] of shapes) {
+    const key = `Standard_${n}`
+    if (azure[key]) fail(`azure: curated ${key} is already in CCF's table; drop it from curated.json`)
+    put(azure, key, { name: key, vcpus, memoryMb: Math.round(gb * 1024), gpus: [], cpuTypes: normArchs(spec.cpuTypes), family: series, ccfName: null, sources: ['curated'] }, 'azure_instances')
+  }
+}
 for (const e of Object.values(azure)) delete e.ccfName
 const azureSorted = sortObject(azure)
 
@@ -575,7 +585,7 @@ const tables = [
   ['aws_instances', awsSorted, 1, src('ccfAws', 'carbonifer', 'curated'), 'EC2 instance types and RDS db.* classes (db.<EC2 type>): vCPU, memory (MiB), GPUs (one slug per GPU), instance storage, CPU microarchitectures. Shape of Carbonifer\'s aws_instances.json plus Family, Service, CPUTypes, Sources. vCPU/memory/storage/GPU memory from Carbonifer (AWS API); types only CCF lists take CCF\'s vCPU/memory; CPU microarchitectures and GPU models/counts from CCF, curated for families CCF lacks.'],
   ['gcp_instances', gcpSorted, 1, src('carbonifer', 'ccfGcp', 'curated'), 'GCP predefined machine types: vCPU, memory (MiB), GPUs (one accelerator name per GPU, built-in GPUs of a2/a3/g2 included), CPU microarchitectures. Custom types (custom-N-M, <family>-custom-N-M) are computed from the name by src/data.rs.'],
   ['gcp_sql_tiers', gcpSql, 1, src('carbonifer', 'ccfGcp'), 'Cloud SQL tiers (Carbonifer\'s shape) plus cpuTypes (n1). db-custom-N-M tiers are computed from the name by src/data.rs.'],
-  ['azure_instances', azureSorted, 1, src('ccfAzure', 'curated'), 'Azure VM sizes keyed by ARM name (Standard_...): vCPU, memory (MiB), GPUs, CPU microarchitectures, family = CCF series.'],
+  ['azure_instances', azureSorted, 1, src('ccfAzure', 'curated'), 'Azure VM sizes keyed by ARM name (Standard_...): vCPU, memory (MiB), GPUs, CPU microarchitectures, family = CCF series; plus current series CCF lacks (Bsv2, Dlsv5, Dpsv5, Dplsv5, Dsv6, Dlsv6, Esv6, Dasv6, Dalsv6, Easv6) from Azure\'s published shapes (curated).'],
   ['coefficients', coefficients, 3, src('ccfAws', 'ccfAzure', 'ccfGcp', 'ccfCore', 'curated'), 'Power coefficients: per-provider CPU fallback min/max W per vCPU, memory, SSD/HDD, networking, PUE (+ GCP per-region PUE), lifespan; per-microarchitecture min/max W per vCPU; GPU min/max W per model; name aliases.'],
   ['grid_intensity', gridTable, 2, src('ccfAws', 'ccfAzure', 'ccfGcp', 'ccfMethodology', 'regionCarbonInfo', 'curated'), 'Grid carbon intensity (gCO2eq/kWh) per provider and region, each with its year, dataset and the package it came through; fallback = CCF\'s \'Unknown\' region factor per provider.'],
   ['embodied', embodiedTable, 2, src('ccfAws', 'ccfAzure', 'ccfGcp', 'ccfCore'), 'Embodied emissions per instance type, CCF method: family total (kgCO2eq) / 35,040 h x (instance vCPUs / family\'s largest vCPUs) = kgCO2eqPerHour; fallback per provider per vCPU-hour.'],
