@@ -577,6 +577,27 @@ for (const p of Object.keys(embodied)) {
 }
 const embodiedTable = { serverLifespanHours: LIFESPAN, ...embodied, fallback: embodiedFallback }
 
+// ---------------------------------------------------------------- Carbonifer cross-checks (notes only)
+const cbCoef = readJson(join(CB, 'energy_coefficients.json'))
+for (const [p, key] of [['aws', 'AWS'], ['gcp', 'GCP'], ['azure', 'Azure']]) {
+  const ours = coefficients.providers[p]
+  const theirs = cbCoef[key]
+  for (const [a, b] of [['cpuMinWattsPerVcpu', 'cpu_min_wh'], ['cpuMaxWattsPerVcpu', 'cpu_max_wh'], ['pue', 'pue_average'], ['memoryWattsPerGB', 'memory_wh_gb'], ['ssdWattsPerTB', 'storage_ssd_wh_tb'], ['hddWattsPerTB', 'storage_hdd_wh_tb']]) {
+    if (ours[a] !== theirs[b]) note(`carbonifer: ${p} ${a} ${theirs[b]} there, ${ours[a]} here (CCF code)`)
+  }
+}
+for (const line of readFileSync(join(CB, 'gcp_watt_cpu.csv'), 'utf8').trim().split('\n').slice(1)) {
+  const [, arch, min, max] = line.split(',')
+  const ours = cpuArchitectures[normArchs([arch])[0]]
+  if (ours) note(`carbonifer: gcp_watt_cpu.csv ${arch} ${round(Number(min), 3)}/${round(Number(max), 3)} W there, ${ours.minWattsPerVcpu}/${ours.maxWattsPerVcpu} W here (CCF code)`)
+}
+for (const [p, file] of [['aws', 'aws_co2_region.csv'], ['gcp', 'gcp_co2_region.csv']]) {
+  const rows = readFileSync(join(CB, file), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','))
+  const differ = rows.filter(([r, , g]) => grid[p][r] && Math.abs(grid[p][r].gCO2eqPerKWh - Number(g)) > 0.01)
+  const missing = rows.filter(([r]) => !grid[p][r]).map(([r]) => r)
+  note(`carbonifer: ${file}: ${rows.length} regions, ${differ.length} with a different figure here (older CCF or Google vintage)${missing.length ? `, not here: ${missing.join(' ')}` : ''}`)
+}
+
 // ---------------------------------------------------------------- write / check
 const src = (...keys) => keys.map((k) => SOURCES[k])
 const generatedBy = 'scripts/data/generate.mjs (regenerate: cd scripts/data && npm ci && node generate.mjs; check: scripts/data/check.sh)'
