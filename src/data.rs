@@ -624,7 +624,8 @@ fn last_segment(name: &str) -> &str {
 
 /// Looks an instance type up: AWS EC2 types and RDS `db.*` classes (a `db.` class missing from
 /// the table falls back to its EC2 type), GCP machine types (predefined, or custom types computed
-/// from the name), Azure VM sizes (ARM names, any case; the `Standard_` prefix may be left out).
+/// from the name; Cloud SQL `db-*` tiers too, see [`gcp_sql_tier`]), Azure VM sizes (ARM names,
+/// any case; the `Standard_` prefix may be left out).
 pub fn instance(provider: Provider, name: &str) -> Option<Instance> {
     let t = tables();
     let pt = t.provider(provider);
@@ -655,7 +656,12 @@ pub fn instance(provider: Provider, name: &str) -> Option<Instance> {
             let key = pt.lower.get(&format!("standard_{lower}"))?;
             pt.instances.get(key).cloned()
         }
-        Provider::Gcp => gcp_custom(name),
+        Provider::Gcp => gcp_custom(name).or_else(|| {
+            name.to_ascii_lowercase()
+                .starts_with("db-")
+                .then(|| gcp_sql_tier(name))
+                .flatten()
+        }),
     }
 }
 
@@ -934,8 +940,21 @@ pub fn grid_intensity(provider: Provider, region: &str) -> Option<&'static GridI
             .filter(|(_, z)| z.len() == 1 && z.chars().all(|c| c.is_ascii_lowercase()))
             .map(|(r, _)| r),
         Provider::Azure => None,
-    }?;
-    grid.get(zone_stripped)
+    };
+    if let Some(g) = zone_stripped.and_then(|z| grid.get(z)) {
+        return Some(g);
+    }
+    // AWS Local Zones and Wavelength zones: `us-east-1-bos-1a` belongs to `us-east-1`.
+    if provider == Provider::Aws {
+        let mut prefix = key.as_str();
+        while let Some((head, _)) = prefix.rsplit_once('-') {
+            if let Some(g) = grid.get(head) {
+                return Some(g);
+            }
+            prefix = head;
+        }
+    }
+    None
 }
 
 /// The provider's intensity for a region without a figure (CCF's `Unknown` region factor).
@@ -1125,6 +1144,14 @@ mod tests {
         assert!(instance(Provider::Gcp, "zz-custom-2-2048").is_none());
         assert!(instance(Provider::Gcp, "custom-4").is_none());
         assert!(instance(Provider::Gcp, "custom-99999999999-1").is_none());
+        assert_eq!(
+            instance(Provider::Gcp, "db-custom-2-7680").unwrap().vcpus,
+            2.0
+        );
+        assert_eq!(
+            instance(Provider::Gcp, "db-n1-standard-4").unwrap().vcpus,
+            4.0
+        );
         let sql = gcp_sql_tier("db-custom-2-7680").unwrap();
         assert_eq!((sql.vcpus, sql.memory_gib), (2.0, 7.5));
         assert!(gcp_sql_tier("db-custom-x-1").is_none());
@@ -1176,6 +1203,12 @@ mod tests {
         assert!(grid_intensity(Provider::Gcp, "us-central1-a").is_some());
         assert!(grid_intensity(Provider::Azure, "West Europe").is_some());
         assert!(grid_intensity(Provider::Aws, "mars-north-1").is_none());
+        assert_eq!(
+            grid_intensity(Provider::Aws, "us-east-1-bos-1a"),
+            grid_intensity(Provider::Aws, "us-east-1")
+        );
+        assert!(grid_intensity(Provider::Aws, "").is_none());
+        assert!(grid_intensity(Provider::Gcp, "-").is_none());
         assert!(grid_fallback(Provider::Aws).unwrap().g_co2eq_per_kwh > 0.0);
         assert_eq!(pue_in_region(Provider::Gcp, "europe-west4"), Some(1.07));
         assert_eq!(pue_in_region(Provider::Gcp, "mars1"), Some(1.1));
