@@ -1,0 +1,656 @@
+#!/usr/bin/env node
+// Generates carbon-show's reference tables in data/ from pinned sources:
+//   - npm @cloud-carbon-footprint/{aws,azure,core,common} (versions pinned in package.json and
+//     package-lock.json, installed into scripts/data/node_modules with `npm ci`),
+//   - vendor/ccf_gcp.json, vendor/ccf_grid_sources.json (extracted once from CCF's repository,
+//     whose GCP package is not on npm), vendor/region_carbon_info.json (Google's published
+//     per-region grid intensity), vendor/carbonifer/ (Carbonifer v0.4.0 data files),
+//   - vendor/curated.json (hand-curated names and classifications, documented).
+//
+// Usage: node scripts/data/generate.mjs           writes data/*
+//        node scripts/data/generate.mjs --check   writes nothing; exits 1 if data/ differs
+// Exit codes: 0 ok, 1 data/ out of date (--check) or a source inconsistency, 3 npm sources absent.
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const HERE = dirname(fileURLToPath(import.meta.url))
+const ROOT = join(HERE, '..', '..')
+const DATA = join(ROOT, 'data')
+const VENDOR = join(HERE, 'vendor')
+const CHECK = process.argv.includes('--check')
+
+const PACKAGES = ['aws', 'azure', 'core', 'common'].map((p) => `@cloud-carbon-footprint/${p}`)
+if (!existsSync(join(HERE, 'node_modules', '@cloud-carbon-footprint', 'core'))) {
+  console.error('generate.mjs: the pinned npm sources are not installed (run `npm ci` in scripts/data, or scripts/data/check.sh)')
+  process.exit(3)
+}
+process.noDeprecation = true
+const require = createRequire(import.meta.url)
+const pkg = JSON.parse(readFileSync(join(HERE, 'package.json'), 'utf8'))
+const pins = pkg.dependencies
+const versions = {}
+for (const p of PACKAGES) {
+  const v = JSON.parse(readFileSync(join(HERE, 'node_modules', p, 'package.json'), 'utf8')).version
+  if (v !== pins[p]) fail(`${p}: installed ${v} but package.json pins ${pins[p]} (run npm ci)`)
+  versions[p] = v
+}
+
+const awsTypes = require('@cloud-carbon-footprint/aws/dist/lib/AWSInstanceTypes.js')
+const { AWS_CLOUD_CONSTANTS, AWS_EMISSIONS_FACTORS_METRIC_TON_PER_KWH } = require('@cloud-carbon-footprint/aws/dist/domain/AwsFootprintEstimationConstants.js')
+const azureTypes = require('@cloud-carbon-footprint/azure/dist/lib/VirtualMachineTypes.js')
+const { AZURE_CLOUD_CONSTANTS, AZURE_EMISSIONS_FACTORS_METRIC_TON_PER_KWH } = require('@cloud-carbon-footprint/azure/dist/domain/AzureFootprintEstimationConstants.js')
+const { COMPUTE_PROCESSOR_TYPES } = require('@cloud-carbon-footprint/core/dist/compute/ComputeProcessorTypes.js')
+
+const readJson = (p) => JSON.parse(readFileSync(p, 'utf8'))
+const ccfGcp = readJson(join(VENDOR, 'ccf_gcp.json'))
+const ccfGridSources = readJson(join(VENDOR, 'ccf_grid_sources.json'))
+const regionCarbonInfo = readJson(join(VENDOR, 'region_carbon_info.json'))
+const curated = readJson(join(VENDOR, 'curated.json'))
+const CB = join(VENDOR, 'carbonifer')
+const cbAws = readJson(join(CB, 'aws_instances.json'))
+const cbGcp = readJson(join(CB, 'gcp_instances.json'))
+const cbSql = readJson(join(CB, 'gcp_sql_tiers.json'))
+const cbGpuWatt = readFileSync(join(CB, 'gpu_watt.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','))
+
+function fail(msg) {
+  console.error(`generate.mjs: ${msg}`)
+  process.exit(1)
+}
+const notes = [] // printed at the end: every judgement call the generator made on the data
+const note = (m) => notes.push(m)
+const round = (x, digits = 6) => Number(x.toFixed(digits))
+const byKey = (a, b) => (a < b ? -1 : a > b ? 1 : 0)
+const sortObject = (o) => Object.fromEntries(Object.keys(o).sort(byKey).map((k) => [k, o[k]]))
+const withoutMeta = (o) => Object.fromEntries(Object.entries(o).filter(([k]) => !k.startsWith('_')))
+// Insert into a table, asserting no key is produced twice.
+function put(table, key, value, what) {
+  if (Object.prototype.hasOwnProperty.call(table, key)) fail(`duplicate key ${key} in ${what}`)
+  table[key] = value
+}
+
+// ---------------------------------------------------------------- sources
+const CCF_NPM = (p, what) => ({
+  name: p,
+  version: versions[p],
+  year: pkg.sourceYears[p],
+  licence: 'Apache-2.0',
+  url: `npm:${p}@${versions[p]}`,
+  used: what,
+})
+const SOURCES = {
+  ccfAws: CCF_NPM('@cloud-carbon-footprint/aws', 'EC2 and RDS instance tables, processor and GPU mappings, embodied totals, AWS coefficients and emission factors'),
+  ccfAzure: CCF_NPM('@cloud-carbon-footprint/azure', 'Azure VM sizes, processor and GPU mappings, embodied totals, Azure coefficients and emission factors'),
+  ccfCore: CCF_NPM('@cloud-carbon-footprint/core', 'processor names, the average-or-median rule, the 35,040 h server lifespan'),
+  ccfCommon: CCF_NPM('@cloud-carbon-footprint/common', 'dependency of the above (configuration)'),
+  ccfGcp: {
+    name: '@cloud-carbon-footprint/gcp (from the repository; not published on npm)',
+    version: `${ccfGcp.source.packageVersion} (commit ${ccfGcp.source.commit.slice(0, 12)})`,
+    year: Number(ccfGcp.source.commitDate.slice(0, 4)),
+    licence: 'Apache-2.0',
+    url: `${ccfGcp.source.repository}/tree/${ccfGcp.source.commit}/packages/gcp`,
+    used: `GCP coefficients, processor mapping, embodied totals, emission factors; extracted into scripts/data/vendor/ccf_gcp.json from ${ccfGcp.source.files.join(', ')}`,
+  },
+  ccfMethodology: {
+    name: 'Cloud Carbon Footprint methodology page (Appendix V, grid emission factors)',
+    version: `commit ${ccfGridSources.source.commit.slice(0, 12)}`,
+    year: Number(ccfGridSources.source.commitDate.slice(0, 4)),
+    licence: 'Apache-2.0',
+    url: `${ccfGridSources.source.repository}/blob/${ccfGridSources.source.commit}/${ccfGridSources.source.file}`,
+    used: 'the dataset each AWS/Azure/GCP emission factor comes from; extracted into scripts/data/vendor/ccf_grid_sources.json',
+  },
+  carbonifer: {
+    name: 'Carbonifer data files',
+    version: 'v0.4.0 (commit 502052c)',
+    year: 2023,
+    licence: 'Apache-2.0',
+    url: 'https://github.com/carboniferio/carbonifer/tree/502052c/data',
+    used: 'EC2 vCPU/memory/GPU/instance storage (from the AWS API), GCP machine types with memory and GPUs, Cloud SQL tiers; copied into scripts/data/vendor/carbonifer/',
+  },
+  regionCarbonInfo: {
+    name: 'Google Cloud region carbon info',
+    version: `commit ${regionCarbonInfo.source.commit.slice(0, 12)}`,
+    year: Number(regionCarbonInfo.source.commitDate.slice(0, 4)),
+    licence: 'Apache-2.0',
+    url: `${regionCarbonInfo.source.repository}/tree/${regionCarbonInfo.source.commit}/data/yearly`,
+    used: 'grid intensity of GCP regions that CCF does not list; extracted into scripts/data/vendor/region_carbon_info.json',
+  },
+  curated: {
+    name: 'carbon-show curated classifications',
+    version: 'scripts/data/vendor/curated.json',
+    year: 2026,
+    licence: 'Apache-2.0',
+    url: 'docs/methodology.md',
+    used: 'name normalisation, CPU platforms of families the packages do not classify, RDS families, GCP families missing upstream, same-grid region aliases',
+  },
+}
+// The datasets behind the grid emission factors (as cited by CCF).
+const GRID_DATASETS = {
+  EPA: { name: 'US EPA eGRID2020', year: 2020, url: 'https://www.epa.gov/egrid/download-data' },
+  EEA: { name: 'EEA CO2 emission intensity of electricity generation', year: 2020, url: 'https://www.eea.europa.eu/data-and-maps/daviz/co2-emission-intensity-9/#tab-chart_2' },
+  'carbonfootprint.com': { name: 'carbonfootprint.com country grid emission factors for 2021 electricity (v11)', year: 2021, url: 'https://www.carbonfootprint.com/docs/2022_03_emissions_factors_sources_for_2021_electricity_v11.pdf' },
+  Google: { name: 'Google Cloud region carbon data (2021)', year: 2021, url: 'https://cloud.google.com/sustainability/region-carbon' },
+}
+
+// ---------------------------------------------------------------- names
+const archAliases = withoutMeta(curated.architectureAliases)
+const CPU_NAMES = new Set(
+  Object.values(COMPUTE_PROCESSOR_TYPES).filter((n) => !/^(Nvidia|AMD Radeon|Xilinx)/.test(n) && n !== 'Unknown'),
+)
+function normArchs(list) {
+  const out = []
+  for (const raw of list ?? []) {
+    const name = Object.prototype.hasOwnProperty.call(archAliases, raw) ? archAliases[raw] : raw
+    if (name && !out.includes(name)) out.push(name)
+  }
+  return out
+}
+const gpuNames = withoutMeta(curated.awsGpuNames)
+function gpuSlug(name) {
+  if (gpuNames[name]) return gpuNames[name]
+  fail(`no GPU slug for ${JSON.stringify(name)} (add it to vendor/curated.json awsGpuNames)`)
+}
+const repeat = (n, x) => Array.from({ length: n }, () => x)
+
+// ---------------------------------------------------------------- AWS
+const ccfEc2 = {} // name -> {family, vcpus, memGb, embodiedT}
+for (const table of [awsTypes.EC2_INSTANCE_TYPES, awsTypes.INSTANCE_FAMILY_TO_INSTANCE_TYPE_MAPPING]) {
+  for (const [family, sizes] of Object.entries(table)) {
+    for (const [size, v] of Object.entries(sizes)) {
+      const name = `${family}.${size}`.trim().toLowerCase()
+      if (ccfEc2[name]) fail(`CCF lists ${name} twice`)
+      ccfEc2[name] = { family: family.trim().toLowerCase(), vcpus: v[0], memGb: v[1], embodiedT: v[2] }
+    }
+  }
+}
+const REDSHIFT_FAMILIES = ['dc1', 'dc2', 'ds2', 'ra3'] // Redshift node types inside CCF's EC2 table
+for (const n of Object.keys(ccfEc2)) {
+  if (REDSHIFT_FAMILIES.includes(ccfEc2[n].family)) {
+    delete ccfEc2[n]
+    note(`aws: left out Redshift node type ${n} (not an EC2 type)`)
+  }
+}
+const lowerKeys = (o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k.trim().toLowerCase(), v]))
+const ccfAwsArch = lowerKeys(awsTypes.INSTANCE_TYPE_COMPUTE_PROCESSOR_MAPPING)
+const ccfAwsGpuCount = lowerKeys(awsTypes.GPU_INSTANCES_TYPES)
+const ccfAwsGpuModel = lowerKeys(awsTypes.INSTANCE_TYPE_GPU_PROCESSOR_MAPPING)
+const familyOf = (name) => name.split('.')[0]
+const ccfAwsFamilyArch = {}
+for (const [name, archs] of Object.entries(ccfAwsArch)) {
+  const f = familyOf(name)
+  const a = normArchs(archs)
+  if (a.length && !ccfAwsFamilyArch[f]) ccfAwsFamilyArch[f] = a
+}
+const awsCuratedArch = withoutMeta(curated.awsFamilyArchitectures)
+// Per-GPU memory of each model, learnt from types both tables know (to count GPUs of types only Carbonifer has).
+const gpuMemPerModel = {}
+for (const [name, count] of Object.entries(ccfAwsGpuCount)) {
+  const cb = cbAws[name]
+  if (cb && cb.GPUMemoryMb && cb.GPUs.length) gpuMemPerModel[gpuSlug(cb.GPUs[0])] ??= cb.GPUMemoryMb / count
+}
+
+const aws = {}
+const awsNames = [...new Set([...Object.keys(ccfEc2), ...Object.keys(cbAws)])].sort(byKey)
+for (const name of awsNames) {
+  const ccf = ccfEc2[name]
+  const cb = cbAws[name]
+  const family = familyOf(name)
+  if (ccf && cb && (ccf.vcpus !== cb.VCPU || Math.abs(ccf.memGb * 1024 - cb.MemoryMb) > 1)) {
+    note(`aws: ${name}: CCF says ${ccf.vcpus} vCPU / ${ccf.memGb} GiB, Carbonifer (AWS API) ${cb.VCPU} / ${cb.MemoryMb / 1024} GiB; kept Carbonifer's`)
+  }
+  let cpu = normArchs(ccfAwsArch[name])
+  let cpuFrom = 'ccf'
+  if (!cpu.length && ccfAwsFamilyArch[family]) cpu = ccfAwsFamilyArch[family]
+  if (!cpu.length && awsCuratedArch[family]) {
+    cpu = normArchs(awsCuratedArch[family])
+    cpuFrom = 'curated'
+  }
+  if (!cpu.length) cpuFrom = 'none'
+  let gpus = []
+  if (ccfAwsGpuCount[name]) {
+    gpus = repeat(ccfAwsGpuCount[name], gpuSlug(ccfAwsGpuModel[name][0]))
+  } else if (cb && cb.GPUs.length) {
+    const model = gpuSlug(cb.GPUs[0])
+    const per = gpuMemPerModel[model] ?? curated.gpuMemoryMbPerModel[model]
+    const count = per ? Math.max(1, Math.round(cb.GPUMemoryMb / per)) : 1
+    gpus = repeat(count, model)
+    note(`aws: ${name}: ${count} x ${model} counted from GPU memory ${cb.GPUMemoryMb} MiB${per ? ` / ${per} MiB per GPU` : ' (no per-GPU memory known: 1)'}`)
+  }
+  put(aws, name, {
+    InstanceType: name,
+    VCPU: cb ? cb.VCPU : ccf.vcpus,
+    MemoryMb: cb ? cb.MemoryMb : Math.round(ccf.memGb * 1024),
+    GPUs: gpus,
+    GPUMemoryMb: cb ? cb.GPUMemoryMb : 0,
+    InstanceStorage: cb ? cb.InstanceStorage : { SizePerDiskGB: 0, Count: 0, Type: '' },
+    Family: family,
+    Service: 'ec2',
+    CPUTypes: cpu,
+    Sources: [ccf && 'ccf', cb && 'carbonifer', cpuFrom === 'curated' && 'curated'].filter(Boolean),
+  }, 'aws_instances')
+}
+// RDS: db.<EC2 type>, for the classes CCF lists and every size of the RDS families.
+const rdsFamilies = curated.rdsFamilies.families
+const ccfRds = awsTypes.RDS_INSTANCE_TYPES
+const rdsNames = new Set(Object.keys(ccfRds).map((k) => k.trim().toLowerCase()))
+for (const name of Object.keys(aws)) if (rdsFamilies.includes(familyOf(name))) rdsNames.add(`db.${name}`)
+for (const db of [...rdsNames].sort(byKey)) {
+  const base = aws[db.slice(3)]
+  if (!base) {
+    note(`aws: RDS class ${db} has no EC2 type of that name; left out`)
+    continue
+  }
+  if (ccfRds[db] !== undefined && ccfRds[db] !== base.VCPU) note(`aws: ${db}: CCF RDS table says ${ccfRds[db]} vCPU, the EC2 type ${base.VCPU}; kept the EC2 figure`)
+  put(aws, db, { ...base, InstanceType: db, Service: 'rds', Sources: [...base.Sources, ccfRds[db] !== undefined ? 'ccf-rds' : 'curated-rds'] }, 'aws_instances')
+}
+
+// ---------------------------------------------------------------- GCP
+const gcpCcfArch = ccfGcp.INSTANCE_TYPE_COMPUTE_PROCESSOR_MAPPING
+const gcpCuratedArch = withoutMeta(curated.gcpFamilyArchitectures)
+const gcpFamily = (name) => name.split('-')[0]
+function gcpArchs(name, fallback) {
+  const f = gcpFamily(name)
+  // CCF's family mapping first (its 'Unknown' for shared-core e2/f1/g1 is replaced by the family's list).
+  const fromCcf = normArchs(gcpCcfArch[f])
+  if (fromCcf.length) return { cpu: fromCcf, from: 'ccf' }
+  const fromCb = normArchs(fallback)
+  if (fromCb.length) return { cpu: fromCb, from: 'carbonifer' }
+  if (gcpCuratedArch[f]) return { cpu: normArchs(gcpCuratedArch[f]), from: 'curated' }
+  return { cpu: [], from: 'none' }
+}
+const gcp = {}
+for (const name of Object.keys(cbGcp).sort(byKey)) {
+  const v = cbGcp[name]
+  const { cpu, from } = gcpArchs(name, v.cpuTypes)
+  put(gcp, name, {
+    name,
+    vcpus: v.vcpus,
+    memoryMb: v.memoryMb,
+    gpus: v.gpus ?? [],
+    cpuTypes: cpu,
+    family: name.split('-').slice(0, 2).join('-'),
+    sources: ['carbonifer', ...(from === 'carbonifer' ? [] : [from])],
+  }, 'gcp_instances')
+}
+const ccfGcpTypes = {}
+for (const sizes of Object.values(ccfGcp.MACHINE_FAMILY_TO_MACHINE_TYPE_MAPPING)) Object.assign(ccfGcpTypes, sizes)
+for (const [name, [vcpus]] of Object.entries(ccfGcpTypes)) {
+  if (!gcp[name]) fail(`gcp: CCF machine type ${name} is missing from Carbonifer's table (no memory figure)`)
+  if (gcp[name].vcpus !== vcpus) note(`gcp: ${name}: CCF says ${vcpus} vCPU, Carbonifer ${gcp[name].vcpus}; kept Carbonifer's`)
+}
+for (const [family, spec] of Object.entries(withoutMeta(curated.gcpExtraFamilies))) {
+  const shapes = spec.named
+    ? Object.entries(spec.named).map(([n, s]) => [n, s.vcpus, s.memoryGb, repeat(s.gpus, s.gpu)])
+    : spec.sizes.map((n) => [`${family}-${n}`, n, n * spec.gbPerVcpu, []])
+  for (const [name, vcpus, memGb, gpus] of shapes) {
+    if (gcp[name]) continue
+    const { cpu } = gcpArchs(name, [])
+    put(gcp, name, { name, vcpus, memoryMb: Math.round(memGb * 1024), gpus, cpuTypes: cpu, family, sources: ['curated'] }, 'gcp_instances')
+  }
+}
+const gcpSorted = sortObject(gcp)
+const gcpSql = {}
+for (const name of Object.keys(cbSql).sort(byKey)) {
+  const v = cbSql[name]
+  put(gcpSql, name, { ...v, cpuTypes: normArchs(gcpCcfArch.n1), sources: ['carbonifer', 'ccf'] }, 'gcp_sql_tiers')
+}
+
+// ---------------------------------------------------------------- Azure
+const azNames = curated.azureNames
+function azureKey(ccfName) {
+  if (azNames.exceptions[ccfName]) return azNames.exceptions[ccfName]
+  let n = ccfName.trim().replace(/\s+\d+$/, '')
+  n = n.replace(/^Ds(?=\d)/, 'DS').replace(/^Gs(?=\d)/, 'GS').replace(/^B(\d+)Ls$/, 'B$1ls').replace(/^B(\d+)Ms$/, 'B$1ms')
+  return `Standard_${n.replace(/\s+/g, '_')}`
+}
+const azCcfArch = {}
+for (const [k, v] of Object.entries(azureTypes.INSTANCE_TYPE_COMPUTE_PROCESSOR_MAPPING)) azCcfArch[k.trim().toLowerCase()] = v
+const azArch = (ccfName) => normArchs(azCcfArch[ccfName.trim().toLowerCase()] ?? azCcfArch[ccfName.trim().replace(/\s+\d+$/, '').toLowerCase()])
+const azure = {}
+const azureEmbodied = {}
+const seriesMax = {}
+for (const [series, sizes] of Object.entries(azureTypes.VIRTUAL_MACHINE_TYPE_SERIES_MAPPING)) {
+  if (azNames.excludedSeries.includes(series)) {
+    note(`azure: left out series "${series}" (not VM sizes)`)
+    continue
+  }
+  const max = Math.max(...Object.values(sizes).map((v) => v[0]))
+  for (const [ccfName, v] of Object.entries(sizes)) {
+    const key = azureKey(ccfName)
+    seriesMax[ccfName.trim().toLowerCase()] = { series, max }
+    const gpuCount = azureTypes.GPU_VIRTUAL_MACHINE_TYPES[ccfName]
+    const gpus = gpuCount ? repeat(gpuCount, gpuSlug(azureTypes.GPU_VIRTUAL_MACHINE_TYPE_PROCESSOR_MAPPING[ccfName][0])) : []
+    const entry = { name: key, vcpus: v[0], memoryMb: Math.round(v[1] * 1024), gpus, cpuTypes: azArch(ccfName), family: series, ccfName, sources: ['ccf'] }
+    if (azure[key]) {
+      const { ccfName: _a, ...a } = azure[key]
+      const { ccfName: _b, ...b } = entry
+      if (JSON.stringify({ ...a, family: 0 }) !== JSON.stringify({ ...b, family: 0 })) fail(`azure: ${key} from "${ccfName}" and "${azure[key].ccfName}" disagree`)
+      note(`azure: ${key} is listed in series "${azure[key].family}" and "${series}" alike; kept the first (embodied ${azureEmbodied[key]?.totalT} t, not ${v[2]} t)`)
+      continue
+    }
+    put(azure, key, entry, 'azure_instances')
+    if (v[2] !== undefined) azureEmbodied[key] = { totalT: v[2], vcpus: v[0], familyMaxVcpus: max, family: series }
+  }
+}
+// Constrained-vCPU sizes: [active vCPUs, memory GB, vCPUs of the parent size, embodied t].
+for (const [ccfName, v] of Object.entries(azureTypes.VIRTUAL_MACHINE_TYPE_CONSTRAINED_VCPU_CAPABLE_MAPPING)) {
+  const key = azureKey(ccfName)
+  const parentName = ccfName.replace(/^([A-Za-z]+\d+)-\d+/, '$1')
+  const parent = seriesMax[parentName.toLowerCase()] ?? seriesMax[parentName.replace(/^DS/, 'Ds').toLowerCase()]
+  const entry = { name: key, vcpus: v[0], memoryMb: Math.round(v[1] * 1024), gpus: [], cpuTypes: azArch(ccfName).length ? azArch(ccfName) : azArch(parentName.replace(/^DS/, 'Ds')), family: parent ? parent.series : 'constrained vCPU', ccfName, sources: ['ccf'] }
+  put(azure, key, entry, 'azure_instances')
+  // The hardware reserved is the parent size's: its vCPUs carry the embodied share.
+  if (v[3] !== undefined) azureEmbodied[key] = { totalT: v[3], vcpus: v[2], familyMaxVcpus: parent ? parent.max : v[2], family: entry.family }
+  if (!parent) note(`azure: constrained size ${ccfName}: parent ${parentName} not found; embodied share uses its own parent vCPUs`)
+}
+for (const [series, spec] of Object.entries(withoutMeta(curated.azureExtraSeries))) {
+  const shapes = spec.shapes
+    ? Object.entries(spec.shapes).map(([n, [vcpus, gb]]) => [n, vcpus, gb])
+    : spec.sizes.flatMap((n) => spec.names.map((t) => [t.replace('{n}', n), n, n * spec.gbPerVcpu]))
+  for (const [n, vcpus, gb] of shapes) {
+    const key = `Standard_${n}`
+    if (azure[key]) fail(`azure: curated ${key} is already in CCF's table; drop it from curated.json`)
+    put(azure, key, { name: key, vcpus, memoryMb: Math.round(gb * 1024), gpus: [], cpuTypes: normArchs(spec.cpuTypes), family: series, ccfName: null, sources: ['curated'] }, 'azure_instances')
+  }
+}
+for (const e of Object.values(azure)) delete e.ccfName
+const azureSorted = sortObject(azure)
+
+// ---------------------------------------------------------------- coefficients
+function splitProcessors(minTable, maxTable, provider) {
+  const cpus = {}
+  const gpus = {}
+  for (const [name, min] of Object.entries(minTable)) {
+    const max = maxTable[name]
+    if (max === undefined) fail(`${provider}: ${name} has a min but no max watts`)
+    if (CPU_NAMES.has(name)) cpus[name] = { minWattsPerVcpu: min, maxWattsPerVcpu: max }
+    else gpus[gpuSlug(name)] = { minWatts: min, maxWatts: max, name }
+  }
+  return { cpus, gpus }
+}
+const perProvider = {
+  aws: splitProcessors(AWS_CLOUD_CONSTANTS.MIN_WATTS_BY_COMPUTE_PROCESSOR, AWS_CLOUD_CONSTANTS.MAX_WATTS_BY_COMPUTE_PROCESSOR, 'aws'),
+  gcp: splitProcessors(ccfGcp.MIN_WATTS_BY_COMPUTE_PROCESSOR, ccfGcp.MAX_WATTS_BY_COMPUTE_PROCESSOR, 'gcp'),
+  azure: splitProcessors(AZURE_CLOUD_CONSTANTS.MIN_WATTS_BY_COMPUTE_PROCESSOR, AZURE_CLOUD_CONSTANTS.MAX_WATTS_BY_COMPUTE_PROCESSOR, 'azure'),
+}
+// CCF gives every microarchitecture the same watts for every provider: merge, asserting that.
+function merge(kind) {
+  const out = {}
+  for (const [provider, t] of Object.entries(perProvider)) {
+    for (const [name, v] of Object.entries(t[kind])) {
+      if (out[name] && JSON.stringify(out[name]) !== JSON.stringify(v)) fail(`${kind} ${name}: ${provider} differs from another provider`)
+      out[name] = v
+    }
+  }
+  return sortObject(out)
+}
+const cpuArchitectures = merge('cpus')
+const gpuPower = merge('gpus')
+for (const [slug, min, max] of cbGpuWatt) {
+  const target = gpuPower[slug] ?? gpuPower[curated.gpuAliases[slug]]
+  if (!target) note(`gpu: Carbonifer's gpu_watt.csv has ${slug}, which no CCF table has; not used`)
+  else if (target.minWatts !== Number(min) || target.maxWatts !== Number(max)) note(`gpu: Carbonifer's ${slug} ${min}/${max} W differs from CCF's ${target.minWatts}/${target.maxWatts} W; kept CCF's`)
+}
+const providerCoefficients = (c, { min, max, method, pueByRegion = {} }) => ({
+  cpuMinWattsPerVcpu: min,
+  cpuMaxWattsPerVcpu: max,
+  cpuFallbackMethod: method,
+  memoryKWhPerGBHour: c.MEMORY_COEFFICIENT,
+  memoryWattsPerGB: round(c.MEMORY_COEFFICIENT * 1000),
+  ssdWattsPerTB: c.SSDCOEFFICIENT,
+  hddWattsPerTB: c.HDDCOEFFICIENT,
+  networkingKWhPerGB: c.NETWORKING_COEFFICIENT,
+  pue: c.PUE_AVG,
+  pueByRegion: sortObject(pueByRegion),
+  averageCpuUtilization: c.AVG_CPU_UTILIZATION_2020 / 100,
+  serverLifespanHours: c.SERVER_EXPECTED_LIFESPAN,
+})
+const coefficients = {
+  _units: {
+    cpuMinWattsPerVcpu: 'W per vCPU at 0 % utilisation (provider fallback when no listed microarchitecture is known)',
+    cpuMaxWattsPerVcpu: 'W per vCPU at 100 % utilisation',
+    memoryWattsPerGB: "W per GB of memory (CCF's 0.000392 kWh per GB-hour x 1000)",
+    ssdWattsPerTB: "W per TB of SSD storage (CCF's 'watt hours / terabyte hour')",
+    hddWattsPerTB: 'W per TB of HDD storage',
+    networkingKWhPerGB: 'kWh per GB transferred',
+    pue: 'power usage effectiveness, provider average; pueByRegion overrides it where the provider publishes one',
+    serverLifespanHours: 'hours of server life over which embodied emissions are spread (4 years)',
+    'gpus.minWatts/maxWatts': 'W per GPU at 0 % / 100 % utilisation',
+  },
+  providers: {
+    aws: providerCoefficients(AWS_CLOUD_CONSTANTS, { min: AWS_CLOUD_CONSTANTS.MIN_WATTS_AVG, max: AWS_CLOUD_CONSTANTS.MAX_WATTS_AVG, method: 'average' }),
+    gcp: providerCoefficients(
+      { ...ccfGcp, AVG_CPU_UTILIZATION_2020: 50 },
+      { min: ccfGcp.MIN_WATTS_MEDIAN, max: ccfGcp.MAX_WATTS_MEDIAN, method: 'median', pueByRegion: ccfGcp.PUE_TRAILING_TWELVE_MONTH },
+    ),
+    azure: providerCoefficients(AZURE_CLOUD_CONSTANTS, { min: AZURE_CLOUD_CONSTANTS.MIN_WATTS_AVG, max: AZURE_CLOUD_CONSTANTS.MAX_WATTS_AVG, method: 'average' }),
+  },
+  cpuArchitectures,
+  medianArchitectures: [COMPUTE_PROCESSOR_TYPES.SANDY_BRIDGE, COMPUTE_PROCESSOR_TYPES.IVY_BRIDGE],
+  architectureAliases: sortObject(Object.fromEntries(Object.entries(archAliases).filter(([, v]) => v))),
+  gpus: gpuPower,
+  gpuAliases: sortObject(withoutMeta(curated.gpuAliases)),
+}
+for (const [n, v] of Object.entries(cpuArchitectures)) if (!(v.minWattsPerVcpu > 0 && v.maxWattsPerVcpu > v.minWattsPerVcpu)) fail(`cpu ${n}: bad watts`)
+for (const [n, v] of Object.entries(gpuPower)) if (!(v.minWatts > 0 && v.maxWatts > v.minWatts)) fail(`gpu ${n}: bad watts`)
+
+// ---------------------------------------------------------------- grid intensity
+function datasetOf(provider, region) {
+  const cited = ccfGridSources.regions[provider]?.[region.toLowerCase()]
+  if (cited) return cited.name === 'EPA' || cited.name === 'EEA' || cited.name === 'Google' ? cited.name : 'carbonfootprint.com'
+  if (provider === 'gcp') return 'Google'
+  if (provider === 'aws') return /^us-/.test(region) ? 'EPA' : /^eu-/.test(region) ? 'EEA' : 'carbonfootprint.com'
+  if (/^(centralus|eastus|westus|northcentralus|southcentralus|westcentralus|unitedstates|usnorth)/.test(region)) return 'EPA'
+  if (/^(northeurope|westeurope)/.test(region)) return 'EEA'
+  return 'carbonfootprint.com'
+}
+function gridEntry(provider, region, tPerKWh, via) {
+  const ds = GRID_DATASETS[datasetOf(provider, region)]
+  return { gCO2eqPerKWh: round(tPerKWh * 1e6), year: ds.year, source: ds.name, url: ds.url, via }
+}
+const grid = { aws: {}, gcp: {}, azure: {} }
+const fallback = {}
+for (const [region, f] of Object.entries(AWS_EMISSIONS_FACTORS_METRIC_TON_PER_KWH)) {
+  if (region === 'Unknown') fallback.aws = { gCO2eqPerKWh: round(f * 1e6), method: "CCF's 'Unknown' AWS region factor (average of its AWS regions)", via: `@cloud-carbon-footprint/aws ${versions['@cloud-carbon-footprint/aws']}` }
+  else put(grid.aws, region, gridEntry('aws', region, f, `@cloud-carbon-footprint/aws ${versions['@cloud-carbon-footprint/aws']}`), 'grid aws')
+}
+for (const [raw, f] of Object.entries(AZURE_EMISSIONS_FACTORS_METRIC_TON_PER_KWH)) {
+  const region = raw.toLowerCase()
+  const via = `@cloud-carbon-footprint/azure ${versions['@cloud-carbon-footprint/azure']}`
+  if (region === 'unknown') {
+    fallback.azure = { gCO2eqPerKWh: round(f * 1e6), method: "CCF's 'Unknown' Azure region factor", via }
+    continue
+  }
+  if (grid.azure[region]) {
+    if (grid.azure[region].gCO2eqPerKWh !== round(f * 1e6)) fail(`azure region ${region} listed twice with different factors`)
+    continue
+  }
+  put(grid.azure, region, gridEntry('azure', region, f, via), 'grid azure')
+}
+const ccfGcpVia = `@cloud-carbon-footprint/gcp ${ccfGcp.source.packageVersion} (repository commit ${ccfGcp.source.commit.slice(0, 12)})`
+const dual = Object.values(ccfGcp.DUAL_REGIONS)
+const multi = Object.values(ccfGcp.MULTI_REGIONS)
+for (const [region, f] of Object.entries(ccfGcp.EMISSIONS_FACTORS_METRIC_TON_PER_KWH)) {
+  if (region === 'Unknown') {
+    fallback.gcp = { gCO2eqPerKWh: round(f * 1e6), method: "CCF's 'Unknown' GCP region factor (average of its single regions)", via: ccfGcpVia }
+  } else if (dual.includes(region) || multi.includes(region)) {
+    note(`gcp: CCF's factor for ${dual.includes(region) ? 'dual' : 'multi'}-region ${region} (${round(f * 1e6)}) is a sum of regions, not an intensity; ${dual.includes(region) ? 'replaced by the mean of its two regions' : 'left out (members unknown)'}`)
+  } else put(grid.gcp, region, gridEntry('gcp', region, f, ccfGcpVia), 'grid gcp')
+}
+// Dual regions: the mean of their two member regions (CCF's comment names the members).
+const DUAL_MEMBERS = { asia1: ['asia-northeast1', 'asia-northeast2'], eur4: ['europe-west4', 'europe-north1'], nam4: ['us-central1', 'us-east1'] }
+for (const [d, members] of Object.entries(DUAL_MEMBERS)) {
+  const vals = members.map((m) => grid.gcp[m].gCO2eqPerKWh)
+  put(grid.gcp, d, { ...grid.gcp[members[0]], gCO2eqPerKWh: round(vals.reduce((a, b) => a + b) / vals.length), derivedFrom: members.map((m) => `gcp/${m}`), method: 'mean of the dual region\'s two member regions' }, 'grid gcp')
+}
+// GCP regions CCF does not list: Google's own figure, from the earliest year >= 2021 that has it.
+const rciYears = Object.keys(regionCarbonInfo.years).sort(byKey)
+const rciRegions = new Set(rciYears.flatMap((y) => Object.keys(regionCarbonInfo.years[y])))
+for (const region of [...rciRegions].sort(byKey)) {
+  if (grid.gcp[region]) continue
+  const year = rciYears.find((y) => Number(y) >= 2021 && regionCarbonInfo.years[y][region]) ?? rciYears.find((y) => regionCarbonInfo.years[y][region])
+  const r = regionCarbonInfo.years[year][region]
+  put(grid.gcp, region, {
+    gCO2eqPerKWh: r.gCO2eqPerKWh,
+    year: Number(year),
+    source: `Google Cloud region carbon data (${year})`,
+    url: 'https://cloud.google.com/sustainability/region-carbon',
+    via: `GoogleCloudPlatform/region-carbon-info commit ${regionCarbonInfo.source.commit.slice(0, 12)}`,
+  }, 'grid gcp')
+}
+for (const [provider, aliases] of Object.entries(withoutMeta(curated.gridAliases))) {
+  for (const [region, { from, why }] of Object.entries(aliases)) {
+    const [p, r] = from.split('/')
+    const src = grid[p][r]
+    if (!src) fail(`grid alias ${provider}/${region}: ${from} unknown`)
+    if (grid[provider][region]) fail(`grid alias ${provider}/${region}: already has a figure`)
+    put(grid[provider], region, { ...src, derivedFrom: [from], method: `same national figure as ${from}: ${why}` }, `grid ${provider}`)
+  }
+}
+for (const p of Object.keys(grid)) {
+  grid[p] = sortObject(grid[p])
+  for (const [r, v] of Object.entries(grid[p])) if (!(v.gCO2eqPerKWh > 0)) fail(`grid ${p}/${r}: intensity ${v.gCO2eqPerKWh}`)
+}
+const gridTable = { ...grid, fallback }
+
+// ---------------------------------------------------------------- embodied
+const LIFESPAN = AWS_CLOUD_CONSTANTS.SERVER_EXPECTED_LIFESPAN
+if (ccfGcp.SERVER_EXPECTED_LIFESPAN !== LIFESPAN || AZURE_CLOUD_CONSTANTS.SERVER_EXPECTED_LIFESPAN !== LIFESPAN) fail('providers disagree on the server lifespan')
+const embodiedEntry = ({ totalT, vcpus, familyMaxVcpus, family }) => ({
+  family,
+  familyKgCO2eq: round(totalT * 1000),
+  vcpus,
+  familyMaxVcpus,
+  kgCO2eqPerHour: round(((totalT * 1000) / LIFESPAN) * (vcpus / familyMaxVcpus), 9),
+})
+const embodied = { aws: {}, gcp: {}, azure: {} }
+// AWS: CCF's family total; the vCPU share is over the family's largest size (CCF's own table
+// plus any larger size Carbonifer lists); db.* classes share their EC2 type's hardware.
+const awsFamilyMax = {}
+const awsFamilyTotal = {}
+for (const v of Object.values(ccfEc2)) {
+  if (v.embodiedT === undefined) continue
+  awsFamilyMax[v.family] = Math.max(awsFamilyMax[v.family] ?? 0, v.vcpus)
+  awsFamilyTotal[v.family] ??= v.embodiedT
+}
+for (const v of Object.values(aws)) if (awsFamilyMax[v.Family] !== undefined) awsFamilyMax[v.Family] = Math.max(awsFamilyMax[v.Family], v.VCPU)
+for (const [name, v] of Object.entries(aws)) {
+  const base = name.startsWith('db.') ? name.slice(3) : name
+  const own = ccfEc2[base]?.embodiedT
+  const totalT = own ?? awsFamilyTotal[v.Family]
+  if (totalT === undefined) continue
+  embodied.aws[name] = embodiedEntry({ totalT, vcpus: v.VCPU, familyMaxVcpus: awsFamilyMax[v.Family], family: v.Family })
+}
+// GCP: CCF's family tables; shared-core types use the proxy 'full server' CCF names.
+for (const [family, sizes] of Object.entries(ccfGcp.MACHINE_FAMILY_TO_MACHINE_TYPE_MAPPING)) {
+  const max = Math.max(...Object.values(sizes).map((s) => s[0]))
+  for (const [name, [vcpus, t]] of Object.entries(sizes)) embodied.gcp[name] = embodiedEntry({ totalT: t, vcpus, familyMaxVcpus: max, family })
+}
+for (const [group, sizes] of [
+  ['e2', ccfGcp.MACHINE_FAMILY_SHARED_CORE_TO_MACHINE_TYPE_MAPPING.e2],
+  ['n1', ccfGcp.N1_SHARED_CORE_MACHINE_FAMILY_TO_MACHINE_TYPE_MAPPING],
+]) {
+  const max = Math.max(...Object.values(sizes).map((s) => s[0]))
+  for (const [name, [vcpus, t]] of Object.entries(sizes)) {
+    if (embodied.gcp[name]) continue
+    embodied.gcp[name] = embodiedEntry({ totalT: t, vcpus, familyMaxVcpus: max, family: `${group} shared-core` })
+  }
+}
+for (const [name, e] of Object.entries(azureEmbodied)) embodied.azure[name] = embodiedEntry(e)
+// Fallback for types without a figure: the median over the provider's families of
+// (family total / family's largest vCPUs), per vCPU, spread over the lifespan.
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = Math.floor(s.length / 2)
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
+}
+const embodiedFallback = {}
+for (const p of Object.keys(embodied)) {
+  embodied[p] = sortObject(embodied[p])
+  const perFamily = {}
+  for (const e of Object.values(embodied[p])) perFamily[e.family] = e.familyKgCO2eq / e.familyMaxVcpus
+  embodiedFallback[p] = {
+    kgCO2eqPerVcpuHour: round(median(Object.values(perFamily)) / LIFESPAN, 9),
+    method: `median over ${Object.keys(perFamily).length} ${p} families of (family embodied kgCO2eq / vCPUs of the family's largest size), divided by ${LIFESPAN} h; multiply by the instance's vCPUs`,
+  }
+}
+const embodiedTable = { serverLifespanHours: LIFESPAN, ...embodied, fallback: embodiedFallback }
+
+// ---------------------------------------------------------------- Carbonifer cross-checks (notes only)
+const cbCoef = readJson(join(CB, 'energy_coefficients.json'))
+for (const [p, key] of [['aws', 'AWS'], ['gcp', 'GCP'], ['azure', 'Azure']]) {
+  const ours = coefficients.providers[p]
+  const theirs = cbCoef[key]
+  for (const [a, b] of [['cpuMinWattsPerVcpu', 'cpu_min_wh'], ['cpuMaxWattsPerVcpu', 'cpu_max_wh'], ['pue', 'pue_average'], ['memoryWattsPerGB', 'memory_wh_gb'], ['ssdWattsPerTB', 'storage_ssd_wh_tb'], ['hddWattsPerTB', 'storage_hdd_wh_tb']]) {
+    if (ours[a] !== theirs[b]) note(`carbonifer: ${p} ${a} ${theirs[b]} there, ${ours[a]} here (CCF code)`)
+  }
+}
+for (const line of readFileSync(join(CB, 'gcp_watt_cpu.csv'), 'utf8').trim().split('\n').slice(1)) {
+  const [, arch, min, max] = line.split(',')
+  const ours = cpuArchitectures[normArchs([arch])[0]]
+  if (ours) note(`carbonifer: gcp_watt_cpu.csv ${arch} ${round(Number(min), 3)}/${round(Number(max), 3)} W there, ${ours.minWattsPerVcpu}/${ours.maxWattsPerVcpu} W here (CCF code)`)
+}
+for (const [p, file] of [['aws', 'aws_co2_region.csv'], ['gcp', 'gcp_co2_region.csv']]) {
+  const rows = readFileSync(join(CB, file), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','))
+  const differ = rows.filter(([r, , g]) => grid[p][r] && Math.abs(grid[p][r].gCO2eqPerKWh - Number(g)) > 0.01)
+  const missing = rows.filter(([r]) => !grid[p][r]).map(([r]) => r)
+  note(`carbonifer: ${file}: ${rows.length} regions, ${differ.length} with a different figure here (older CCF or Google vintage)${missing.length ? `, not here: ${missing.join(' ')}` : ''}`)
+}
+
+// ---------------------------------------------------------------- write / check
+const src = (...keys) => keys.map((k) => SOURCES[k])
+const generatedBy = 'scripts/data/generate.mjs (regenerate: cd scripts/data && npm ci && node generate.mjs; check: scripts/data/check.sh)'
+const awsSorted = sortObject(aws)
+const tables = [
+  ['aws_instances', awsSorted, 1, src('ccfAws', 'carbonifer', 'curated'), 'EC2 instance types and RDS db.* classes (db.<EC2 type>): vCPU, memory (MiB), GPUs (one slug per GPU), instance storage, CPU microarchitectures. Shape of Carbonifer\'s aws_instances.json plus Family, Service, CPUTypes, Sources. vCPU/memory/storage/GPU memory from Carbonifer (AWS API); types only CCF lists take CCF\'s vCPU/memory; CPU microarchitectures and GPU models/counts from CCF, curated for families CCF lacks.'],
+  ['gcp_instances', gcpSorted, 1, src('carbonifer', 'ccfGcp', 'curated'), 'GCP predefined machine types: vCPU, memory (MiB), GPUs (one accelerator name per GPU, built-in GPUs of a2/a3/g2 included), CPU microarchitectures. Custom types (custom-N-M, <family>-custom-N-M) are computed from the name by src/data.rs.'],
+  ['gcp_sql_tiers', gcpSql, 1, src('carbonifer', 'ccfGcp'), 'Cloud SQL tiers (Carbonifer\'s shape) plus cpuTypes (n1). db-custom-N-M tiers are computed from the name by src/data.rs.'],
+  ['azure_instances', azureSorted, 1, src('ccfAzure', 'curated'), 'Azure VM sizes keyed by ARM name (Standard_...): vCPU, memory (MiB), GPUs, CPU microarchitectures, family = CCF series; plus current series CCF lacks (Bsv2, Dlsv5, Dpsv5, Dplsv5, Dsv6, Dlsv6, Esv6, Dasv6, Dalsv6, Easv6) from Azure\'s published shapes (curated).'],
+  ['coefficients', coefficients, 3, src('ccfAws', 'ccfAzure', 'ccfGcp', 'ccfCore', 'curated'), 'Power coefficients: per-provider CPU fallback min/max W per vCPU, memory, SSD/HDD, networking, PUE (+ GCP per-region PUE), lifespan; per-microarchitecture min/max W per vCPU; GPU min/max W per model; name aliases.'],
+  ['grid_intensity', gridTable, 2, src('ccfAws', 'ccfAzure', 'ccfGcp', 'ccfMethodology', 'regionCarbonInfo', 'curated'), 'Grid carbon intensity (gCO2eq/kWh) per provider and region, each with its year, dataset and the package it came through; fallback = CCF\'s \'Unknown\' region factor per provider.'],
+  ['embodied', embodiedTable, 2, src('ccfAws', 'ccfAzure', 'ccfGcp', 'ccfCore'), 'Embodied emissions per instance type, CCF method: family total (kgCO2eq) / 35,040 h x (instance vCPUs / family\'s largest vCPUs) = kgCO2eqPerHour; fallback per provider per vCPU-hour.'],
+]
+const sourcesList = Object.values(SOURCES)
+const files = {}
+function format(value, inlineDepth, depth = 0) {
+  if (depth >= inlineDepth || value === null || typeof value !== 'object' || (Array.isArray(value) && value.every((x) => typeof x !== 'object'))) return JSON.stringify(value)
+  const pad = ' '.repeat(depth + 1)
+  const entries = Array.isArray(value) ? value.map((v) => format(v, inlineDepth, depth + 1)) : Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${format(v, inlineDepth, depth + 1)}`)
+  if (!entries.length) return Array.isArray(value) ? '[]' : '{}'
+  const [o, c] = Array.isArray(value) ? ['[', ']'] : ['{', '}']
+  return `${o}\n${entries.map((e) => pad + e).join(',\n')}\n${' '.repeat(depth)}${c}`
+}
+const counts = (t) => {
+  if (t === awsSorted || t === gcpSorted || t === gcpSql || t === azureSorted) return { entries: Object.keys(t).length }
+  if (t === gridTable) return Object.fromEntries(['aws', 'gcp', 'azure'].map((p) => [p, Object.keys(t[p]).length]))
+  if (t === embodiedTable) return Object.fromEntries(['aws', 'gcp', 'azure'].map((p) => [p, Object.keys(t[p]).length]))
+  return { cpuArchitectures: Object.keys(cpuArchitectures).length, gpus: Object.keys(gpuPower).length }
+}
+for (const [name, table, depth, sources, description] of tables) {
+  files[`${name}.json`] = format(table, depth) + '\n'
+  files[`${name}.source.json`] = format({ table: `data/${name}.json`, description, counts: counts(table), generatedBy, sources }, 3) + '\n'
+}
+files['sources.json'] = format(sourcesList, 2) + '\n'
+
+const summary = `aws ${Object.keys(aws).length} (${Object.values(aws).filter((v) => v.Service === 'rds').length} rds), gcp ${Object.keys(gcp).length}, gcp sql ${Object.keys(gcpSql).length}, azure ${Object.keys(azure).length}; regions aws ${Object.keys(grid.aws).length}, gcp ${Object.keys(grid.gcp).length}, azure ${Object.keys(grid.azure).length}`
+if (process.argv.includes('--notes')) for (const n of notes) console.error(`note: ${n}`)
+if (CHECK) {
+  const stale = []
+  for (const [f, text] of Object.entries(files)) {
+    const p = join(DATA, f)
+    if (!existsSync(p) || readFileSync(p, 'utf8') !== text) stale.push(f)
+  }
+  const generatedNames = new Set(Object.keys(files))
+  const extra = existsSync(DATA) ? readdirSync(DATA).filter((f) => f.endsWith('.json') && !generatedNames.has(f)) : []
+  if (stale.length || extra.length) {
+    console.error(`generate.mjs --check: data/ does not match the pinned sources: ${[...stale.map((f) => `${f} differs`), ...extra.map((f) => `${f} is not generated`)].join(', ')}`)
+    console.error('regenerate with: cd scripts/data && npm ci && node generate.mjs')
+    process.exit(1)
+  }
+  console.error(`generate.mjs --check: data/ is up to date (${summary})`)
+} else {
+  mkdirSync(DATA, { recursive: true })
+  for (const [f, text] of Object.entries(files)) writeFileSync(join(DATA, f), text)
+  console.error(`generate.mjs: wrote ${Object.keys(files).length} files to data/ (${summary}); ${notes.length} notes (--notes to list)`)
+}

@@ -1,0 +1,332 @@
+//! Reference data: spot checks against the sources, table integrity, the CCF worked example, and
+//! that data/ is exactly what scripts/data/generate.mjs makes from the pinned sources.
+
+use std::collections::HashSet;
+use std::fmt;
+use std::path::Path;
+use std::process::Command;
+
+use carbon_show::data::{self, EmbodiedMethod, GpuCount, InstanceOrigin, Provider};
+use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+
+fn close(a: f64, b: f64, tol: f64) -> bool {
+    (a - b).abs() <= tol
+}
+
+#[test]
+fn spot_checks_against_sources() {
+    // Carbonifer (AWS API) and CCF agree: m5.large = 2 vCPU / 8 GiB, Skylake (CCF).
+    let m5 = data::instance(Provider::Aws, "m5.large").unwrap();
+    assert_eq!((m5.vcpus, m5.memory_gib), (2.0, 8.0));
+    assert_eq!(m5.cpu_architectures, vec!["Skylake".to_string()]);
+    // RDS classes are the EC2 type with a db. prefix.
+    let db = data::instance(Provider::Aws, "db.m5.large").unwrap();
+    assert_eq!((db.vcpus, db.memory_gib), (2.0, 8.0));
+    let n2 = data::instance(Provider::Gcp, "n2-standard-4").unwrap();
+    assert_eq!((n2.vcpus, n2.memory_gib), (4.0, 16.0));
+    assert_eq!(n2.cpu_architectures, vec!["Cascade Lake".to_string()]);
+    let d2 = data::instance(Provider::Azure, "Standard_D2s_v5").unwrap();
+    assert_eq!((d2.vcpus, d2.memory_gib), (2.0, 8.0));
+    // GPU types carry their GPUs, model and count.
+    let p3 = data::instance(Provider::Aws, "p3.8xlarge").unwrap();
+    assert_eq!(
+        p3.gpus,
+        vec![GpuCount {
+            model: "nvidia-tesla-v100".into(),
+            count: 4.0
+        }]
+    );
+    let a2 = data::instance(Provider::Gcp, "a2-highgpu-2g").unwrap();
+    assert_eq!(
+        a2.gpus,
+        vec![GpuCount {
+            model: "nvidia-tesla-a100".into(),
+            count: 2.0
+        }]
+    );
+    let nc = data::instance(Provider::Azure, "Standard_NC24s_v3").unwrap();
+    assert_eq!(nc.gpu_count(), 4.0);
+    assert!(data::gpu_watts(&p3.gpus[0].model).is_some());
+    assert!(data::gpu_watts(&a2.gpus[0].model).is_some());
+    // Custom GCP types and Cloud SQL tiers are computed from the name.
+    let custom = data::instance(Provider::Gcp, "custom-4-16384").unwrap();
+    assert_eq!(
+        (custom.vcpus, custom.memory_gib, custom.origin),
+        (4.0, 16.0, InstanceOrigin::FromName)
+    );
+    let sql = data::gcp_sql_tier("db-custom-4-15360").unwrap();
+    assert_eq!((sql.vcpus, sql.memory_gib), (4.0, 15.0));
+    assert_eq!(data::gcp_sql_tier("db-n1-standard-2").unwrap().vcpus, 2.0);
+    // Unknown keys are None, not panics.
+    assert!(data::instance(Provider::Aws, "zz9.huge").is_none());
+    assert!(data::instance(Provider::Gcp, "custom-a-b").is_none());
+    assert!(data::gpu_watts("no-such-gpu").is_none());
+    assert!(data::json_file("no-such-file.json").is_none());
+}
+
+/// Deserializes any JSON, failing on an object with a repeated key (serde_json's Map would
+/// silently keep the last one).
+struct NoDuplicateKeys;
+
+impl<'de> Deserialize<'de> for NoDuplicateKeys {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(NoDupVisitor)
+    }
+}
+
+struct NoDupVisitor;
+
+impl<'de> Visitor<'de> for NoDupVisitor {
+    type Value = NoDuplicateKeys;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(NoDuplicateKeys)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(NoDuplicateKeys)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(NoDuplicateKeys)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(NoDuplicateKeys)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(NoDuplicateKeys)
+    }
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(NoDuplicateKeys)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<NoDuplicateKeys>()?.is_some() {}
+        Ok(NoDuplicateKeys)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut seen = HashSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if !seen.insert(key.clone()) {
+                return Err(serde::de::Error::custom(format!("duplicate key {key:?}")));
+            }
+            map.next_value::<NoDuplicateKeys>()?;
+        }
+        Ok(NoDuplicateKeys)
+    }
+}
+
+#[test]
+fn no_duplicate_keys_in_any_table() {
+    assert_eq!(data::load_error(), None);
+    let mut files = 0;
+    for name in data::json_file_names() {
+        let text = data::json_file(name).unwrap();
+        let mut de = serde_json::Deserializer::from_str(text);
+        if let Err(e) = NoDuplicateKeys::deserialize(&mut de) {
+            panic!("data/{name}: {e}");
+        }
+        files += 1;
+    }
+    assert!(files >= 8);
+    // The check itself works.
+    let mut de = serde_json::Deserializer::from_str(r#"{"a": {"b": 1, "b": 2}}"#);
+    assert!(NoDuplicateKeys::deserialize(&mut de).is_err());
+}
+
+#[test]
+fn every_instance_is_sound() {
+    for p in Provider::ALL {
+        let names = data::instance_types(p);
+        assert!(names.len() > 100, "{p}: only {} types", names.len());
+        for name in names {
+            let i = data::instance(p, name).unwrap();
+            assert!(
+                i.vcpus > 0.0 && i.memory_gib > 0.0,
+                "{p} {name}: {} vCPU, {} GiB",
+                i.vcpus,
+                i.memory_gib
+            );
+            let w = data::cpu_watts_per_vcpu(p, &i.cpu_architectures).unwrap();
+            assert!(
+                w.min_watts > 0.0 && w.max_watts > w.min_watts,
+                "{p} {name}: {w:?}"
+            );
+            for g in &i.gpus {
+                assert!(g.count >= 1.0, "{p} {name}: {g:?}");
+            }
+        }
+    }
+    for name in data::gcp_sql_tiers() {
+        let t = data::gcp_sql_tier(name).unwrap();
+        assert!(t.vcpus > 0.0 && t.memory_gib > 0.0, "{name}");
+    }
+}
+
+#[test]
+fn no_zero_watts_for_a_known_architecture() {
+    let archs = data::architectures();
+    assert!(archs.len() >= 10);
+    for a in archs {
+        let w = data::architecture_watts(a).unwrap();
+        assert!(w.min_watts > 0.0 && w.max_watts > w.min_watts, "{a}: {w:?}");
+    }
+    // Carbonifer's defect: 'Intel Cascade Lake' must not give 0 W.
+    assert_eq!(
+        data::architecture_watts("Intel Cascade Lake"),
+        data::architecture_watts("Cascade Lake")
+    );
+    for m in data::gpu_models() {
+        let w = data::gpu_watts(m).unwrap();
+        assert!(w.min_watts > 0.0 && w.max_watts > w.min_watts, "{m}: {w:?}");
+    }
+    for p in Provider::ALL {
+        let c = data::coefficients(p).unwrap();
+        assert!(
+            c.memory_watts_per_gb > 0.0
+                && c.ssd_watts_per_tb > 0.0
+                && c.hdd_watts_per_tb > 0.0
+                && c.pue >= 1.0
+        );
+        assert!(close(
+            c.memory_watts_per_gb,
+            c.memory_kwh_per_gb_hour * 1000.0,
+            1e-12
+        ));
+    }
+}
+
+#[test]
+fn every_region_has_an_intensity() {
+    for p in Provider::ALL {
+        let regions = data::regions(p);
+        assert!(regions.len() >= 25, "{p}: {} regions", regions.len());
+        for r in regions {
+            let g = data::grid_intensity(p, r).unwrap();
+            assert!(g.g_co2eq_per_kwh > 0.0, "{p} {r}");
+            assert!((2019..=2026).contains(&g.year), "{p} {r}: year {}", g.year);
+            assert!(!g.source.is_empty() && !g.via.is_empty(), "{p} {r}");
+        }
+        assert!(data::grid_fallback(p).unwrap().g_co2eq_per_kwh > 0.0);
+        assert!(data::embodied_fallback_per_vcpu_hour(p).unwrap() > 0.0);
+    }
+}
+
+/// CCF worked example: one m5.large in us-east-1 at 50 % CPU for 730 h.
+///
+/// Operational, with CCF's AWS coefficients (@cloud-carbon-footprint/aws 0.15.0 / core 0.17.3):
+///   CPU     2 vCPU × (0.74 + 0.5 × (3.50 − 0.74)) W = 2 × 2.12 W = 4.240 W   (AWS average min/max)
+///   memory  8 GiB × 0.392 W/GB                        = 3.136 W
+///   total   7.376 W × 730 h = 5.38448 kWh
+///   × PUE 1.135 = 6.1113848 kWh
+///   × 379.069 gCO2eq/kWh (us-east-1, EPA eGRID2020) = 2316.6 g ≈ 2.317 kg   (≈ 2.318 kg, within 0.1 %)
+///   With m5.large's own microarchitecture (Skylake, 0.65/4.26 W) the CPU term is
+///   2 × 2.455 = 4.910 W and the total 2.527 kg.
+/// Embodied, CCF's m5 family total 1.6103792 tCO2eq:
+///   1610.3792 kg × 730 h / 35 040 h × 2 vCPU / 96 vCPU (m5.24xlarge) = 0.6990 kg
+#[test]
+fn m5_large_worked_check() {
+    let p = Provider::Aws;
+    let m5 = data::instance(p, "m5.large").unwrap();
+    let hours = 730.0;
+    let none: [&str; 0] = [];
+    let cpu = data::cpu_watts_per_vcpu(p, &none).unwrap();
+    assert_eq!((cpu.min_watts, cpu.max_watts), (0.74, 3.5));
+    let cpu_w = m5.vcpus * cpu.at(0.5);
+    assert!(close(cpu_w, 4.24, 1e-9));
+    let mem_w = m5.memory_gib * data::memory_watts_per_gb(p).unwrap();
+    assert!(close(mem_w, 3.136, 1e-9));
+    let kwh = (cpu_w + mem_w) * hours / 1000.0;
+    assert!(close(kwh, 5.38448, 1e-9));
+    let pue = data::pue_in_region(p, "us-east-1").unwrap();
+    assert_eq!(pue, 1.135);
+    let grid = data::grid_intensity(p, "us-east-1").unwrap();
+    assert_eq!((grid.g_co2eq_per_kwh, grid.year), (379.069, 2020));
+    let operational_kg = kwh * pue * grid.g_co2eq_per_kwh / 1000.0;
+    assert!(close(operational_kg, 2.31663, 1e-4), "{operational_kg}");
+    assert!(
+        close(operational_kg, 2.318, 0.0025),
+        "{operational_kg} vs CCF's 2.318"
+    );
+
+    let sky = data::cpu_watts_per_vcpu(p, &m5.cpu_architectures).unwrap();
+    let with_arch_kg =
+        (m5.vcpus * sky.at(0.5) + mem_w) * hours / 1000.0 * pue * grid.g_co2eq_per_kwh / 1000.0;
+    assert!(close(with_arch_kg, 2.5273, 1e-3), "{with_arch_kg}");
+
+    let e = data::embodied(p, "m5.large").unwrap();
+    assert_eq!(e.method, EmbodiedMethod::Family);
+    assert_eq!(
+        (e.family_kg_co2eq, e.family_max_vcpus),
+        (Some(1610.3792), Some(96.0))
+    );
+    let embodied_kg = e.kg_co2eq_per_hour * hours;
+    let by_hand = 1610.3792 * hours / 35040.0 * 2.0 / 96.0;
+    assert!(
+        close(embodied_kg, by_hand, 1e-6),
+        "{embodied_kg} vs {by_hand}"
+    );
+    assert!(close(embodied_kg, 0.699, 0.0005), "{embodied_kg}");
+}
+
+#[test]
+fn sources_are_recorded() {
+    let s = data::sources();
+    for pkg in ["aws", "azure", "core", "common"] {
+        let name = format!("@cloud-carbon-footprint/{pkg}");
+        assert!(
+            s.iter().any(|x| x.name == name && !x.version.is_empty()),
+            "{name}"
+        );
+    }
+    assert!(
+        s.iter()
+            .any(|x| x.name.contains("Carbonifer") && x.version.contains("v0.4.0"))
+    );
+    for name in
+        data::json_file_names().filter(|n| !n.ends_with(".source.json") && *n != "sources.json")
+    {
+        let sidecar = name.replace(".json", ".source.json");
+        let text = data::json_file(&sidecar).unwrap_or_else(|| panic!("{name} has no {sidecar}"));
+        let v: serde_json::Value = serde_json::from_str(text).unwrap();
+        let sources = v["sources"].as_array().unwrap();
+        assert!(!sources.is_empty());
+        for src in sources {
+            for field in ["name", "version", "year", "licence", "url"] {
+                assert!(!src[field].is_null(), "{sidecar}: a source lacks {field}");
+            }
+        }
+    }
+}
+
+/// data/ must be exactly what the generator makes from the pinned sources. Runs
+/// `node scripts/data/generate.mjs --check`; skipped (loudly) only where the npm sources are not
+/// installed (`scripts/data/check.sh` installs them with `npm ci` and runs the same check).
+#[test]
+fn generated_data_matches_pinned_sources() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let script = root.join("scripts/data/generate.mjs");
+    let modules = root.join("scripts/data/node_modules/@cloud-carbon-footprint/core");
+    if !modules.is_dir() {
+        eprintln!(
+            "\n!!! SKIPPED generated_data_matches_pinned_sources: the pinned npm sources are not installed \
+             ({}). Run scripts/data/check.sh to install them (npm ci) and check data/.\n",
+            modules.display()
+        );
+        return;
+    }
+    let out = match Command::new("node").arg(&script).arg("--check").output() {
+        Ok(out) => out,
+        Err(e) => {
+            eprintln!(
+                "\n!!! SKIPPED generated_data_matches_pinned_sources: cannot run node ({e}). Run scripts/data/check.sh.\n"
+            );
+            return;
+        }
+    };
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "data/ is stale or the generator failed:\n{stderr}"
+    );
+    eprintln!("{}", stderr.trim());
+}
