@@ -306,7 +306,13 @@ fn generated_data_matches_pinned_sources() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let script = root.join("scripts/data/generate.mjs");
     let modules = root.join("scripts/data/node_modules/@cloud-carbon-footprint/core");
+    let required = std::env::var_os("CARBON_SHOW_REQUIRE_DATA_SOURCES").is_some();
     if !modules.is_dir() {
+        assert!(
+            !required,
+            "CARBON_SHOW_REQUIRE_DATA_SOURCES is set but {} is missing",
+            modules.display()
+        );
         eprintln!(
             "\n!!! SKIPPED generated_data_matches_pinned_sources: the pinned npm sources are not installed \
              ({}). Run scripts/data/check.sh to install them (npm ci) and check data/.\n",
@@ -317,6 +323,7 @@ fn generated_data_matches_pinned_sources() {
     let out = match Command::new("node").arg(&script).arg("--check").output() {
         Ok(out) => out,
         Err(e) => {
+            assert!(!required, "CARBON_SHOW_REQUIRE_DATA_SOURCES is set but node cannot run: {e}");
             eprintln!(
                 "\n!!! SKIPPED generated_data_matches_pinned_sources: cannot run node ({e}). Run scripts/data/check.sh.\n"
             );
