@@ -151,7 +151,7 @@ class Gen:
 
     def tags(self, name: str) -> dict:
         t = {"Name": name, "env": self.rng.choice(["prod", "staging", "dev"]),
-             "team": self.word(), "cost-center": "cc-%04d" % self.rng.randrange(10000)}
+             "team": self.word()}
         if self.rng.random() < 0.3:
             t["managed-by"] = "opentofu"
         return t
@@ -195,7 +195,6 @@ class Gen:
             "ebs_block_device": [],
             "subnet_id": "subnet-0" + self.hex(8),
             "tags": self.tags(name),
-            "tenancy": "default",
             "user_data": None,
             "vpc_security_group_ids": ["sg-0" + self.hex(8)],
         }
@@ -205,9 +204,8 @@ class Gen:
         if self.rng.random() < 0.5:
             for i in range(self.rng.choice([1, 1, 2, 3])):
                 v["ebs_block_device"].append({
-                    "device_name": "/dev/sd" + "fghij"[i], "delete_on_termination": True,
-                    "encrypted": True, "iops": 3000, "snapshot_id": "",
-                    "throughput": 125, "volume_id": "vol-0" + self.hex(16),
+                    "device_name": "/dev/sd" + "fghij"[i], "encrypted": True,
+                    "volume_id": "vol-0" + self.hex(16),
                     "volume_size": self.rng.choice([50, 100, 200, 500, 1000]),
                     "volume_type": self.rng.choice(EBS_TYPES), "tags": {}})
                 sens["ebs_block_device"].append({"tags": {}})
@@ -377,7 +375,7 @@ class Gen:
         v = {"boot_disk": [{"auto_delete": True, "device_name": "persistent-disk-0",
                             "disk_encryption_key_raw": None,
                             "initialize_params": [{
-                                "image": "https://www.googleapis.com/compute/v1/projects/debian-cloud/global/images/debian-12-bookworm-v20241112",
+                                "image": "debian-cloud/debian-12",
                                 "labels": {}, "size": self.rng.choice([10, 20, 50, 100, 564]),
                                 "type": self.rng.choice(PD_TYPES)}],
                             "mode": "READ_WRITE",
@@ -392,7 +390,6 @@ class Gen:
                                     "network_ip": "10.132.0.%d" % self.rng.randrange(2, 250),
                                     "subnetwork": "default"}],
              "project": "acme-prod", "scratch_disk": [],
-             "self_link": f"https://www.googleapis.com/compute/v1/projects/acme-prod/zones/{zone}/instances/{name}",
              "service_account": [], "tags": ["ssh", "web"], "zone": zone}
         if mt.startswith("n1-") and self.rng.random() < 0.3:
             v["guest_accelerator"] = [{"count": self.rng.choice([1, 2]), "type": "nvidia-tesla-t4"}]
@@ -405,7 +402,7 @@ class Gen:
             v["scratch_disk"] = [{"interface": "NVME", "size": 375}]
             sens["scratch_disk"] = [{}]
         return {"values": v,
-                "computed": [("id",), ("instance_id",), ("self_link",),
+                "computed": [("id",), ("instance_id",),
                              ("boot_disk", 0, "source"), ("boot_disk", 0, "device_name"),
                              ("network_interface", 0, "network_ip"), ("project",)],
                 "sensitive": sens,
@@ -625,16 +622,16 @@ class Gen:
 MIX = [
     ("aws_instance", "aws", 10), ("aws_ebs_volume", "aws", 5), ("aws_db_instance", "aws", 2),
     ("aws_launch_template", "aws", 1.5), ("aws_autoscaling_group", "aws", 1.5),
-    ("aws_security_group", "aws", 8), ("aws_iam_role", "aws", 5),
-    ("aws_iam_role_policy_attachment", "aws", 16),
+    ("aws_security_group", "aws", 8), ("aws_iam_role", "aws", 7),
+    ("aws_iam_role_policy_attachment", "aws", 36),
     ("google_compute_instance", "google", 7), ("google_compute_disk", "google", 4),
     ("google_compute_instance_template", "google", 1.5),
     ("google_compute_region_instance_group_manager", "google", 1.5),
     ("google_sql_database_instance", "google", 1.5), ("google_container_node_pool", "google", 2),
-    ("google_compute_firewall", "google", 7),
+    ("google_compute_firewall", "google", 10),
     ("azurerm_linux_virtual_machine", "azurerm", 7), ("azurerm_managed_disk", "azurerm", 4),
     ("azurerm_kubernetes_cluster_node_pool", "azurerm", 2),
-    ("azurerm_network_security_group", "azurerm", 6),
+    ("azurerm_network_security_group", "azurerm", 9),
 ]
 DATA_MIX = [("aws_ami", "aws"), ("google_compute_image", "google"),
             ("azurerm_resource_group", "azurerm")]
