@@ -136,7 +136,10 @@ fallback_time() {
   awk -v t="$total" -v r="$runs" 'BEGIN{printf "%.6f", t / r}'
 }
 
-declare -A T_HUMAN T_JSON T_JQ RSS_HUMAN RSS_JSON RSS_JQ BYTES
+declare -A T_HUMAN T_JSON T_JQ RSS_HUMAN RSS_JSON RSS_JQ BYTES CPU
+LOAD_BEFORE="$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')"
+busy=$(awk -v l="${LOAD_BEFORE%% *}" -v c="$(nproc)" 'BEGIN{print (l > 0.5 * c) ? 1 : 0}' 2>/dev/null || echo 0)
+[ "$busy" = 1 ] && log "warning: load average $LOAD_BEFORE on $(nproc) CPUs: wall-clock times will be noisy"
 for n in "${SIZE_LIST[@]}"; do
   l="$(label "$n")"
   f="$OUT/plan-$l.json"
@@ -156,6 +159,7 @@ for n in "${SIZE_LIST[@]}"; do
     T_HUMAN[$n]=$(jq -r '.results[0].mean' "$OUT/hyperfine-$l.json")
     T_JSON[$n]=$(jq -r '.results[1].mean' "$OUT/hyperfine-$l.json")
     T_JQ[$n]=$(jq -r '.results[2].mean' "$OUT/hyperfine-$l.json")
+    CPU[$n]=$(jq -r '[.results[] | (.user + .system)] | map(tostring) | join(" ")' "$OUT/hyperfine-$l.json")
   else
     T_HUMAN[$n]=$(fallback_time "$human" "$runs" "$WARMUP")
     T_JSON[$n]=$(fallback_time "$json" "$runs" "$WARMUP")
@@ -172,6 +176,7 @@ REPORT="$OUT/results.md"
   echo "carbon-show benchmark — $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) CPU(s), $(uname -m)"
   echo
   echo "binary: \`$BIN_LABEL\`; jq: $(jq --version); hyperfine: $([ "$HAVE_HYPERFINE" = 1 ] && hyperfine --version | cut -d' ' -f2 || echo 'not used')"
+  echo "load average before: $LOAD_BEFORE, after: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')"
   echo
   echo "| size | file MB | carbon-show human (s) | carbon-show json (s) | jq (s) | speed-up vs jq (human / json) | peak RSS MB (human / json) | RSS / file size | jq peak RSS MB |"
   echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
@@ -211,6 +216,18 @@ if [ "${#SIZE_LIST[@]}" -ge 2 ]; then
   done
   rq=$(awk -v a="${T_JQ[$big]}" -v c="${T_JQ[$mid]}" 'BEGIN{printf "%.2f", a / c}')
   CHECKS+="- info: jq $(label "$big")/$(label "$mid") time ratio = $rq"$'\n'
+fi
+if [ "$HAVE_HYPERFINE" = 1 ]; then
+  {
+    echo
+    echo "CPU time (user + system, hyperfine mean, s) — less sensitive to other load than wall-clock:"
+    echo
+    echo "| size | carbon-show human | carbon-show json | jq |"
+    echo "|---:|---:|---:|---:|"
+    for n in "${SIZE_LIST[@]}"; do
+      echo "| $(label "$n") | $(echo "${CPU[$n]}" | awk '{printf "%.3f | %.3f | %.3f", $1, $2, $3}') |"
+    done
+  } >>"$REPORT"
 fi
 {
   echo
