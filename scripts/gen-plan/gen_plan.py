@@ -222,8 +222,9 @@ class Gen:
                          ("root_block_device", 0, "iops"), ("root_block_device", 0, "throughput")],
             "sensitive": sens,
             "config": ["instance_type", "monitoring", "tags", "root_block_device",
-                       "ebs_block_device"] + (["user_data"] if v["user_data"] else []),
+                       "ebs_block_device"],
             "refs": {"ami": ["data.aws_ami.ubuntu.id", "data.aws_ami.ubuntu"],
+                     "user_data": ["var.bootstrap"],
                      "subnet_id": ["var.subnet_id"],
                      "vpc_security_group_ids": ["aws_security_group.this.id",
                                                 "aws_security_group.this"]},
@@ -1306,6 +1307,70 @@ def collect_module(mod, out):
         collect_module(c, out)
 
 
+MARKER = "SECRET-"
+
+
+def count_markers(value, mask) -> tuple[int, int]:
+    """(markers under a sensitive mask, markers not under one) in value."""
+    if mask is True:
+        n = dumps(value).count(MARKER)
+        return n, 0
+    if isinstance(value, str):
+        return 0, value.count(MARKER)
+    hidden = shown = 0
+    if isinstance(value, dict):
+        for k, x in value.items():
+            h, s = count_markers(x, mask.get(k) if isinstance(mask, dict) else None)
+            hidden += h
+            shown += s
+    elif isinstance(value, list):
+        for i, x in enumerate(value):
+            m = mask[i] if isinstance(mask, list) and i < len(mask) else None
+            h, s = count_markers(x, m)
+            hidden += h
+            shown += s
+    return hidden, shown
+
+
+def check_secrets(doc, raw: bytes, problems: list):
+    """Every SECRET- marker must sit in a value marked sensitive."""
+    hidden = shown = 0
+
+    def add(value, mask):
+        nonlocal hidden, shown
+        h, s = count_markers(value, mask)
+        hidden += h
+        shown += s
+
+    for rc in doc.get("resource_changes", []) + doc.get("resource_drift", []):
+        ch = rc["change"]
+        add(ch.get("before"), ch.get("before_sensitive"))
+        add(ch.get("after"), ch.get("after_sensitive"))
+
+    def walk(mod):
+        for r in mod.get("resources", []):
+            add(r.get("values"), r.get("sensitive_values"))
+        for c in mod.get("child_modules", []):
+            walk(c)
+    walk(doc["planned_values"]["root_module"])
+    walk(doc["prior_state"]["values"]["root_module"])
+    cvars = doc["configuration"]["root_module"].get("variables", {})
+    for name, v in doc.get("variables", {}).items():
+        add(v.get("value"), True if cvars.get(name, {}).get("sensitive") else None)
+    for name, o in doc.get("output_changes", {}).items():
+        add(o.get("before"), o.get("before_sensitive"))
+        add(o.get("after"), o.get("after_sensitive"))
+    for name, o in doc["planned_values"].get("outputs", {}).items():
+        add(o.get("value"), True if o.get("sensitive") else None)
+    total = raw.count(MARKER.encode())
+    if shown:
+        problems.append(f"{shown} secret markers in values not marked sensitive")
+    if hidden != total:
+        problems.append(f"{total - hidden - shown} secret markers outside values "
+                        f"(configuration or metadata)")
+    return total
+
+
 def validate(path: str) -> dict:
     with open(path, "rb") as f:
         raw = f.read()
@@ -1346,6 +1411,7 @@ def validate(path: str) -> dict:
             pv = [r for r in planned.get(a, []) if "deposed_key" not in r][0]
             if pv["values"] != rc["change"]["after"]:
                 problems.append(f"{a}: planned values differ from change.after")
+    markers = check_secrets(doc, raw, problems)
     rc_addrs = {rc["address"] for rc in doc["resource_changes"]}
     for a in planned:
         if a not in rc_addrs:
@@ -1353,6 +1419,7 @@ def validate(path: str) -> dict:
     return {"bytes": len(raw), "resource_changes": len(doc["resource_changes"]),
             "planned": sum(len(v) for v in planned.values()),
             "prior": sum(len(v) for v in prior.values()), "actions": counts,
+            "marker_occurrences": markers,
             "problems": problems}
 
 
@@ -1372,7 +1439,9 @@ def write_plan(path: str, n: int, seed: int, check: bool):
         rep = validate(path)
         status = "OK" if not rep["problems"] else "FAILED"
         print(f"  validate {status} in {time.time() - t:.1f}s: {rep['resource_changes']} changes, "
-              f"{rep['planned']} planned, {rep['prior']} prior, actions {rep['actions']}",
+              f"{rep['planned']} planned, {rep['prior']} prior, "
+              f"{rep['marker_occurrences']} marker occurrences all in sensitive values, "
+              f"actions {rep['actions']}",
               file=sys.stderr)
         for p in rep["problems"][:20]:
             print("   ", p, file=sys.stderr)
