@@ -89,7 +89,6 @@ BIN_LABEL="$BIN"
 # ---- plans -------------------------------------------------------------------------------
 mkdir -p "$OUT"
 GEN="$ROOT/scripts/gen-plan/gen_plan.py"
-STAMP="$OUT/plans.stamp"
 want_stamp="$(sha256sum "$GEN" | cut -c1-16) seed=$SEED"
 
 label() { # 1000 -> 1k, 50000 -> 50k
@@ -98,17 +97,17 @@ label() { # 1000 -> 1k, 50000 -> 50k
 }
 
 IFS=',' read -r -a SIZE_LIST <<<"$SIZES"
-have_stamp="$(cat "$STAMP" 2>/dev/null || true)"
 for n in "${SIZE_LIST[@]}"; do
   f="$OUT/plan-$(label "$n").json"
-  if [ "$REGEN" = 1 ] || [ ! -s "$f" ] || [ "$have_stamp" != "$want_stamp" ]; then
+  # <plan>.stamp records the generator's hash and the seed the plan was made with
+  if [ "$REGEN" = 1 ] || [ ! -s "$f" ] || [ "$(cat "$f.stamp" 2>/dev/null)" != "$want_stamp" ]; then
     log "generating $f"
     start=$(date +%s.%N)
     python3 "$GEN" --resources "$n" --seed "$SEED" --output "$f"
+    echo "$want_stamp" >"$f.stamp"
     log "  took $(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN{printf "%.1f", e - s}') s"
   fi
 done
-echo "$want_stamp" >"$STAMP"
 
 # ---- measurements ------------------------------------------------------------------------
 runs_for() {
