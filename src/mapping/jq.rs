@@ -325,3 +325,4 @@ mod tests {
         assert_eq!(one(4, "us-central1"), Some(serde_json::json!("us-central1")));
     }
 }
+
