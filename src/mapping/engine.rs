@@ -1,6 +1,6 @@
 //! The engine: loads and layers mapping sets, compiles their filters once, and maps a plan's resources into MappedResource figures.
 
-use super::jq::{self, Globals, Program};
+use super::jq::{self, Globals, PerResource, Program};
 use super::model::{self, DiagKind, Diagnostic, ItemDef, Loc, MappingSet, PropDef, Props, Reference, ResourceMapping, Src};
 use super::placeholder::{self, PhKind, Placeholder};
 use super::region::{self, Regions};
@@ -389,13 +389,14 @@ impl Engine {
         let after = jq::get(&root, "planned_values")
             .and_then(|v| jq::get(v, "root_module"))
             .or_else(|| jq::get(&root, "values").and_then(|v| jq::get(v, "root_module")));
+        let configs = Configs::new(&root);
         if let Some(m) = before {
-            let (mapped, ignored, unsupported) = self.map_side(&root, m, &regions, &empty);
+            let (mapped, ignored, unsupported) = self.map_side(&root, m, None, &configs, &regions, &empty);
             plan.before = mapped;
             let _ = (ignored, unsupported);
         }
         if let Some(m) = after {
-            let (mapped, ignored, unsupported) = self.map_side(&root, m, &regions, &unknown);
+            let (mapped, ignored, unsupported) = self.map_side(&root, m, before, &configs, &regions, &unknown);
             plan.after = mapped;
             plan.ignored = ignored;
             plan.unsupported = unsupported;
@@ -403,9 +404,19 @@ impl Engine {
         plan
     }
 
-    fn map_side(&self, root: &Val, module: &Val, regions: &Regions, unknown: &HashMap<String, Val>) -> (Vec<MappedResource>, Vec<String>, Vec<String>) {
+    fn map_side(&self, root: &Val, module: &Val, extra: Option<&Val>, configs: &Configs, regions: &Regions, unknown: &HashMap<String, Val>) -> (Vec<MappedResource>, Vec<String>, Vec<String>) {
         let mut all = Vec::new();
         collect_resources(module, &mut all);
+        // data sources read during plan live in prior_state: make them findable too
+        if let Some(extra) = extra {
+            let mut more = Vec::new();
+            collect_resources(extra, &mut more);
+            let have: HashSet<String> = all.iter().filter_map(|r| jq::get(r, "address").and_then(jq::str_of)).collect();
+            all.extend(more.into_iter().filter(|r| {
+                jq::get(r, "mode").and_then(jq::str_of).as_deref() == Some("data")
+                    && !jq::get(r, "address").and_then(jq::str_of).is_some_and(|a| have.contains(&a))
+            }));
+        }
         let mut idx: BTreeMap<&str, HashMap<String, Vec<Val>>> = BTreeMap::new();
         for p in &self.index_props {
             let m = idx.entry(p.as_str()).or_default();
@@ -455,8 +466,14 @@ impl Engine {
             .par_iter()
             .map(|(_, m, r)| {
                 let addr = jq::get(r, "address").and_then(jq::str_of).unwrap_or_default();
-                let unk = unknown.get(&addr).cloned().unwrap_or(Val::Null);
-                self.map_resource(m, r.clone(), &g, regions, unk)
+                let (modpath, rel) = region::config_address(&addr);
+                let per = PerResource {
+                    unknown: unknown.get(&addr).cloned().unwrap_or(Val::Null),
+                    config: configs.resources.get(&(modpath.clone(), rel)).cloned().unwrap_or(Val::Null),
+                    modprefix: jq::s(&module_prefix(&addr)),
+                    modconfig: configs.modules.get(&modpath).cloned().unwrap_or(Val::Null),
+                };
+                self.map_resource(m, r.clone(), &g, regions, per)
             })
             .collect();
 
@@ -479,15 +496,15 @@ impl Engine {
         if fid == usize::MAX {
             return vec![];
         }
-        self.program.run(fid, input.clone(), g, &Val::Null, &[]).into_iter().filter_map(Result::ok).filter(|v| *v != Val::Null).collect()
+        self.program.run(fid, input.clone(), g, &PerResource::default(), &[]).into_iter().filter_map(Result::ok).filter(|v| *v != Val::Null).collect()
     }
 
-    fn map_resource(&self, m: &ResourceMapping, res: Val, g: &Globals, regions: &Regions, unknown: Val) -> MappedResource {
+    fn map_resource(&self, m: &ResourceMapping, res: Val, g: &Globals, regions: &Regions, per: PerResource) -> MappedResource {
         let get = |k| jq::get(&res, k).and_then(jq::str_of).unwrap_or_default();
         let address = get("address");
         let provider_name = get("provider_name");
         let family = region::provider_family(&provider_name).unwrap_or("aws");
-        let cx = RCx { e: self, g, res: res.clone(), family, m, unknown, vars: RefCell::new(HashMap::new()), notes: RefCell::new(Notes::default()) };
+        let cx = RCx { e: self, g, res: res.clone(), family, m, per, vars: RefCell::new(HashMap::new()), notes: RefCell::new(Notes::default()) };
         let mut out = MappedResource {
             address: address.clone(),
             resource_type: get("type"),
@@ -581,6 +598,57 @@ fn unit_factor_gb(unit: &str) -> f64 {
     }
 }
 
+/// Configuration resources by (module path, module-relative address), and each module's list.
+#[derive(Default)]
+struct Configs {
+    resources: HashMap<(String, String), Val>,
+    modules: HashMap<String, Val>,
+}
+
+impl Configs {
+    fn new(root: &Val) -> Configs {
+        let mut c = Configs::default();
+        if let Some(m) = jq::get(root, "configuration").and_then(|c| jq::get(c, "root_module")) {
+            c.walk(m, String::new());
+        }
+        c
+    }
+    fn walk(&mut self, module: &Val, path: String) {
+        if let Some(rs @ Val::Arr(list)) = jq::get(module, "resources") {
+            for r in list.iter() {
+                if let Some(a) = jq::get(r, "address").and_then(jq::str_of) {
+                    let (_, rel) = region::config_address(&a);
+                    self.resources.insert((path.clone(), rel), r.clone());
+                }
+            }
+            self.modules.insert(path.clone(), rs.clone());
+        }
+        if let Some(Val::Obj(calls)) = jq::get(module, "module_calls") {
+            for (name, call) in calls.iter() {
+                let name = jq::str_of(name).unwrap_or_default();
+                let child = if path.is_empty() { format!("module.{name}") } else { format!("{path}.module.{name}") };
+                if let Some(m) = jq::get(call, "module") {
+                    self.walk(m, child);
+                }
+            }
+        }
+    }
+}
+
+/// `module.a["x"].module.b.` for `module.a["x"].module.b.aws_instance.web[0]`; empty at the root.
+fn module_prefix(addr: &str) -> String {
+    let segs = region::split_address(addr);
+    let mut out = String::new();
+    let mut i = 0;
+    while i + 1 < segs.len() && segs[i] == "module" {
+        out.push_str("module.");
+        out.push_str(segs[i + 1]);
+        out.push('.');
+        i += 2;
+    }
+    out
+}
+
 fn collect_resources(module: &Val, out: &mut Vec<Val>) {
     if let Some(Val::Arr(rs)) = jq::get(module, "resources") {
         out.extend(rs.iter().cloned());
@@ -611,7 +679,7 @@ struct RCx<'e> {
     res: Val,
     family: &'e str,
     m: &'e ResourceMapping,
-    unknown: Val,
+    per: PerResource,
     vars: RefCell<HashMap<String, Option<Val>>>,
     notes: RefCell<Notes>,
 }
@@ -645,7 +713,7 @@ impl RCx<'_> {
         let input = if info.on_root { self.g.root.clone() } else { input.clone() };
         self.e
             .program
-            .run(fid, input, self.g, &self.unknown, &phs)
+            .run(fid, input, self.g, &self.per, &phs)
             .into_iter()
             .filter_map(Result::ok)
             .filter(|v| *v != Val::Null)
@@ -671,7 +739,7 @@ impl RCx<'_> {
     fn scalar(&self, name: &str) -> Option<Found> {
         let (_, defs) = self.m.properties.iter().find(|(k, _)| k == name)?;
         // only the figures the estimate depends on get "unknown until apply" notes
-        let noted = matches!(name, "machine_type" | "vCPUs" | "vcpus" | "memory" | "count" | "region" | "zone" | "replication_factor");
+        let noted = matches!(name, "machine_type" | "vCPUs" | "vcpus" | "memory" | "count" | "replication_factor");
         self.prop(defs, &self.res, name, noted)
     }
 
@@ -710,7 +778,7 @@ impl RCx<'_> {
 
     /// The first `.values.<attr>` the sources read that is unknown until apply.
     fn unknown_attr(&self, defs: &[PropDef]) -> Option<String> {
-        if self.unknown == Val::Null {
+        if self.per.unknown == Val::Null {
             return None;
         }
         for d in defs {
@@ -719,7 +787,7 @@ impl RCx<'_> {
                 while let Some(i) = rest.find(".values.") {
                     let tail = &rest[i + 8..];
                     let attr: String = tail.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
-                    if let Some(u) = jq::get(&self.unknown, &attr) {
+                    if let Some(u) = jq::get(&self.per.unknown, &attr) {
                         if contains_true(u) {
                             return Some(attr);
                         }
@@ -758,7 +826,7 @@ impl RCx<'_> {
         if let Some(val) = &d.validator {
             if val.id != usize::MAX {
                 let g = self.g;
-                let errs: Vec<String> = self.e.program.run(val.id, v.clone(), g, &self.unknown, &[]).into_iter().filter_map(Result::err).collect();
+                let errs: Vec<String> = self.e.program.run(val.id, v.clone(), g, &self.per, &[]).into_iter().filter_map(Result::err).collect();
                 if let Some(e) = errs.first() {
                     self.notes.borrow_mut().warnings.push(format!("validator: {e}"));
                     return None;

@@ -29,7 +29,7 @@ def extract_disk_key:
   elif test("^/dev/nvme[0-2]?[0-9]n") then
     capture("^/dev/nvme(?<number>[0-2]?[0-9])n").number | tonumber | (96 + .) | [.] | implode
   else
-    "Unknown format"
+    .
   end;
 def zone_to_region: if type == "string" then (capture("^(?<r>[a-z]+-[a-z0-9]+[0-9])(-[a-z])?$").r // .) else . end;
 def aws_zone_to_region: if type == "string" then (capture("^(?<r>[a-z]+(-[a-z]+)+-[0-9]+)[a-z]*$").r // .) else . end;
@@ -40,10 +40,27 @@ def sql_custom: if type == "string" then (capture("^db-custom-(?<c>[0-9]+)-(?<m>
 def sql_custom_vcpus: sql_custom | .vcpus;
 def sql_custom_memory_mb: sql_custom | .memoryMb;
 def unknown($p): ($__unknown | getpath($p)) == true;
+def config: $__config;
+def config_resources: ($__modconfig // [])[];
+def by_address($a): first((all_select("address"; $a)), ($__all[] | select((.address // "") | startswith($a + "["))));
+def ref_address(f): first(($__config | f | .references[]?) | select(type == "string" and test("^(data\\.)?[a-zA-Z0-9_]+\\.[a-zA-Z0-9_-]+$"))) | $__modprefix + .;
+def ref(f): ref_address(f) as $a | by_address($a);
+def referrers($type): ($__config.address // "") as $me | config_resources | select(.type == $type) | select(any(.. | .references? // empty | .[]; . == $me or startswith($me + "."))) | by_address($__modprefix + .address);
+def region_of_location: if type == "string" then ascii_downcase | gsub(" "; "") else . end;
 "#;
 
 /// Global variables every filter may read, in binding order.
-const FIXED_GLOBALS: [&str; 5] = ["$__root", "$__idx", "$__all", "$__unknown", "$__fid"];
+const FIXED_GLOBALS: [&str; 8] = ["$__root", "$__idx", "$__all", "$__unknown", "$__config", "$__modprefix", "$__modconfig", "$__fid"];
+
+/// Per-resource globals: `after_unknown`, the configuration block, the module instance prefix
+/// (`module.a["x"].`) and the configuration resources of its module.
+#[derive(Clone, Default)]
+pub struct PerResource {
+    pub unknown: Val,
+    pub config: Val,
+    pub modprefix: Val,
+    pub modconfig: Val,
+}
 
 /// Values of the fixed global variables for one side of a document.
 #[derive(Clone)]
@@ -191,12 +208,15 @@ impl Program {
 
     /// Run filter `fid` on `input`; `phs` are the values of `$__ph_0…`. Returns every output
     /// (errors as `Err(message)`).
-    pub fn run(&self, fid: usize, input: Val, g: &Globals, unknown: &Val, phs: &[Val]) -> Vec<Result<Val, String>> {
+    pub fn run(&self, fid: usize, input: Val, g: &Globals, per: &PerResource, phs: &[Val]) -> Vec<Result<Val, String>> {
         let mut vars = Vec::with_capacity(FIXED_GLOBALS.len() + self.nph);
         vars.push(g.root.clone());
         vars.push(g.idx.clone());
         vars.push(g.all.clone());
-        vars.push(unknown.clone());
+        vars.push(per.unknown.clone());
+        vars.push(per.config.clone());
+        vars.push(per.modprefix.clone());
+        vars.push(per.modconfig.clone());
         vars.push(Val::from(fid as isize));
         for i in 0..self.nph {
             vars.push(phs.get(i).cloned().unwrap_or(Val::Null));
@@ -290,7 +310,7 @@ mod tests {
         let p = Program::compile(&[".a", "$__root.x", "$__ph_0.v + 1", "\"k=\\($__ph_1)\"", "cbf::extract_disk_key"], 2).unwrap();
         let glob = g(r#"{"x": 7}"#);
         let inp = to_val(&serde_json::json!({"a": 3}));
-        let run = |fid, input: Val, phs: &[Val]| p.run(fid, input, &glob, &Val::Null, phs).into_iter().map(|r| to_json(&r.unwrap())).collect::<Vec<_>>();
+        let run = |fid, input: Val, phs: &[Val]| p.run(fid, input, &glob, &PerResource::default(), phs).into_iter().map(|r| to_json(&r.unwrap())).collect::<Vec<_>>();
         assert_eq!(run(0, inp.clone(), &[]), vec![serde_json::json!(3.0)]);
         assert_eq!(run(1, inp.clone(), &[]), vec![serde_json::json!(7.0)]);
         let ph0 = to_val(&serde_json::json!({"v": 1}));
@@ -314,7 +334,7 @@ mod tests {
     fn custom_types() {
         let p = Program::compile(&["cbf::gcp_custom_vcpus", "cbf::gcp_custom_memory_mb", "cbf::sql_custom_vcpus", "cbf::aws_zone_to_region", "cbf::zone_to_region"], 0).unwrap();
         let glob = g("{}");
-        let one = |fid, x: &str| p.run(fid, s(x), &glob, &Val::Null, &[]).into_iter().next().map(|r| to_json(&r.unwrap()));
+        let one = |fid, x: &str| p.run(fid, s(x), &glob, &PerResource::default(), &[]).into_iter().next().map(|r| to_json(&r.unwrap()));
         assert_eq!(one(0, "n2-custom-8-32768"), Some(serde_json::json!(8.0)));
         assert_eq!(one(1, "custom-4-16384"), Some(serde_json::json!(16384.0)));
         assert_eq!(one(0, "n2-standard-4"), None);
