@@ -426,7 +426,12 @@ impl Engine {
                     v = v.and_then(|x| jq::get(x, k));
                 }
                 if let Some(v) = v {
-                    m.entry(v.to_string()).or_default().push(r.clone());
+                    // the same key as `__key` in the cbf module
+                    let key = match jq::str_of(v) {
+                        Some(s) => format!("s:{s}"),
+                        None => format!("j:{v}"),
+                    };
+                    m.entry(key).or_default().push(r.clone());
                 }
             }
         }

@@ -18,9 +18,10 @@ pub type D = data::JustLut<Val>;
 /// document side by the engine; `$__all` is the list of every resource object of that side.
 pub const CBF_MODULE: &str = r#"
 def __get($p): reduce ($p | split(".")[]) as $k (.; if type == "object" then .[$k] else null end);
+def __key: if type == "string" then "s:" + . else "j:" + tojson end;
 def all_select(a; b):
   a as $a | b as $b |
-  if ($__idx | has($a)) then ($__idx[$a][$b | tojson] // [])[]
+  if ($__idx | has($a)) then ($__idx[$a][$b | __key] // [])[]
   else $__all[] | select(__get($a) == $b) end;
 def root: $__root;
 def extract_disk_key:
