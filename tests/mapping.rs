@@ -255,3 +255,214 @@ fn shipped_resource_types() {
         assert!(covered.contains(t), "no row for {t}");
     }
 }
+
+fn features_engine() -> Engine {
+    let mut files = mapping::builtin_files();
+    files.extend(mapping::read_dir(&td("features")).unwrap());
+    let resolver = mapping::dir_resolver(vec![td("features/data"), td("data")], |_| None);
+    Engine::from_files(&files, &*resolver).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Every language feature, on one resource type (testdata/mapping/features).
+#[test]
+fn language_features() {
+    let e = features_engine();
+    let doc = simple(vec![
+        res("aws_feature_thing.a", json!({"size_name": "size-big", "peer_name": "p1", "name": "alpha", "mem_obj": {"mem_gb": 4},
+            "nested": {"extra": 1}, "devices": ["/dev/sdc", "/dev/nvme1n1"],
+            "disks": [{"mb": 1024, "kind": "slow", "dev": "/dev/xvdb", "prio": 1}, {"mb": 2048, "kind": "fast", "dev": "/dev/xvdb", "prio": 0}, {"kind": "fast"}]})),
+        res("aws_feature_thing.p", json!({"name": "p1", "region": "ap-south-1", "disk": "gp9"})),
+    ]);
+    let m = e.map(&doc);
+    let a = find(&m.after, "aws_feature_thing.a");
+    assert_eq!(a.machine_type.as_deref(), Some("big"), "paths fallback + regex group in a variable + ${{var}} in a string");
+    assert_eq!(a.vcpus, Some(16.0), "reference json_file + property");
+    assert_eq!(a.memory_gb, Some(4.0), "property of a map + unit gb");
+    assert_eq!(a.zone.as_deref(), Some("name=alpha"), "${{this.<jq>}}");
+    assert_eq!(a.region.as_deref(), Some("ap-south-1"), "reference paths + return_path + ${{key}}");
+    assert_eq!(a.count, 44, "default variable, jq-path default, ${{config.…}}");
+    assert_eq!(a.replication_factor, 3, "default after paths that find nothing");
+    assert_eq!(a.cpu_types, vec!["gp9"], "reference paths + property");
+    assert_eq!(a.gpus, vec!["c", "a"], "cbf::extract_disk_key");
+    let st: Vec<(f64, DiskKind, Option<&str>)> = a.storage.iter().map(|s| (s.size_gb, s.kind, s.key.as_deref())).collect();
+    assert_eq!(st, vec![(2.0, Ssd, Some("b")), (2048.0, Ssd, None)], "list items, units, general disk_types, key + override_priority");
+}
+
+/// `${...}` placeholders compile to jq variables: a filter is compiled once, whatever the resource.
+#[test]
+fn filters_compile_once_per_load() {
+    let e = features_engine();
+    let before = e.filter_count();
+    let many: Vec<Value> = (0..50).map(|i| res(&format!("aws_feature_thing.t{i}"), json!({"size_name": "size-small", "name": format!("n{i}")}))).collect();
+    let m = e.map(&simple(many));
+    assert_eq!(m.after.len(), 50);
+    assert_eq!(find(&m.after, "aws_feature_thing.t7").zone.as_deref(), Some("name=n7"));
+    assert_eq!(e.filter_count(), before, "no filter compiled while mapping");
+}
+
+#[test]
+fn cbf_all_select_reads_dotted_paths_and_numbers() {
+    let y = r#"
+compute_resource:
+  aws_sel:
+    paths: cbf::all_select("values.group"; 7)
+    properties:
+      machine_type:
+        - paths: '[cbf::all_select("values.tag.name"; "x") | .name] | join(",")'
+"#;
+    let mut files = mapping::builtin_files();
+    files.push(MappingFile { path: "sel.yaml".into(), folder: None, text: y.into() });
+    let e = Engine::from_files(&files, &test_data).unwrap();
+    let m = e.map(&simple(vec![
+        res("aws_sel.a", json!({"group": 7, "tag": {"name": "x"}})),
+        res("aws_sel.b", json!({"group": 8, "tag": {"name": "x"}})),
+        res("aws_sel.c", json!({"group": 7})),
+    ]));
+    let addrs: Vec<&str> = m.after.iter().map(|r| r.address.as_str()).collect();
+    assert_eq!(addrs, vec!["aws_sel.a", "aws_sel.c"]);
+    assert_eq!(m.after[0].machine_type.as_deref(), Some("a,b"));
+    assert_eq!(m.unsupported, vec!["aws_sel.b"]);
+}
+
+/// Carbonifer's own files load unchanged; their problems are reported, located, without stopping the load.
+#[test]
+fn carbonifer_files_load_unchanged() {
+    let e = carbonifer_engine();
+    let diags: Vec<String> = e.diagnostics().iter().map(|d| d.to_string()).collect();
+    let has = |frag: &str| diags.iter().any(|d| d.contains(frag));
+    assert!(has("aws/ec2_asg.yaml:48:13: unknown key \"zone\" in reference"), "{diags:#?}");
+    assert!(has("gcp/compute.yaml:169:29: jq: undefined filter `size`"), "{diags:#?}");
+    assert!(diags.iter().any(|d| d.contains("aws/ec2_asg.yaml:") && d.contains("expected closing quote")), "{diags:#?}");
+    assert!(e.diagnostics().iter().all(|d| !d.is_fatal()));
+    assert_eq!(e.resource_mappings().count(), 10);
+}
+
+/// Carbonifer's mappings + data on its test plan: the figures its method implies.
+#[test]
+fn carbonifer_plan_figures() {
+    let e = carbonifer_engine();
+    let m = e.map(&plan(&td("carbonifer/plans/plan.json")));
+    let g = |a| find(&m.after, a);
+    // n1-standard-2: 2 vCPU, 7680 MB; boot disk 564 GB, no type → pd-standard → HDD; 2 × K80
+    let r = g("google_compute_instance.default[0]");
+    assert_eq!((r.vcpus, r.memory_gb, r.count, r.replication_factor), (Some(2.0), Some(7.5), 1, 1));
+    assert_eq!(r.storage, vec![mapping::Storage { size_gb: 564.0, kind: Hdd, key: None }]);
+    assert_eq!(r.gpus, vec!["nvidia-tesla-k80", "nvidia-tesla-k80"]);
+    assert_eq!(r.region.as_deref(), Some("europe-west9"));
+    // n2-standard-2: 2 vCPU, 8192 MB; image given by name (no size, not a data source) → 10 GB HDD
+    let r = g("google_compute_instance.foo[1]");
+    assert_eq!((r.vcpus, r.memory_gb), (Some(2.0), Some(8.0)));
+    assert_eq!(r.storage, vec![mapping::Storage { size_gb: 10.0, kind: Hdd, key: None }]);
+    // from template: the template's n2-standard-2 and its 20 GB disk
+    let r = g("google_compute_instance_from_template.ifromtpl");
+    assert_eq!((r.vcpus, r.memory_gb, r.storage[0].size_gb, r.storage[0].kind), (Some(2.0), Some(8.0), 20.0, Hdd));
+    // regional group manager: target_size 3 of the template
+    let r = g("google_compute_region_instance_group_manager.my-group-manager");
+    assert_eq!((r.count, r.vcpus, r.memory_gb, r.storage[0].size_gb), (3, Some(2.0), Some(8.0), 20.0));
+    // disks: 10 GB default, pd-standard → HDD; the regional one replicated in 2 zones
+    let r = g("google_compute_disk.first");
+    assert_eq!((r.storage[0].size_gb, r.storage[0].kind, r.replication_factor), (10.0, Hdd, 1));
+    let r = g("google_compute_region_disk.second");
+    assert_eq!((r.storage[0].size_gb, r.replication_factor, r.region.as_deref()), (10.0, 2, Some("europe-west9")));
+    // Cloud SQL db-g1-small: 1 vCPU, 1740 MB, REGIONAL → 2, PD_SSD 10 GB
+    let r = g("google_sql_database_instance.instance");
+    assert_eq!((r.vcpus, r.memory_gb, r.replication_factor), (Some(1.0), Some(1740.0 / 1024.0), 2));
+    assert_eq!((r.storage[0].size_gb, r.storage[0].kind), (10.0, Ssd));
+    assert_eq!(m.after.len(), 9);
+    assert_eq!(m.ignored, vec!["google_compute_autoscaler.foobar", "google_compute_instance_template.my-instance-template"]);
+    assert_eq!(m.unsupported, vec!["google_compute_network.vpc_network", "google_compute_subnetwork.default"]);
+    // a plan with only configuration maps to nothing, without error
+    let m = e.map(&plan(&td("carbonifer/plans/plan_with_module_calls.json")));
+    assert!(m.after.is_empty() && m.before.is_empty());
+}
+
+/// Known upstream defects, done right with Carbonifer's own files.
+#[test]
+fn carbonifer_defects_fixed() {
+    let e = carbonifer_engine();
+    // for_each string keys (with quotes and dots) go through `"${this.address}"` filters unharmed
+    let tpl = res("google_compute_instance_template.t", json!({"machine_type": "n2-standard-2", "disk": [{"disk_size_gb": 20}]}));
+    let doc = plan_doc(
+        vec![
+            res(r#"google_compute_instance.vm["a.b \"c\""]"#, json!({"machine_type": "n1-standard-2", "zone": "europe-west1-b"})),
+            res(r#"google_compute_instance_from_template.f["k"]"#, json!({"zone": "europe-west1-b"})),
+            tpl,
+            // mixed providers: AWS region from its provider, GCP from the zone
+            res("aws_instance.web", json!({"instance_type": "m5.large"})),
+        ],
+        vec![cfg("google_compute_instance_from_template.f", json!({"source_instance_template": {"references": ["google_compute_instance_template.t.id", "google_compute_instance_template.t"]}}))],
+        vec![],
+        vec![],
+    );
+    let m = e.map(&doc);
+    let vm = find(&m.after, r#"google_compute_instance.vm["a.b \"c\""]"#);
+    assert_eq!((vm.vcpus, vm.region.as_deref()), (Some(2.0), Some("europe-west1")));
+    let f = find(&m.after, r#"google_compute_instance_from_template.f["k"]"#);
+    assert_eq!(f.vcpus, None, "Carbonifer's filter matches config addresses only: no figures, but no crash");
+    let aws = find(&m.after, "aws_instance.web");
+    assert_eq!((aws.vcpus, aws.memory_gb, aws.region.as_deref()), (Some(2.0), Some(8.0), Some("eu-west-1")));
+    // an unknown region is a warning on that resource, not an abort
+    let mut doc = simple(vec![res("aws_instance.lost", json!({"instance_type": "m5.large"})), res("aws_ebs_volume.v", json!({"size": 5, "availability_zone": "us-east-1a"}))]);
+    doc["configuration"]["provider_config"] = json!({});
+    let m = e.map(&doc);
+    let lost = find(&m.after, "aws_instance.lost");
+    assert_eq!(lost.region, None);
+    assert_eq!(lost.warnings, vec!["region unknown"]);
+    assert_eq!(find(&m.after, "aws_ebs_volume.v").region.as_deref(), Some("us-east-1"));
+}
+
+/// User dirs layer over the embedded defaults: same-named resources replace, general merges key-wise.
+#[test]
+fn user_dirs_override_and_extend() {
+    let e = mapping::load(&[td("override")], &test_data).unwrap();
+    let doc = simple(vec![
+        res("aws_ebs_volume.v", json!({"size": 10, "type": "gp2"})),
+        res("aws_ebs_volume.w", json!({"size": 10, "type": "gp3"})),
+        res("aws_lambda_function.f", json!({})),
+        res("aws_instance.i", json!({"instance_type": "m5.large", "root_block_device": [{"volume_size": 10, "volume_type": "gp2"}]})),
+    ]);
+    let m = e.map(&doc);
+    let v = find(&m.after, "aws_ebs_volume.v");
+    assert_eq!((v.storage[0].size_gb, v.storage[0].kind), (20.0, Hdd), "replaced mapping + overridden disk type");
+    assert_eq!(find(&m.after, "aws_ebs_volume.w").storage[0].kind, Ssd, "other disk types kept");
+    assert_eq!(find(&m.after, "aws_instance.i").storage[0].kind, Hdd, "general applies to shipped mappings too");
+    assert_eq!(m.ignored, vec!["aws_lambda_function.f"], "ignored_resources appended");
+    assert!(m.unsupported.is_empty());
+    // without the override: shipped behaviour
+    let m = builtin().map(&doc);
+    assert_eq!(find(&m.after, "aws_ebs_volume.v").storage[0].size_gb, 10.0);
+    assert_eq!(m.unsupported, vec!["aws_lambda_function.f"]);
+}
+
+/// Each broken file gives a located `file:line:column: message`.
+#[test]
+fn bad_mapping_files_are_located() {
+    let check = |f: &str| -> Vec<String> {
+        let dir = std::env::temp_dir().join(format!("carbon-show-mapping-{}-{f}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::copy(td("bad").join(f), dir.join(f)).unwrap();
+        let d = mapping::check(&dir, &test_data).unwrap();
+        let out = d.iter().map(|d| d.to_string().replace(&format!("{}/", dir.display()), "")).collect();
+        std::fs::remove_dir_all(&dir).unwrap();
+        out
+    };
+    let syntax = check("syntax.yaml");
+    assert_eq!(syntax.len(), 1, "{syntax:?}");
+    assert!(syntax[0].starts_with("syntax.yaml:6:1: YAML syntax error") || syntax[0].starts_with("syntax.yaml:5:"), "{syntax:?}");
+    assert_eq!(check("unknown_key.yaml"), vec![r#"unknown_key.yaml:4:5: unknown key "propertees" in resource mapping"#]);
+    let jq = check("bad_jq.yaml");
+    assert!(jq.contains(&"bad_jq.yaml:6:31: jq: syntax error: expected closing parenthesis".to_string()) || jq.iter().any(|d| d.starts_with("bad_jq.yaml:6:") && d.contains("syntax error")), "{jq:?}");
+    assert!(jq.contains(&"bad_jq.yaml:8:31: jq: undefined filter `no_such_function`".to_string()), "{jq:?}");
+    let re = check("bad_regex.yaml");
+    assert_eq!(re.len(), 1, "{re:?}");
+    assert!(re[0].starts_with("bad_regex.yaml:8:22: bad regex"), "{re:?}");
+    assert_eq!(check("missing_data.yaml"), vec![r#"missing_data.yaml:4:16: data file "no_such_table.json" not found"#]);
+    // loading refuses fatal problems, with the same located message
+    let err = mapping::load(&[td("bad")], &test_data).err().expect("fatal");
+    let msg = err.to_string();
+    assert!(msg.contains("missing_data.yaml:4:16: data file") && msg.contains("bad_regex.yaml:8:22"), "{msg}");
+    let as_error: carbon_show::Error = err.into();
+    assert_eq!(as_error.exit_code(), carbon_show::ExitCode::Mapping);
+    // the shipped mappings are clean
+    assert_eq!(builtin().diagnostics(), &[]);
+}
