@@ -466,3 +466,68 @@ fn bad_mapping_files_are_located() {
     // the shipped mappings are clean
     assert_eq!(builtin().diagnostics(), &[]);
 }
+
+/// AWS + GCP + Azure in one plan, nested modules with for_each keys, provider aliases passed into
+/// modules, an old-style module provider key, a module's own provider fed by a module argument.
+#[test]
+fn mixed_providers_modules_and_regions() {
+    let m = builtin().map(&plan(&td("mixed_modules.json")));
+    let reg = |a: &str| find(&m.after, a).region.clone();
+    assert_eq!(reg("aws_instance.root").as_deref(), Some("eu-central-1"), "default provider, region from var.region");
+    assert_eq!(reg("aws_instance.west").as_deref(), Some("us-west-2"), "alias");
+    assert_eq!(reg("google_compute_disk.d").as_deref(), Some("asia-northeast1"), "GCP provider region from a variable");
+    assert_eq!(reg("azurerm_managed_disk.m").as_deref(), Some("francecentral"), "Azure location");
+    assert_eq!(reg(r#"module.app["blue"].aws_instance.web["a"]"#).as_deref(), Some("us-west-2"), "alias passed into a for_each module");
+    assert_eq!(reg(r#"module.app["blue"].module.db.aws_db_instance.this[0]"#).as_deref(), Some("us-west-2"), "passed two levels down");
+    assert_eq!(reg("module.legacy.aws_ebs_volume.v").as_deref(), Some("eu-central-1"), "old-style key falls back to the parent's provider");
+    assert_eq!(reg("module.own.aws_ebs_volume.v").as_deref(), Some("sa-east-1"), "module provider from a module argument");
+    let web = find(&m.after, r#"module.app["blue"].aws_instance.web["b"]"#);
+    assert_eq!((web.vcpus, web.memory_gb, web.provider.as_str()), (Some(4.0), Some(16.0), "aws"));
+    let db = find(&m.after, r#"module.app["blue"].module.db.aws_db_instance.this[0]"#);
+    assert_eq!((db.replication_factor, db.vcpus), (2, Some(2.0)));
+    assert_eq!(find(&m.after, "module.legacy.aws_ebs_volume.v").storage[0].kind, Hdd);
+    assert_eq!(m.after.len(), 9);
+    // before = prior_state
+    let before: Vec<&str> = m.before.iter().map(|r| r.address.as_str()).collect();
+    assert_eq!(before, vec!["aws_instance.root", "aws_instance.gone"]);
+    let root_before = find(&m.before, "aws_instance.root");
+    assert_eq!((root_before.machine_type.as_deref(), root_before.region.as_deref(), root_before.zone.as_deref()), (Some("t3.small"), Some("eu-central-1"), Some("eu-central-1b")));
+    assert_eq!(find(&m.before, "aws_instance.gone").vcpus, Some(8.0));
+}
+
+/// A state document (only `values`) maps into `after`.
+#[test]
+fn state_document_maps_into_after() {
+    let m = builtin().map(&plan(&td("state.json")));
+    assert!(m.before.is_empty());
+    let s = find(&m.after, "google_compute_instance.s");
+    assert_eq!((s.vcpus, s.memory_gb, s.region.as_deref()), (Some(2.0), Some(4.0), Some("us-east1")));
+    assert_eq!(m.ignored, vec!["aws_vpc.v"]);
+}
+
+/// Real plans from other tools map without panics; every address is accounted for once.
+#[test]
+fn real_plans_are_accounted_for() {
+    let e = builtin();
+    let mut n = 0;
+    for dir in ["/work/shared/plans/infracost", "/work/shared/plans/terraform-json", "/work/shared/plans/carbonifer"] {
+        let Ok(rd) = std::fs::read_dir(dir) else { continue };
+        for f in rd.flatten() {
+            let p = f.path();
+            if p.extension().and_then(|e| e.to_str()) != Some("json") {
+                continue;
+            }
+            let Ok(doc) = serde_json::from_str::<Value>(&std::fs::read_to_string(&p).unwrap()) else { continue };
+            let m = e.map(&doc);
+            let mut seen = std::collections::HashSet::new();
+            for a in m.after.iter().map(|r| &r.address).chain(&m.ignored).chain(&m.unsupported) {
+                assert!(seen.insert(a.clone()), "{}: {a} twice", p.display());
+            }
+            n += 1;
+        }
+    }
+    // the fixture plans are always there
+    let m = e.map(&plan(&td("carbonifer/plans/plan.json")));
+    assert_eq!(m.after.len() + m.ignored.len() + m.unsupported.len(), 13);
+    let _ = n;
+}
