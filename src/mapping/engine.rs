@@ -9,7 +9,7 @@ use jaq_json::Val;
 use rayon::prelude::*;
 use regex::Regex;
 use std::cell::RefCell;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -26,6 +26,28 @@ pub struct MappingFile {
 struct FilterInfo {
     placeholders: Vec<(Placeholder, usize)>,
     on_root: bool,
+    /// Plain paths run natively, without jaq.
+    fast: Option<super::fast::Fast>,
+    /// `<plain path> | rest`: the path runs natively; `rest` (filter id) runs in jaq only on
+    /// values that need it (nulls give a cached or empty answer when `rest` allows it).
+    split: Option<Split>,
+    /// `cbf::ref(<path>)`: nothing to do when the path is null on the configuration block.
+    ref_arg: Option<super::fast::Fast>,
+}
+
+struct Split {
+    prefix: super::fast::Fast,
+    rest: usize,
+    null_rule: NullRule,
+}
+
+enum NullRule {
+    /// `rest` on null must run in jaq.
+    Run,
+    /// `rest` on null gives nothing.
+    Empty,
+    /// `rest` depends on its input only: its answer on null is computed once.
+    Cached(std::sync::OnceLock<Vec<Val>>),
 }
 
 /// The mapping engine: a merged, compiled mapping set. Cheap to share across threads.
@@ -75,6 +97,8 @@ fn default_config() -> serde_json::Value {
 struct Builder<'a> {
     filters: Vec<(String, FilterInfo, Loc, placeholder::Rewritten)>,
     by_text: HashMap<(String, bool), usize>,
+    /// Ids of the `rest` parts of split filters: their errors are their parent's.
+    rests: HashSet<usize>,
     texts: &'a HashMap<Arc<str>, String>,
 }
 
@@ -97,8 +121,27 @@ impl Builder<'_> {
             phs.push((ph.clone(), this_id));
         }
         let id = self.filters.len();
-        self.filters.push((rw.text.clone(), FilterInfo { placeholders: phs, on_root }, loc.clone(), rw));
+        let fast = super::fast::parse(&rw.text);
+        let ref_arg = super::fast::ref_arg(&rw.text);
+        self.filters.push((rw.text.clone(), FilterInfo { placeholders: phs, on_root, fast: fast.clone(), split: None, ref_arg }, loc.clone(), rw.clone()));
         self.by_text.insert((text.to_string(), on_root), id);
+        if fast.is_none() {
+            if let Some((prefix, rest)) = super::fast::split_prefix(&rw.text) {
+                let null_rule = if super::fast::empty_on_null(rest) {
+                    NullRule::Empty
+                } else if super::fast::is_pure(rest) {
+                    NullRule::Cached(std::sync::OnceLock::new())
+                } else {
+                    NullRule::Run
+                };
+                // the rest keeps the placeholder numbering of the whole filter
+                let rest_id = self.filters.len();
+                self.rests.insert(rest_id);
+                let info = FilterInfo { placeholders: self.filters[id].1.placeholders.clone(), on_root: false, fast: None, split: None, ref_arg: None };
+                self.filters.push((rest.to_string(), info, loc.clone(), rw));
+                self.filters[id].1.split = Some(Split { prefix, rest: rest_id, null_rule });
+            }
+        }
         id
     }
 
@@ -240,7 +283,7 @@ impl Engine {
         }
 
         // filters
-        let mut b = Builder { filters: vec![], by_text: HashMap::new(), texts: &texts };
+        let mut b = Builder { filters: vec![], by_text: HashMap::new(), rests: HashSet::new(), texts: &texts };
         for r in set.resources.values_mut() {
             for p in r.paths.iter_mut() {
                 b.src(p, true);
@@ -265,7 +308,9 @@ impl Engine {
                         parsed_each = true;
                         for i in 0..texts_v.len() {
                             if let Err((off, msg)) = jq::parse_one(&texts_v[i]) {
-                                diags.push(Diagnostic { loc: b.locate(i, off), kind: DiagKind::Jq, message: format!("jq: {msg}") });
+                                if !b.rests.contains(&i) {
+                                    diags.push(Diagnostic { loc: b.locate(i, off), kind: DiagKind::Jq, message: format!("jq: {msg}") });
+                                }
                                 texts_v[i] = "empty".into();
                             }
                         }
@@ -273,7 +318,9 @@ impl Engine {
                     }
                     for (i, off, msg) in &errs {
                         if *i < texts_v.len() && texts_v[*i] != "empty" {
-                            diags.push(Diagnostic { loc: b.locate(*i, *off), kind: DiagKind::Jq, message: format!("jq: {msg}") });
+                            if !b.rests.contains(i) {
+                                    diags.push(Diagnostic { loc: b.locate(*i, *off), kind: DiagKind::Jq, message: format!("jq: {msg}") });
+                            }
                             texts_v[*i] = "empty".into();
                         }
                     }
@@ -375,7 +422,7 @@ impl Engine {
 
     /// Map a plan (or state) document.
     pub fn map(&self, doc: &serde_json::Value) -> MappedPlan {
-        let root = jq::to_val(doc);
+        let root = document_val(doc);
         let regions = Regions::new(doc);
         let mut unknown: HashMap<String, Val> = HashMap::new();
         for rc in doc["resource_changes"].as_array().into_iter().flatten() {
@@ -401,6 +448,10 @@ impl Engine {
             plan.ignored = ignored;
             plan.unsupported = unsupported;
         }
+        // dropping a large value tree takes a while: let another thread do it
+        if root_is_large(&root) {
+            std::thread::spawn(move || drop(root));
+        }
         plan
     }
 
@@ -417,60 +468,78 @@ impl Engine {
                     && !jq::get(r, "address").and_then(jq::str_of).is_some_and(|a| have.contains(&a))
             }));
         }
-        let mut idx: BTreeMap<&str, HashMap<String, Vec<Val>>> = BTreeMap::new();
-        for p in &self.index_props {
-            let m = idx.entry(p.as_str()).or_default();
-            for r in &all {
-                let mut v = Some(r);
-                for k in p.split('.') {
-                    v = v.and_then(|x| jq::get(x, k));
+        // what the engine reads of every resource, once
+        let keys = [jq::s("address"), jq::s("type"), jq::s("mode"), jq::s("provider_name")];
+        let text = |r: &Val, k: &Val| match r {
+            Val::Obj(o) => o.get(k).and_then(jq::str_of).unwrap_or_default(),
+            _ => String::new(),
+        };
+        let metas: Vec<[String; 4]> = all.par_iter().map(|r| [text(r, &keys[0]), text(r, &keys[1]), text(r, &keys[2]), text(r, &keys[3])]).collect();
+
+        // the all_select index: property path → value key → resources
+        let idx: Vec<(Val, Val)> = self
+            .index_props
+            .par_iter()
+            .map(|p| {
+                let path: Vec<Val> = p.split('.').map(jq::s).collect();
+                let mut m: HashMap<String, Vec<Val>> = HashMap::new();
+                for r in &all {
+                    let mut v = Some(r);
+                    for k in &path {
+                        v = match v {
+                            Some(Val::Obj(o)) => o.get(k),
+                            _ => None,
+                        };
+                    }
+                    if let Some(v) = v.filter(|v| **v != Val::Null) {
+                        // the same key as `__key` in the cbf module
+                        let key = match jq::str_of(v) {
+                            Some(s) => format!("s:{s}"),
+                            None => format!("j:{v}"),
+                        };
+                        m.entry(key).or_default().push(r.clone());
+                    }
                 }
-                if let Some(v) = v {
-                    // the same key as `__key` in the cbf module
-                    let key = match jq::str_of(v) {
-                        Some(s) => format!("s:{s}"),
-                        None => format!("j:{v}"),
-                    };
-                    m.entry(key).or_default().push(r.clone());
-                }
-            }
+                (jq::s(p), Val::obj(m.into_iter().map(|(k, v)| (jq::s(&k), Val::Arr(v.into()))).collect()))
+            })
+            .collect();
+        let idx_val = Val::obj(idx.into_iter().collect());
+        let position: HashMap<&str, usize> = metas.iter().enumerate().map(|(i, m)| (m[0].as_str(), i)).collect();
+        let mut by_type: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (i, m) in metas.iter().enumerate() {
+            by_type.entry(m[1].as_str()).or_default().push(i);
         }
-        let idx_val = Val::obj(
-            idx.into_iter()
-                .map(|(p, m)| (jq::s(p), Val::obj(m.into_iter().map(|(k, v)| (jq::s(&k), Val::Arr(v.into()))).collect())))
-                .collect(),
-        );
-        let position: HashMap<String, usize> = all.iter().enumerate().filter_map(|(i, r)| Some((jq::str_of(jq::get(r, "address")?)?, i))).collect();
         let g = Globals { root: root.clone(), idx: idx_val, all: Val::Arr(all.clone().into()) };
 
         // which mapping takes each resource (first mapping by name wins)
         let mut work: Vec<(usize, &ResourceMapping, Val)> = Vec::new();
-        let mut taken = HashSet::new();
+        let mut taken = vec![false; all.len()];
+        let type_select = Regex::new(r#"^\s*cbf::all_select\(\s*"type"\s*;\s*"([^"]+)"\s*\)\s*$"#).expect("static regex");
         for m in self.set.resources.values() {
             if m.kind != "resource" && !m.kind.is_empty() {
                 continue;
             }
             for p in &m.paths {
-                for r in self.run_plain(p.id, root, &g) {
-                    let Some(addr) = jq::get(&r, "address").and_then(jq::str_of) else { continue };
-                    if jq::get(&r, "mode").and_then(jq::str_of).is_some_and(|m| m != "managed") {
+                // the usual entry path is answered from the type index, without jq
+                let found: Vec<usize> = match type_select.captures(&p.text) {
+                    Some(c) => by_type.get(&c[1]).cloned().unwrap_or_default(),
+                    None => self.run_plain(p.id, root, &g).iter().filter_map(|r| position.get(text(r, &keys[0]).as_str()).copied()).collect(),
+                };
+                for i in found {
+                    let meta = &metas[i];
+                    if (meta[2] != "managed" && !meta[2].is_empty()) || region::provider_family(&meta[3]).is_none() || taken[i] {
                         continue;
                     }
-                    let Some(pn) = jq::get(&r, "provider_name").and_then(jq::str_of) else { continue };
-                    if region::provider_family(&pn).is_none() {
-                        continue;
-                    }
-                    if taken.insert(addr.clone()) {
-                        work.push((*position.get(&addr).unwrap_or(&usize::MAX), m, r));
-                    }
+                    taken[i] = true;
+                    work.push((i, m, all[i].clone()));
                 }
             }
         }
         work.sort_by_key(|w| w.0);
         let mapped: Vec<MappedResource> = work
             .par_iter()
-            .map(|(_, m, r)| {
-                let addr = jq::get(r, "address").and_then(jq::str_of).unwrap_or_default();
+            .map(|(i, m, r)| {
+                let addr = metas[*i][0].clone();
                 let (modpath, rel) = region::config_address(&addr);
                 let per = PerResource {
                     unknown: unknown.get(&addr).cloned().unwrap_or(Val::Null),
@@ -484,15 +553,13 @@ impl Engine {
 
         let mut ignored = Vec::new();
         let mut unsupported = Vec::new();
-        for r in &all {
-            let get = |k| jq::get(r, k).and_then(jq::str_of).unwrap_or_default();
-            let (addr, ty, mode, pn) = (get("address"), get("type"), get("mode"), get("provider_name"));
-            if (mode != "managed" && !mode.is_empty()) || taken.contains(&addr) {
+        for (i, [addr, ty, mode, pn]) in metas.iter().enumerate() {
+            if (mode != "managed" && !mode.is_empty()) || taken[i] {
                 continue;
             }
-            let Some(fam) = region::provider_family(&pn) else { continue };
-            let is_ignored = self.ignored.get(fam).is_some_and(|v| v.iter().any(|re| re.is_match(&ty)));
-            if is_ignored { ignored.push(addr) } else { unsupported.push(addr) }
+            let Some(fam) = region::provider_family(pn) else { continue };
+            let is_ignored = self.ignored.get(fam).is_some_and(|v| v.iter().any(|re| re.is_match(ty)));
+            if is_ignored { ignored.push(addr.clone()) } else { unsupported.push(addr.clone()) }
         }
         (mapped, ignored, unsupported)
     }
@@ -601,6 +668,40 @@ fn unit_factor_gb(unit: &str) -> f64 {
         "pb" => 1024.0 * 1024.0,
         _ => 1.0 / 1024.0,
     }
+}
+
+/// The parts of a document filters read, converted once into jaq values (big arrays in
+/// parallel). `resource_changes` is left out (its `after_unknown` marks are read directly): it
+/// doubles a plan's size and no filter needs it.
+fn document_val(doc: &serde_json::Value) -> Val {
+    fn conv(v: &serde_json::Value, depth: usize) -> Val {
+        match v {
+            serde_json::Value::Object(o) if depth < 6 => {
+                Val::obj(o.iter().map(|(k, v)| (jq::s(k), conv(v, depth + 1))).collect())
+            }
+            serde_json::Value::Array(a) if a.len() >= 64 => Val::Arr(a.par_iter().map(jq::to_val).collect::<Vec<_>>().into()),
+            serde_json::Value::Array(a) if depth < 6 => Val::Arr(a.iter().map(|v| conv(v, depth + 1)).collect::<Vec<_>>().into()),
+            v => jq::to_val(v),
+        }
+    }
+    match doc {
+        serde_json::Value::Object(o) => Val::obj(
+            o.iter()
+                .filter(|(k, _)| !matches!(k.as_str(), "resource_changes" | "output_changes" | "resource_drift" | "relevant_attributes" | "checks"))
+                .map(|(k, v)| (jq::s(k), conv(v, 1)))
+                .collect(),
+        ),
+        v => jq::to_val(v),
+    }
+}
+
+fn root_is_large(root: &Val) -> bool {
+    let n = |v: Option<&Val>| match v {
+        Some(Val::Arr(a)) => a.len(),
+        _ => 0,
+    };
+    let pv = jq::get(root, "planned_values").and_then(|p| jq::get(p, "root_module"));
+    n(pv.and_then(|m| jq::get(m, "resources"))) + n(pv.and_then(|m| jq::get(m, "child_modules"))) > 1000
 }
 
 /// Configuration resources by (module path, module-relative address), and each module's list.
@@ -715,10 +816,39 @@ impl RCx<'_> {
                 v.unwrap_or(Val::Null)
             });
         }
-        let input = if info.on_root { self.g.root.clone() } else { input.clone() };
+        let input = if info.on_root { &self.g.root } else { input };
+        if let Some(f) = &info.fast {
+            return f.run(input, &phs);
+        }
+        if let Some(r) = &info.ref_arg {
+            if r.run(&self.per.config, &[]).is_empty() {
+                return vec![];
+            }
+        }
+        if let Some(sp) = &info.split {
+            let mut out = Vec::new();
+            for v in sp.prefix.run_keep_null(input, &phs) {
+                if v == Val::Null {
+                    match &sp.null_rule {
+                        NullRule::Empty => continue,
+                        NullRule::Cached(c) => {
+                            out.extend(c.get_or_init(|| self.run_jaq(sp.rest, Val::Null, &phs)).iter().cloned());
+                            continue;
+                        }
+                        NullRule::Run => {}
+                    }
+                }
+                out.extend(self.run_jaq(sp.rest, v, &phs));
+            }
+            return out;
+        }
+        self.run_jaq(fid, input.clone(), &phs)
+    }
+
+    fn run_jaq(&self, fid: usize, input: Val, phs: &[Val]) -> Vec<Val> {
         self.e
             .program
-            .run(fid, input, self.g, &self.per, &phs)
+            .run(fid, input, self.g, &self.per, phs)
             .into_iter()
             .filter_map(Result::ok)
             .filter(|v| *v != Val::Null)

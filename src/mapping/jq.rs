@@ -234,8 +234,24 @@ impl Program {
 
 /// Convert a JSON value into jaq's value type (once per document).
 pub fn to_val(v: &serde_json::Value) -> Val {
-    use serde::Deserialize;
-    Val::deserialize(v).unwrap_or(Val::Null)
+    use serde_json::Value as J;
+    match v {
+        J::Null => Val::Null,
+        J::Bool(b) => Val::Bool(*b),
+        J::Number(n) => match n.as_i64() {
+            Some(i) if isize::try_from(i).is_ok() => Val::Num(jaq_json::Num::Int(i as isize)),
+            _ => match n.as_f64() {
+                Some(f) if n.is_f64() => Val::Num(jaq_json::Num::Float(f)),
+                _ => {
+                    let t = n.to_string();
+                    Val::Num(jaq_json::Num::from_str_radix(&t, 10).unwrap_or_else(|| jaq_json::Num::from_dec_str(&t)))
+                }
+            },
+        },
+        J::String(s) => Val::utf8_str(s.as_bytes().to_vec()),
+        J::Array(a) => Val::Arr(a.iter().map(to_val).collect::<Vec<_>>().into()),
+        J::Object(o) => Val::obj(o.iter().map(|(k, v)| (Val::utf8_str(k.as_bytes().to_vec()), to_val(v))).collect()),
+    }
 }
 
 /// Convert a jaq value to JSON.

@@ -5,6 +5,7 @@
 //! The language and design are described in `docs/mappings.md`.
 
 pub mod engine;
+pub mod fast;
 pub mod jq;
 pub mod model;
 pub mod placeholder;
