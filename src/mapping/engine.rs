@@ -39,6 +39,8 @@ struct Split {
     prefix: super::fast::Fast,
     rest: usize,
     null_rule: NullRule,
+    /// A `rest` that runs natively.
+    pred: Option<super::fast::Pred>,
 }
 
 enum NullRule {
@@ -138,8 +140,10 @@ impl Builder<'_> {
                 let rest_id = self.filters.len();
                 self.rests.insert(rest_id);
                 let info = FilterInfo { placeholders: self.filters[id].1.placeholders.clone(), on_root: false, fast: None, split: None, ref_arg: None };
-                self.filters.push((rest.to_string(), info, loc.clone(), rw));
-                self.filters[id].1.split = Some(Split { prefix, rest: rest_id, null_rule });
+                let pred = super::fast::pred(rest);
+                let rest = rest.to_string();
+                self.filters.push((rest, info, loc.clone(), rw));
+                self.filters[id].1.split = Some(Split { prefix, rest: rest_id, null_rule, pred });
             }
         }
         id
@@ -828,6 +832,12 @@ impl RCx<'_> {
         if let Some(sp) = &info.split {
             let mut out = Vec::new();
             for v in sp.prefix.run_keep_null(input, &phs) {
+                if let Some(p) = &sp.pred {
+                    if v != Val::Null && p.keeps(&v) {
+                        out.push(v);
+                    }
+                    continue;
+                }
                 if v == Val::Null {
                     match &sp.null_rule {
                         NullRule::Empty => continue,

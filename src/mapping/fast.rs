@@ -13,6 +13,8 @@ use jaq_json::Val;
 enum Head {
     Input,
     Ph(usize),
+    /// The literal `{}`.
+    EmptyObject,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -58,6 +60,9 @@ pub fn parse(text: &str) -> Option<Fast> {
             _ => return None,
         });
         t = l.trim();
+    }
+    if t == "{}" && tail.is_none() {
+        return Some(Fast { head: Head::EmptyObject, segs: vec![], tail: None });
     }
     // the whole filter is one placeholder inside a string: its text
     if let Some(inner) = t.strip_prefix("\"\\(").and_then(|s| s.strip_suffix(")\"")) {
@@ -115,6 +120,7 @@ impl Fast {
         let start = match self.head {
             Head::Input => input.clone(),
             Head::Ph(i) => phs.get(i).cloned().unwrap_or(Val::Null),
+            Head::EmptyObject => Val::obj(Default::default()),
         };
         let mut cur = vec![start];
         for seg in &self.segs {
@@ -250,6 +256,7 @@ impl Fast {
         let start = match self.head {
             Head::Input => input.clone(),
             Head::Ph(i) => phs.get(i).cloned().unwrap_or(Val::Null),
+            Head::EmptyObject => Val::obj(Default::default()),
         };
         let mut cur = vec![start];
         for seg in &self.segs {
@@ -268,5 +275,99 @@ impl Fast {
             cur = next;
         }
         cur
+    }
+}
+
+/// A `rest` simple enough to run natively on each value of a split filter's prefix.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Pred {
+    /// `select(length > 0)`
+    NonEmpty,
+    /// `select(type == "array" and length > 0)`
+    NonEmptyArray,
+    /// `select(. != null and . != "")`
+    NonBlank,
+    /// `select(.<field> != null)`
+    FieldNotNull(Val),
+    /// `select(.<field> == null or .<field> == "")`
+    FieldBlank(Val),
+}
+
+/// Recognise a native `rest`.
+pub fn pred(rest: &str) -> Option<Pred> {
+    let r: String = rest.split_whitespace().collect::<Vec<_>>().join(" ");
+    match r.as_str() {
+        "select(length > 0)" => return Some(Pred::NonEmpty),
+        "select(type == \"array\" and length > 0)" => return Some(Pred::NonEmptyArray),
+        "select(. != null and . != \"\")" => return Some(Pred::NonBlank),
+        _ => {}
+    }
+    let ident = |s: &str| !s.is_empty() && s.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') && !s.as_bytes()[0].is_ascii_digit();
+    if let Some(f) = r.strip_prefix("select(.").and_then(|x| x.strip_suffix(" != null)")) {
+        return ident(f).then(|| Pred::FieldNotNull(jq::s(f)));
+    }
+    if let Some(inner) = r.strip_prefix("select(.").and_then(|x| x.strip_suffix(" == \"\")")) {
+        let (a, b) = inner.split_once(" == null or .")?;
+        return (ident(a) && a == b).then(|| Pred::FieldBlank(jq::s(a)));
+    }
+    None
+}
+
+fn length(v: &Val) -> f64 {
+    match v {
+        Val::Null => 0.0,
+        Val::Arr(a) => a.len() as f64,
+        Val::Obj(o) => o.len() as f64,
+        Val::TStr(_) | Val::BStr(_) => jq::str_of(v).map_or(0, |s| s.chars().count()) as f64,
+        Val::Num(_) => jq::num(v).unwrap_or(0.0).abs(),
+        Val::Bool(_) => f64::NAN,
+    }
+}
+
+impl Pred {
+    /// Whether `select(...)` keeps `v` (a value jq would raise an error on is dropped too).
+    pub fn keeps(&self, v: &Val) -> bool {
+        let field = |k: &Val| match v {
+            Val::Obj(o) => Some(o.get(k).cloned().unwrap_or(Val::Null)),
+            Val::Null => Some(Val::Null),
+            _ => None,
+        };
+        match self {
+            Pred::NonEmpty => length(v) > 0.0,
+            Pred::NonEmptyArray => matches!(v, Val::Arr(a) if !a.is_empty()),
+            Pred::NonBlank => *v != Val::Null && jq::str_of(v).as_deref() != Some(""),
+            Pred::FieldNotNull(k) => field(k).is_some_and(|f| f != Val::Null),
+            Pred::FieldBlank(k) => field(k).is_some_and(|f| f == Val::Null || jq::str_of(&f).as_deref() == Some("")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod pred_tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn native_selects_agree_with_jq() {
+        let cases = [
+            "select(length > 0)",
+            "select(type == \"array\" and length > 0)",
+            "select(. != null and . != \"\")",
+            "select(.allocated_storage != null)",
+            "select(.source == null or .source == \"\")",
+        ];
+        let inputs = [json!(null), json!([]), json!([1]), json!(""), json!("x"), json!({}), json!({"allocated_storage": 5, "source": ""}), json!({"source": "s"}), json!(3)];
+        let texts: Vec<&str> = cases.to_vec();
+        let p = jq::Program::compile(&texts, 0).unwrap();
+        let g = jq::Globals { root: Val::Null, idx: Val::Null, all: Val::Null };
+        for (i, c) in cases.iter().enumerate() {
+            let pr = pred(c).unwrap_or_else(|| panic!("{c}"));
+            for inp in &inputs {
+                let v = jq::to_val(inp);
+                let by_jq = p.run(i, v.clone(), &g, &Default::default(), &[]).into_iter().any(|r| r.is_ok());
+                assert_eq!(pr.keeps(&v), by_jq, "{c} on {inp}");
+            }
+        }
+        assert_eq!(pred("select(.a != null and .b)"), None);
     }
 }
