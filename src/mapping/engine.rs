@@ -428,10 +428,13 @@ impl Engine {
     pub fn map(&self, doc: &serde_json::Value) -> MappedPlan {
         let root = document_val(doc);
         let regions = Regions::new(doc);
-        let mut unknown: HashMap<String, Val> = HashMap::new();
+        // after_unknown marks, converted only for the resources mapped
+        let mut unknown: HashMap<&str, &serde_json::Value> = HashMap::new();
         for rc in doc["resource_changes"].as_array().into_iter().flatten() {
             if let (Some(a), Some(u)) = (rc["address"].as_str(), rc["change"].get("after_unknown")) {
-                unknown.insert(a.to_string(), jq::to_val(u));
+                if u.as_object().is_some_and(|o| !o.is_empty()) {
+                    unknown.insert(a, u);
+                }
             }
         }
         let empty = HashMap::new();
@@ -459,7 +462,7 @@ impl Engine {
         plan
     }
 
-    fn map_side(&self, root: &Val, module: &Val, extra: Option<&Val>, configs: &Configs, regions: &Regions, unknown: &HashMap<String, Val>) -> (Vec<MappedResource>, Vec<String>, Vec<String>) {
+    fn map_side(&self, root: &Val, module: &Val, extra: Option<&Val>, configs: &Configs, regions: &Regions, unknown: &HashMap<&str, &serde_json::Value>) -> (Vec<MappedResource>, Vec<String>, Vec<String>) {
         let mut all = Vec::new();
         collect_resources(module, &mut all);
         // data sources read during plan live in prior_state: make them findable too
@@ -495,7 +498,7 @@ impl Engine {
                             _ => None,
                         };
                     }
-                    if let Some(v) = v.filter(|v| **v != Val::Null) {
+                    if let Some(v) = v.filter(|v| !matches!(**v, Val::Null)) {
                         // the same key as `__key` in the cbf module
                         let key = match jq::str_of(v) {
                             Some(s) => format!("s:{s}"),
@@ -508,7 +511,8 @@ impl Engine {
             })
             .collect();
         let idx_val = Val::obj(idx.into_iter().collect());
-        let position: HashMap<&str, usize> = metas.iter().enumerate().map(|(i, m)| (m[0].as_str(), i)).collect();
+        let position = std::sync::OnceLock::<HashMap<&str, usize>>::new();
+        let position = || position.get_or_init(|| metas.iter().enumerate().map(|(i, m)| (m[0].as_str(), i)).collect());
         let mut by_type: HashMap<&str, Vec<usize>> = HashMap::new();
         for (i, m) in metas.iter().enumerate() {
             by_type.entry(m[1].as_str()).or_default().push(i);
@@ -527,7 +531,7 @@ impl Engine {
                 // the usual entry path is answered from the type index, without jq
                 let found: Vec<usize> = match type_select.captures(&p.text) {
                     Some(c) => by_type.get(&c[1]).cloned().unwrap_or_default(),
-                    None => self.run_plain(p.id, root, &g).iter().filter_map(|r| position.get(text(r, &keys[0]).as_str()).copied()).collect(),
+                    None => self.run_plain(p.id, root, &g).iter().filter_map(|r| position().get(text(r, &keys[0]).as_str()).copied()).collect(),
                 };
                 for i in found {
                     let meta = &metas[i];
@@ -546,7 +550,7 @@ impl Engine {
                 let addr = metas[*i][0].clone();
                 let (modpath, rel) = region::config_address(&addr);
                 let per = PerResource {
-                    unknown: unknown.get(&addr).cloned().unwrap_or(Val::Null),
+                    unknown: unknown.get(addr.as_str()).map_or(Val::Null, |u| jq::to_val(u)),
                     config: configs.resources.get(&(modpath.clone(), rel)).cloned().unwrap_or(Val::Null),
                     modprefix: jq::s(&module_prefix(&addr)),
                     modconfig: configs.modules.get(&modpath).cloned().unwrap_or(Val::Null),
@@ -565,6 +569,10 @@ impl Engine {
             let is_ignored = self.ignored.get(fam).is_some_and(|v| v.iter().any(|re| re.is_match(ty)));
             if is_ignored { ignored.push(addr.clone()) } else { unsupported.push(addr.clone()) }
         }
+        // dropping the index and the resource list takes a while on large plans: elsewhere
+        if all.len() > 1000 {
+            std::thread::spawn(move || drop((g, all)));
+        }
         (mapped, ignored, unsupported)
     }
 
@@ -572,7 +580,7 @@ impl Engine {
         if fid == usize::MAX {
             return vec![];
         }
-        self.program.run(fid, input.clone(), g, &PerResource::default(), &[]).into_iter().filter_map(Result::ok).filter(|v| *v != Val::Null).collect()
+        self.program.run(fid, input.clone(), g, &PerResource::default(), &[]).into_iter().filter_map(Result::ok).filter(|v| !matches!(*v, Val::Null)).collect()
     }
 
     fn map_resource(&self, m: &ResourceMapping, res: Val, g: &Globals, regions: &Regions, per: PerResource) -> MappedResource {
@@ -675,17 +683,17 @@ fn unit_factor_gb(unit: &str) -> f64 {
 }
 
 /// The parts of a document filters read, converted once into jaq values (big arrays in
-/// parallel). `resource_changes` is left out (its `after_unknown` marks are read directly): it
+/// parallel). `resource_changes` and resources' `sensitive_values` are left out (its `after_unknown` marks are read directly): it
 /// doubles a plan's size and no filter needs it.
 fn document_val(doc: &serde_json::Value) -> Val {
     fn conv(v: &serde_json::Value, depth: usize) -> Val {
         match v {
             serde_json::Value::Object(o) if depth < 6 => {
-                Val::obj(o.iter().map(|(k, v)| (jq::s(k), conv(v, depth + 1))).collect())
+                Val::obj(o.iter().filter(|(k, _)| k.as_str() != "sensitive_values").map(|(k, v)| (jq::s(k), conv(v, depth + 1))).collect())
             }
-            serde_json::Value::Array(a) if a.len() >= 64 => Val::Arr(a.par_iter().map(jq::to_val).collect::<Vec<_>>().into()),
+            serde_json::Value::Array(a) if a.len() >= 64 => Val::Arr(a.par_iter().map(resource_val).collect::<Vec<_>>().into()),
             serde_json::Value::Array(a) if depth < 6 => Val::Arr(a.iter().map(|v| conv(v, depth + 1)).collect::<Vec<_>>().into()),
-            v => jq::to_val(v),
+            v => resource_val(v),
         }
     }
     match doc {
@@ -695,6 +703,16 @@ fn document_val(doc: &serde_json::Value) -> Val {
                 .map(|(k, v)| (jq::s(k), conv(v, 1)))
                 .collect(),
         ),
+        v => jq::to_val(v),
+    }
+}
+
+/// A resource object without its `sensitive_values` mirror (no filter reads it).
+fn resource_val(v: &serde_json::Value) -> Val {
+    match v {
+        serde_json::Value::Object(o) if o.contains_key("sensitive_values") => {
+            Val::obj(o.iter().filter(|(k, _)| k.as_str() != "sensitive_values").map(|(k, v)| (jq::s(k), jq::to_val(v))).collect())
+        }
         v => jq::to_val(v),
     }
 }
@@ -815,7 +833,7 @@ impl RCx<'_> {
                 PhKind::Var(n) => self.var(n),
             };
             phs.push(if ph.in_string {
-                jq::s(&v.filter(|v| *v != Val::Null).map_or_else(|| ".not_found".to_string(), |v| jq::display(&v)))
+                jq::s(&v.filter(|v| !matches!(*v, Val::Null)).map_or_else(|| ".not_found".to_string(), |v| jq::display(&v)))
             } else {
                 v.unwrap_or(Val::Null)
             });
@@ -833,12 +851,12 @@ impl RCx<'_> {
             let mut out = Vec::new();
             for v in sp.prefix.run_keep_null(input, &phs) {
                 if let Some(p) = &sp.pred {
-                    if v != Val::Null && p.keeps(&v) {
+                    if !matches!(v, Val::Null) && p.keeps(&v) {
                         out.push(v);
                     }
                     continue;
                 }
-                if v == Val::Null {
+                if matches!(v, Val::Null) {
                     match &sp.null_rule {
                         NullRule::Empty => continue,
                         NullRule::Cached(c) => {
@@ -861,7 +879,7 @@ impl RCx<'_> {
             .run(fid, input, self.g, &self.per, phs)
             .into_iter()
             .filter_map(Result::ok)
-            .filter(|v| *v != Val::Null)
+            .filter(|v| !matches!(*v, Val::Null))
             .collect()
     }
 
@@ -993,7 +1011,7 @@ impl RCx<'_> {
             let item = jq::get(table, &key_s)?;
             return match &r.property {
                 Some(p) if p.id != usize::MAX => self.eval(p.id, item, None).into_iter().next(),
-                Some(p) => jq::get(item, p.text.trim()).cloned().filter(|v| *v != Val::Null),
+                Some(p) => jq::get(item, p.text.trim()).cloned().filter(|v| !matches!(*v, Val::Null)),
                 None => Some(item.clone()),
             };
         }
@@ -1009,7 +1027,7 @@ impl RCx<'_> {
                 if let Some(prop) = &r.property {
                     for it in &items {
                         let v = if prop.id != usize::MAX { self.eval(prop.id, it, None).into_iter().next() } else { jq::get(it, prop.text.trim()).cloned() };
-                        if let Some(v) = v.filter(|v| *v != Val::Null) {
+                        if let Some(v) = v.filter(|v| !matches!(*v, Val::Null)) {
                             return Some(v);
                         }
                     }

@@ -137,7 +137,7 @@ impl Fast {
             }
             cur = next;
         }
-        cur.retain(|v| *v != Val::Null);
+        cur.retain(|v| !matches!(*v, Val::Null));
         if let Some(t) = self.tail {
             for v in cur.iter_mut() {
                 if let Some(s) = jq::str_of(v) {
@@ -335,7 +335,7 @@ impl Pred {
         match self {
             Pred::NonEmpty => length(v) > 0.0,
             Pred::NonEmptyArray => matches!(v, Val::Arr(a) if !a.is_empty()),
-            Pred::NonBlank => *v != Val::Null && jq::str_of(v).as_deref() != Some(""),
+            Pred::NonBlank => !matches!(*v, Val::Null) && jq::str_of(v).as_deref() != Some(""),
             Pred::FieldNotNull(k) => field(k).is_some_and(|f| f != Val::Null),
             Pred::FieldBlank(k) => field(k).is_some_and(|f| f == Val::Null || jq::str_of(&f).as_deref() == Some("")),
         }

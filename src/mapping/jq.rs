@@ -283,7 +283,10 @@ pub fn num(v: &Val) -> Option<f64> {
 /// The text of a string value.
 pub fn str_of(v: &Val) -> Option<String> {
     match v {
-        Val::TStr(b) | Val::BStr(b) => Some(String::from_utf8_lossy(b).into_owned()),
+        Val::TStr(b) | Val::BStr(b) => Some(match std::str::from_utf8(b) {
+            Ok(s) => s.to_owned(),
+            Err(_) => String::from_utf8_lossy(b).into_owned(),
+        }),
         _ => None,
     }
 }
