@@ -477,19 +477,22 @@ impl Engine {
         }
         // what the engine reads of every resource, once
         let keys = [jq::s("address"), jq::s("type"), jq::s("mode"), jq::s("provider_name")];
-        let text = |r: &Val, k: &Val| match r {
-            Val::Obj(o) => o.get(k).and_then(jq::str_of).unwrap_or_default(),
-            _ => String::new(),
-        };
-        let metas: Vec<[String; 4]> = all.par_iter().map(|r| [text(r, &keys[0]), text(r, &keys[1]), text(r, &keys[2]), text(r, &keys[3])]).collect();
+        fn text<'v>(r: &'v Val, k: &Val) -> &'v str {
+            match r {
+                Val::Obj(o) => o.get(k).and_then(jq::str_ref).unwrap_or_default(),
+                _ => "",
+            }
+        }
+        let metas: Vec<[&str; 4]> = all.par_iter().map(|r| [text(r, &keys[0]), text(r, &keys[1]), text(r, &keys[2]), text(r, &keys[3])]).collect();
 
-        // the all_select index: property path → value key → resources
+        // the all_select index: property path → {"s": {string value → resources}, "j": {JSON of other values → resources}}
         let idx: Vec<(Val, Val)> = self
             .index_props
             .par_iter()
             .map(|p| {
                 let path: Vec<Val> = p.split('.').map(jq::s).collect();
-                let mut m: HashMap<String, Vec<Val>> = HashMap::new();
+                let mut strings: HashMap<Val, Vec<Val>> = HashMap::new();
+                let mut others: HashMap<String, Vec<Val>> = HashMap::new();
                 for r in &all {
                     let mut v = Some(r);
                     for k in &path {
@@ -498,24 +501,24 @@ impl Engine {
                             _ => None,
                         };
                     }
-                    if let Some(v) = v.filter(|v| !matches!(**v, Val::Null)) {
-                        // the same key as `__key` in the cbf module
-                        let key = match jq::str_of(v) {
-                            Some(s) => format!("s:{s}"),
-                            None => format!("j:{v}"),
-                        };
-                        m.entry(key).or_default().push(r.clone());
+                    match v {
+                        None | Some(Val::Null) => {}
+                        Some(v @ (Val::TStr(_) | Val::BStr(_))) => strings.entry(v.clone()).or_default().push(r.clone()),
+                        // the same text as jq's `tojson`
+                        Some(v) => others.entry(v.to_string()).or_default().push(r.clone()),
                     }
                 }
-                (jq::s(p), Val::obj(m.into_iter().map(|(k, v)| (jq::s(&k), Val::Arr(v.into()))).collect()))
+                let s = Val::obj(strings.into_iter().map(|(k, v)| (k, Val::Arr(v.into()))).collect());
+                let j = Val::obj(others.into_iter().map(|(k, v)| (jq::s(&k), Val::Arr(v.into()))).collect());
+                (jq::s(p), Val::obj([(jq::s("s"), s), (jq::s("j"), j)].into_iter().collect()))
             })
             .collect();
         let idx_val = Val::obj(idx.into_iter().collect());
         let position = std::sync::OnceLock::<HashMap<&str, usize>>::new();
-        let position = || position.get_or_init(|| metas.iter().enumerate().map(|(i, m)| (m[0].as_str(), i)).collect());
+        let position = || position.get_or_init(|| metas.iter().enumerate().map(|(i, m)| (m[0], i)).collect());
         let mut by_type: HashMap<&str, Vec<usize>> = HashMap::new();
         for (i, m) in metas.iter().enumerate() {
-            by_type.entry(m[1].as_str()).or_default().push(i);
+            by_type.entry(m[1]).or_default().push(i);
         }
         let g = Globals { root: root.clone(), idx: idx_val, all: Val::Arr(all.clone().into()) };
 
@@ -531,7 +534,7 @@ impl Engine {
                 // the usual entry path is answered from the type index, without jq
                 let found: Vec<usize> = match type_select.captures(&p.text) {
                     Some(c) => by_type.get(&c[1]).cloned().unwrap_or_default(),
-                    None => self.run_plain(p.id, root, &g).iter().filter_map(|r| position().get(text(r, &keys[0]).as_str()).copied()).collect(),
+                    None => self.run_plain(p.id, root, &g).iter().filter_map(|r| position().get(text(r, &keys[0])).copied()).collect(),
                 };
                 for i in found {
                     let meta = &metas[i];
@@ -547,7 +550,7 @@ impl Engine {
         let mapped: Vec<MappedResource> = work
             .par_iter()
             .map(|(i, m, r)| {
-                let addr = metas[*i][0].clone();
+                let addr = metas[*i][0].to_string();
                 let (modpath, rel) = region::config_address(&addr);
                 let per = PerResource {
                     unknown: unknown.get(addr.as_str()).map_or(Val::Null, |u| jq::to_val(u)),
@@ -562,12 +565,12 @@ impl Engine {
         let mut ignored = Vec::new();
         let mut unsupported = Vec::new();
         for (i, [addr, ty, mode, pn]) in metas.iter().enumerate() {
-            if (mode != "managed" && !mode.is_empty()) || taken[i] {
+            if (*mode != "managed" && !mode.is_empty()) || taken[i] {
                 continue;
             }
             let Some(fam) = region::provider_family(pn) else { continue };
             let is_ignored = self.ignored.get(fam).is_some_and(|v| v.iter().any(|re| re.is_match(ty)));
-            if is_ignored { ignored.push(addr.clone()) } else { unsupported.push(addr.clone()) }
+            if is_ignored { ignored.push(addr.to_string()) } else { unsupported.push(addr.to_string()) }
         }
         // dropping the index and the resource list takes a while on large plans: elsewhere
         if all.len() > 1000 {

@@ -18,10 +18,9 @@ pub type D = data::JustLut<Val>;
 /// document side by the engine; `$__all` is the list of every resource object of that side.
 pub const CBF_MODULE: &str = r#"
 def __get($p): reduce ($p | split(".")[]) as $k (.; if type == "object" then .[$k] else null end);
-def __key: if type == "string" then "s:" + . else "j:" + tojson end;
 def all_select(a; b):
   a as $a | b as $b |
-  if ($__idx | has($a)) then ($__idx[$a][$b | __key] // [])[]
+  if ($__idx | has($a)) then (if ($b | type) == "string" then $__idx[$a].s[$b] else $__idx[$a].j[$b | tojson] end // [])[]
   else $__all[] | select(__get($a) == $b) end;
 def root: $__root;
 def extract_disk_key:
@@ -276,6 +275,14 @@ pub fn num(v: &Val) -> Option<f64> {
             other => other.to_string().parse().ok(),
         },
         Val::TStr(_) | Val::BStr(_) => str_of(v)?.trim().parse().ok(),
+        _ => None,
+    }
+}
+
+/// The text of a string value, borrowed (`None` for non-strings and invalid UTF-8).
+pub fn str_ref(v: &Val) -> Option<&str> {
+    match v {
+        Val::TStr(b) | Val::BStr(b) => std::str::from_utf8(b).ok(),
         _ => None,
     }
 }
