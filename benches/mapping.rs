@@ -12,7 +12,9 @@ use std::path::Path;
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn td(p: &str) -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/mapping").join(p)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/mapping")
+        .join(p)
 }
 
 /// Resource shapes: the Carbonifer test plan's and the mixed-provider fixture's, plus AWS ones.
@@ -53,7 +55,13 @@ fn synthetic_plan(blocks: usize, count: usize) -> Value {
                 "provider_name": r["provider_name"], "change": {"actions": ["create"], "before": null, "after": r["values"], "after_unknown": {"id": true}}}));
             resources.push(r);
         }
-        let key = shape["provider_name"].as_str().unwrap().rsplit('/').next().unwrap().to_string();
+        let key = shape["provider_name"]
+            .as_str()
+            .unwrap()
+            .rsplit('/')
+            .next()
+            .unwrap()
+            .to_string();
         config.push(json!({"address": format!("{ty}.{name}"), "mode": "managed", "type": ty, "name": name, "provider_config_key": key, "expressions": {}}));
     }
     json!({
@@ -81,7 +89,10 @@ fn bench(c: &mut Criterion) {
     let bytes = serde_json::to_vec(&doc).unwrap();
     let e = engine();
     let mapped = e.map(&doc);
-    assert_eq!(mapped.after.len() + mapped.ignored.len() + mapped.unsupported.len(), 30_000);
+    assert_eq!(
+        mapped.after.len() + mapped.ignored.len() + mapped.unsupported.len(),
+        30_000
+    );
     if std::env::var("TIMING").is_ok() {
         for _ in 0..5 {
             let t = std::time::Instant::now();
@@ -97,7 +108,9 @@ fn bench(c: &mut Criterion) {
     }
     let mut g = c.benchmark_group("mapping_30k");
     g.sample_size(10);
-    g.bench_function("parse_plan_json", |b| b.iter(|| serde_json::from_slice::<Value>(&bytes).unwrap()));
+    g.bench_function("parse_plan_json", |b| {
+        b.iter(|| serde_json::from_slice::<Value>(&bytes).unwrap())
+    });
     g.bench_function("map_plan", |b| b.iter(|| e.map(&doc)));
     g.finish();
     c.bench_function("load_shipped_mappings", |b| b.iter(engine));

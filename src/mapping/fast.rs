@@ -62,12 +62,20 @@ pub fn parse(text: &str) -> Option<Fast> {
         t = l.trim();
     }
     if t == "{}" && tail.is_none() {
-        return Some(Fast { head: Head::EmptyObject, segs: vec![], tail: None });
+        return Some(Fast {
+            head: Head::EmptyObject,
+            segs: vec![],
+            tail: None,
+        });
     }
     // the whole filter is one placeholder inside a string: its text
     if let Some(inner) = t.strip_prefix("\"\\(").and_then(|s| s.strip_suffix(")\"")) {
         let (i, rest) = ph_index(inner)?;
-        return rest.is_empty().then_some(Fast { head: Head::Ph(i), segs: vec![], tail });
+        return rest.is_empty().then_some(Fast {
+            head: Head::Ph(i),
+            segs: vec![],
+            tail,
+        });
     }
     let (head, mut rest) = match ph_index(t) {
         Some((i, rest)) => (Head::Ph(i), rest),
@@ -128,8 +136,12 @@ impl Fast {
             for v in cur {
                 match (seg, &v) {
                     (_, Val::Null) if !matches!(seg, Seg::Iter) => next.push(Val::Null),
-                    (Seg::Field(k), Val::Obj(o)) => next.push(o.get(k).cloned().unwrap_or(Val::Null)),
-                    (Seg::Index(n), Val::Arr(a)) => next.push(a.get(*n).cloned().unwrap_or(Val::Null)),
+                    (Seg::Field(k), Val::Obj(o)) => {
+                        next.push(o.get(k).cloned().unwrap_or(Val::Null))
+                    }
+                    (Seg::Index(n), Val::Arr(a)) => {
+                        next.push(a.get(*n).cloned().unwrap_or(Val::Null))
+                    }
                     (Seg::Iter, Val::Arr(a)) => next.extend(a.iter().cloned()),
                     (Seg::Iter, Val::Obj(o)) => next.extend(o.values().cloned()),
                     _ => {}
@@ -156,7 +168,11 @@ impl Fast {
 /// `cbf::zone_to_region`: `europe-west1-b` → `europe-west1`, anything else unchanged.
 fn gcp_region(z: &str) -> String {
     let p: Vec<&str> = z.split('-').collect();
-    if p.len() == 3 && p[2].len() == 1 && p[2].bytes().all(|c| c.is_ascii_lowercase()) && p[1].ends_with(|c: char| c.is_ascii_digit()) {
+    if p.len() == 3
+        && p[2].len() == 1
+        && p[2].bytes().all(|c| c.is_ascii_lowercase())
+        && p[1].ends_with(|c: char| c.is_ascii_digit())
+    {
         format!("{}-{}", p[0], p[1])
     } else {
         z.to_string()
@@ -190,9 +206,21 @@ mod tests {
 
     #[test]
     fn runs_like_jq() {
-        let v = jq::to_val(&json!({"values": {"zone": "europe-west1-b", "d": [{"s": 1}, {"s": 2}, {}], "n": null}}));
-        let run = |f: &str| parse(f).unwrap().run(&v, &[]).iter().map(jq::to_json).collect::<Vec<_>>();
-        assert_eq!(run(".values.zone | cbf::zone_to_region"), vec![json!("europe-west1")]);
+        let v = jq::to_val(
+            &json!({"values": {"zone": "europe-west1-b", "d": [{"s": 1}, {"s": 2}, {}], "n": null}}),
+        );
+        let run = |f: &str| {
+            parse(f)
+                .unwrap()
+                .run(&v, &[])
+                .iter()
+                .map(jq::to_json)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            run(".values.zone | cbf::zone_to_region"),
+            vec![json!("europe-west1")]
+        );
         assert_eq!(run(".values.d[].s"), vec![json!(1.0), json!(2.0)]);
         assert_eq!(run(".values.d[5].s"), Vec::<serde_json::Value>::new());
         assert_eq!(run(".values.n[]?"), Vec::<serde_json::Value>::new());
@@ -200,10 +228,24 @@ mod tests {
         assert_eq!(gcp_region("us-central1"), "us-central1");
         // the native version agrees with the jq one in the cbf module
         let p = jq::Program::compile(&[".values.zone | cbf::zone_to_region"], 0).unwrap();
-        let g = jq::Globals { root: Val::Null, idx: Val::Null, all: Val::Null };
+        let g = jq::Globals {
+            root: Val::Null,
+            idx: Val::Null,
+            all: Val::Null,
+        };
         for z in ["europe-west1-b", "us-central1", "asia-east1-a", "x"] {
-            let out = p.run(0, jq::to_val(&json!({"values": {"zone": z}})), &g, &Default::default(), &[]);
-            assert_eq!(jq::str_of(out[0].as_ref().unwrap()).unwrap(), gcp_region(z), "{z}");
+            let out = p.run(
+                0,
+                jq::to_val(&json!({"values": {"zone": z}})),
+                &g,
+                &Default::default(),
+                &[],
+            );
+            assert_eq!(
+                jq::str_of(out[0].as_ref().unwrap()).unwrap(),
+                gcp_region(z),
+                "{z}"
+            );
         }
     }
 }
@@ -232,9 +274,21 @@ pub fn split_prefix(text: &str) -> Option<(Fast, &str)> {
 
 /// Whether a filter can depend on nothing but its input (no globals, no placeholders).
 pub fn is_pure(text: &str) -> bool {
-    !["$__", "cbf::all_select", "cbf::root", "cbf::config", "cbf::by_address", "cbf::ref", "cbf::referrers", "cbf::unknown", "input", "$ENV", "env"]
-        .iter()
-        .any(|p| text.contains(p))
+    ![
+        "$__",
+        "cbf::all_select",
+        "cbf::root",
+        "cbf::config",
+        "cbf::by_address",
+        "cbf::ref",
+        "cbf::referrers",
+        "cbf::unknown",
+        "input",
+        "$ENV",
+        "env",
+    ]
+    .iter()
+    .any(|p| text.contains(p))
 }
 
 /// Whether `rest` gives nothing on a null input whatever else holds (`select(. != null) …`).
@@ -265,8 +319,12 @@ impl Fast {
                 match (seg, &v) {
                     (Seg::Iter, Val::Null) => {}
                     (_, Val::Null) => next.push(Val::Null),
-                    (Seg::Field(k), Val::Obj(o)) => next.push(o.get(k).cloned().unwrap_or(Val::Null)),
-                    (Seg::Index(n), Val::Arr(a)) => next.push(a.get(*n).cloned().unwrap_or(Val::Null)),
+                    (Seg::Field(k), Val::Obj(o)) => {
+                        next.push(o.get(k).cloned().unwrap_or(Val::Null))
+                    }
+                    (Seg::Index(n), Val::Arr(a)) => {
+                        next.push(a.get(*n).cloned().unwrap_or(Val::Null))
+                    }
                     (Seg::Iter, Val::Arr(a)) => next.extend(a.iter().cloned()),
                     (Seg::Iter, Val::Obj(o)) => next.extend(o.values().cloned()),
                     _ => {}
@@ -302,11 +360,21 @@ pub fn pred(rest: &str) -> Option<Pred> {
         "select(. != null and . != \"\")" => return Some(Pred::NonBlank),
         _ => {}
     }
-    let ident = |s: &str| !s.is_empty() && s.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') && !s.as_bytes()[0].is_ascii_digit();
-    if let Some(f) = r.strip_prefix("select(.").and_then(|x| x.strip_suffix(" != null)")) {
+    let ident = |s: &str| {
+        !s.is_empty()
+            && s.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_')
+            && !s.as_bytes()[0].is_ascii_digit()
+    };
+    if let Some(f) = r
+        .strip_prefix("select(.")
+        .and_then(|x| x.strip_suffix(" != null)"))
+    {
         return ident(f).then(|| Pred::FieldNotNull(jq::s(f)));
     }
-    if let Some(inner) = r.strip_prefix("select(.").and_then(|x| x.strip_suffix(" == \"\")")) {
+    if let Some(inner) = r
+        .strip_prefix("select(.")
+        .and_then(|x| x.strip_suffix(" == \"\")"))
+    {
         let (a, b) = inner.split_once(" == null or .")?;
         return (ident(a) && a == b).then(|| Pred::FieldBlank(jq::s(a)));
     }
@@ -337,7 +405,9 @@ impl Pred {
             Pred::NonEmptyArray => matches!(v, Val::Arr(a) if !a.is_empty()),
             Pred::NonBlank => !matches!(*v, Val::Null) && jq::str_of(v).as_deref() != Some(""),
             Pred::FieldNotNull(k) => field(k).is_some_and(|f| f != Val::Null),
-            Pred::FieldBlank(k) => field(k).is_some_and(|f| f == Val::Null || jq::str_of(&f).as_deref() == Some("")),
+            Pred::FieldBlank(k) => {
+                field(k).is_some_and(|f| f == Val::Null || jq::str_of(&f).as_deref() == Some(""))
+            }
         }
     }
 }
@@ -356,15 +426,32 @@ mod pred_tests {
             "select(.allocated_storage != null)",
             "select(.source == null or .source == \"\")",
         ];
-        let inputs = [json!(null), json!([]), json!([1]), json!(""), json!("x"), json!({}), json!({"allocated_storage": 5, "source": ""}), json!({"source": "s"}), json!(3)];
+        let inputs = [
+            json!(null),
+            json!([]),
+            json!([1]),
+            json!(""),
+            json!("x"),
+            json!({}),
+            json!({"allocated_storage": 5, "source": ""}),
+            json!({"source": "s"}),
+            json!(3),
+        ];
         let texts: Vec<&str> = cases.to_vec();
         let p = jq::Program::compile(&texts, 0).unwrap();
-        let g = jq::Globals { root: Val::Null, idx: Val::Null, all: Val::Null };
+        let g = jq::Globals {
+            root: Val::Null,
+            idx: Val::Null,
+            all: Val::Null,
+        };
         for (i, c) in cases.iter().enumerate() {
             let pr = pred(c).unwrap_or_else(|| panic!("{c}"));
             for inp in &inputs {
                 let v = jq::to_val(inp);
-                let by_jq = p.run(i, v.clone(), &g, &Default::default(), &[]).into_iter().any(|r| r.is_ok());
+                let by_jq = p
+                    .run(i, v.clone(), &g, &Default::default(), &[])
+                    .into_iter()
+                    .any(|r| r.is_ok());
                 assert_eq!(pr.keeps(&v), by_jq, "{c} on {inp}");
             }
         }
