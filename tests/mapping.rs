@@ -1,8 +1,6 @@
 //! Mapping engine tests: Carbonifer compatibility, shipped mappings per resource type, language features, bad files.
 
-use carbon_show::mapping::{
-    self, DiagKind, DiskKind, Engine, MappedPlan, MappedResource, MappingFile,
-};
+use carbon_show::mapping::{self, DiagKind, DiskKind, Engine, MappedResource, MappingFile};
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
@@ -1091,6 +1089,11 @@ fn carbonifer_files_load_unchanged() {
         "{diags:#?}"
     );
     assert!(e.diagnostics().iter().all(|d| !d.is_fatal()));
+    let kinds: Vec<DiagKind> = e.diagnostics().iter().map(|d| d.kind).collect();
+    assert!(
+        kinds.contains(&DiagKind::UnknownKey) && kinds.contains(&DiagKind::Jq),
+        "{kinds:?}"
+    );
     assert_eq!(e.resource_mappings().count(), 10);
 }
 

@@ -159,35 +159,35 @@ impl Builder<'_> {
             rw.clone(),
         ));
         self.by_text.insert((text.to_string(), on_root), id);
-        if fast.is_none() {
-            if let Some((prefix, rest)) = super::fast::split_prefix(&rw.text) {
-                let null_rule = if super::fast::empty_on_null(rest) {
-                    NullRule::Empty
-                } else if super::fast::is_pure(rest) {
-                    NullRule::Cached(std::sync::OnceLock::new())
-                } else {
-                    NullRule::Run
-                };
-                // the rest keeps the placeholder numbering of the whole filter
-                let rest_id = self.filters.len();
-                self.rests.insert(rest_id);
-                let info = FilterInfo {
-                    placeholders: self.filters[id].1.placeholders.clone(),
-                    on_root: false,
-                    fast: None,
-                    split: None,
-                    ref_arg: None,
-                };
-                let pred = super::fast::pred(rest);
-                let rest = rest.to_string();
-                self.filters.push((rest, info, loc.clone(), rw));
-                self.filters[id].1.split = Some(Split {
-                    prefix,
-                    rest: rest_id,
-                    null_rule,
-                    pred,
-                });
-            }
+        if fast.is_none()
+            && let Some((prefix, rest)) = super::fast::split_prefix(&rw.text)
+        {
+            let null_rule = if super::fast::empty_on_null(rest) {
+                NullRule::Empty
+            } else if super::fast::is_pure(rest) {
+                NullRule::Cached(std::sync::OnceLock::new())
+            } else {
+                NullRule::Run
+            };
+            // the rest keeps the placeholder numbering of the whole filter
+            let rest_id = self.filters.len();
+            self.rests.insert(rest_id);
+            let info = FilterInfo {
+                placeholders: self.filters[id].1.placeholders.clone(),
+                on_root: false,
+                fast: None,
+                split: None,
+                ref_arg: None,
+            };
+            let pred = super::fast::pred(rest);
+            let rest = rest.to_string();
+            self.filters.push((rest, info, loc.clone(), rw));
+            self.filters[id].1.split = Some(Split {
+                prefix,
+                rest: rest_id,
+                null_rule,
+                pred,
+            });
         }
         id
     }
@@ -251,15 +251,14 @@ impl Builder<'_> {
         let orig = rw.original_offset(offset);
         let mut l = loc.clone();
         // a quoted scalar starts one column after its quote
-        if let Some(text) = self.texts.get(&loc.file) {
-            if let Some(line) = text.lines().nth(loc.line.saturating_sub(1)) {
-                if matches!(
-                    line.chars().nth(loc.col.saturating_sub(1)),
-                    Some('\'' | '"')
-                ) {
-                    l.col += 1;
-                }
-            }
+        if let Some(text) = self.texts.get(&loc.file)
+            && let Some(line) = text.lines().nth(loc.line.saturating_sub(1))
+            && matches!(
+                line.chars().nth(loc.col.saturating_sub(1)),
+                Some('\'' | '"')
+            )
+        {
+            l.col += 1;
         }
         let src = &rw.text;
         let _ = src;
@@ -310,7 +309,7 @@ impl Engine {
         if !fatal.is_empty() {
             return Err(MappingError::Invalid(fatal));
         }
-        engine.ok_or_else(|| MappingError::Invalid(diags))
+        engine.ok_or(MappingError::Invalid(diags))
     }
 
     /// Every diagnostic of the loaded set (non-fatal ones: unknown keys, broken jq filters).
@@ -338,6 +337,7 @@ impl Engine {
         Self::build(files, resolver).1
     }
 
+    #[allow(clippy::needless_range_loop)]
     fn build(files: &[MappingFile], resolver: &DataResolver) -> (Option<Engine>, Vec<Diagnostic>) {
         let mut diags = Vec::new();
         let mut set = MappingSet::default();
@@ -548,10 +548,9 @@ impl Engine {
         let mut unknown: HashMap<&str, &serde_json::Value> = HashMap::new();
         for rc in doc["resource_changes"].as_array().into_iter().flatten() {
             if let (Some(a), Some(u)) = (rc["address"].as_str(), rc["change"].get("after_unknown"))
+                && u.as_object().is_some_and(|o| !o.is_empty())
             {
-                if u.as_object().is_some_and(|o| !o.is_empty()) {
-                    unknown.insert(a, u);
-                }
+                unknown.insert(a, u);
             }
         }
         let empty = HashMap::new();
@@ -713,7 +712,7 @@ impl Engine {
                 for i in found {
                     let meta = &metas[i];
                     if (meta[2] != "managed" && !meta[2].is_empty())
-                        || region::provider_family(&meta[3]).is_none()
+                        || region::provider_family(meta[3]).is_none()
                         || taken[i]
                     {
                         continue;
@@ -851,15 +850,15 @@ impl Engine {
                 .warnings
                 .push("region unknown".to_string());
         }
-        if let Some(f) = cx.scalar("count") {
-            if let Some(n) = jq::num(&f.val) {
-                out.count = n.round().max(0.0) as u32;
-            }
+        if let Some(f) = cx.scalar("count")
+            && let Some(n) = jq::num(&f.val)
+        {
+            out.count = n.round().max(0.0) as u32;
         }
-        if let Some(f) = cx.scalar("replication_factor") {
-            if let Some(n) = jq::num(&f.val) {
-                out.replication_factor = (n.round() as u32).max(1);
-            }
+        if let Some(f) = cx.scalar("replication_factor")
+            && let Some(n) = jq::num(&f.val)
+        {
+            out.replication_factor = (n.round() as u32).max(1);
         }
         // GPUs: guest_accelerator items {count, type}, and a `gpus` property (list of models)
         for item in cx.list("guest_accelerator") {
@@ -1101,10 +1100,10 @@ impl RCx<'_> {
         if let Some(f) = &info.fast {
             return f.run(input, &phs);
         }
-        if let Some(r) = &info.ref_arg {
-            if r.run(&self.per.config, &[]).is_empty() {
-                return vec![];
-            }
+        if let Some(r) = &info.ref_arg
+            && r.run(&self.per.config, &[]).is_empty()
+        {
+            return vec![];
         }
         if let Some(sp) = &info.split {
             let mut out = Vec::new();
@@ -1179,13 +1178,13 @@ impl RCx<'_> {
                 .paths
                 .iter()
                 .find_map(|p| self.eval(p.id, input, None).into_iter().next());
-            if let Some(v) = found {
-                if let Some(v) = self.post(d, v) {
-                    return Some(Found {
-                        val: v,
-                        unit: d.unit.clone(),
-                    });
-                }
+            if let Some(v) = found
+                && let Some(v) = self.post(d, v)
+            {
+                return Some(Found {
+                    val: v,
+                    unit: d.unit.clone(),
+                });
             }
         }
         for d in defs.iter().filter(|d| !d.list) {
@@ -1195,26 +1194,22 @@ impl RCx<'_> {
                 None => Some(jq::to_val(def)),
             };
             let v = v.and_then(|v| self.post(d, v));
-            if top {
-                if let Some(attr) = self.unknown_attr(defs) {
-                    let shown = v.as_ref().map_or("none".to_string(), jq::display);
-                    self.notes.borrow_mut().assumed.push(format!(
-                        "{name}: {attr} unknown until apply: default {shown} assumed"
-                    ));
-                }
+            if top && let Some(attr) = self.unknown_attr(defs) {
+                let shown = v.as_ref().map_or("none".to_string(), jq::display);
+                self.notes.borrow_mut().assumed.push(format!(
+                    "{name}: {attr} unknown until apply: default {shown} assumed"
+                ));
             }
             return v.map(|v| Found {
                 val: v,
                 unit: d.unit.clone(),
             });
         }
-        if top {
-            if let Some(attr) = self.unknown_attr(defs) {
-                self.notes
-                    .borrow_mut()
-                    .warnings
-                    .push(format!("{name}: {attr} unknown until apply"));
-            }
+        if top && let Some(attr) = self.unknown_attr(defs) {
+            self.notes
+                .borrow_mut()
+                .warnings
+                .push(format!("{name}: {attr} unknown until apply"));
         }
         None
     }
@@ -1233,10 +1228,10 @@ impl RCx<'_> {
                         .chars()
                         .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
                         .collect();
-                    if let Some(u) = jq::get(&self.per.unknown, &attr) {
-                        if contains_true(u) {
-                            return Some(attr);
-                        }
+                    if let Some(u) = jq::get(&self.per.unknown, &attr)
+                        && contains_true(u)
+                    {
+                        return Some(attr);
                     }
                     rest = tail;
                 }
@@ -1266,33 +1261,33 @@ impl RCx<'_> {
                 v = Val::from(g.parse::<f64>().ok()?);
             }
         }
-        if let Some(r) = &d.reference {
-            if jq::str_of(&v).is_some() || jq::num(&v).is_some() {
-                v = self.reference(r, v)?;
-            }
+        if let Some(r) = &d.reference
+            && (jq::str_of(&v).is_some() || jq::num(&v).is_some())
+        {
+            v = self.reference(r, v)?;
         }
         match d.value_type.as_deref() {
             Some("integer" | "int") => v = Val::from(jq::num(&v)?.trunc()),
             Some("float" | "number") => v = Val::from(jq::num(&v)?),
             _ => {}
         }
-        if let Some(val) = &d.validator {
-            if val.id != usize::MAX {
-                let g = self.g;
-                let errs: Vec<String> = self
-                    .e
-                    .program
-                    .run(val.id, v.clone(), g, &self.per, &[])
-                    .into_iter()
-                    .filter_map(Result::err)
-                    .collect();
-                if let Some(e) = errs.first() {
-                    self.notes
-                        .borrow_mut()
-                        .warnings
-                        .push(format!("validator: {e}"));
-                    return None;
-                }
+        if let Some(val) = &d.validator
+            && val.id != usize::MAX
+        {
+            let g = self.g;
+            let errs: Vec<String> = self
+                .e
+                .program
+                .run(val.id, v.clone(), g, &self.per, &[])
+                .into_iter()
+                .filter_map(Result::err)
+                .collect();
+            if let Some(e) = errs.first() {
+                self.notes
+                    .borrow_mut()
+                    .warnings
+                    .push(format!("validator: {e}"));
+                return None;
             }
         }
         Some(v)

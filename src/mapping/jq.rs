@@ -82,6 +82,7 @@ pub struct Globals {
 /// A compile problem located in one filter: (filter index, byte offset in its text, message).
 pub type FilterError = (usize, usize, String);
 
+#[allow(clippy::type_complexity)]
 fn loader<'s>() -> Loader<
     &'s str,
     String,
@@ -279,6 +280,11 @@ impl Program {
     /// Number of filters in the program.
     pub fn len(&self) -> usize {
         self.len
+    }
+
+    /// Whether the program holds no filter.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
     }
 
     /// Run filter `fid` on `input`; `phs` are the values of `$__ph_0…`. Returns every output

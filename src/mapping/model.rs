@@ -347,14 +347,14 @@ fn parse_def(cx: &mut Cx, n: &Spanned<Node>) -> PropDef {
             "paths" | "path" => d.paths = cx.srcs(v, "paths"),
             "default" => {
                 d.default = Some(to_json(&v.value));
-                if let Node::Str(s) = &v.value {
-                    if s.trim_start().starts_with('.') {
-                        d.default_filter = Some(Src {
-                            text: s.clone(),
-                            loc: cx.loc(v),
-                            id: usize::MAX,
-                        });
-                    }
+                if let Node::Str(s) = &v.value
+                    && s.trim_start().starts_with('.')
+                {
+                    d.default_filter = Some(Src {
+                        text: s.clone(),
+                        loc: cx.loc(v),
+                        id: usize::MAX,
+                    });
                 }
             }
             "unit" => d.unit = cx.str(v, "unit").map(|s| s.to_lowercase()),

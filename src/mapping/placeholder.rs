@@ -55,15 +55,15 @@ pub fn var_name(i: usize) -> String {
 
 fn kind_of(name: &str) -> PhKind {
     let name = name.trim();
-    if let Some(rest) = name.strip_prefix("this") {
-        if rest.starts_with('.') || rest.is_empty() {
-            let path = if rest.is_empty() {
-                ".".to_string()
-            } else {
-                rest.to_string()
-            };
-            return PhKind::This(path);
-        }
+    if let Some(rest) = name.strip_prefix("this")
+        && (rest.starts_with('.') || rest.is_empty())
+    {
+        let path = if rest.is_empty() {
+            ".".to_string()
+        } else {
+            rest.to_string()
+        };
+        return PhKind::This(path);
     }
     if name == "key" {
         return PhKind::Key;
@@ -85,25 +85,26 @@ pub fn rewrite(text: &str) -> Rewritten {
     let mut last = 0;
     while i < bytes.len() {
         let c = bytes[i];
-        if c == b'$' && bytes.get(i + 1) == Some(&b'{') {
-            if let Some(end) = text[i + 2..].find('}') {
-                let name = &text[i + 2..i + 2 + end];
-                out.push_str(&text[last..i]);
-                let n = placeholders.len();
-                if in_string {
-                    out.push_str(&format!("\\({})", var_name(n)));
-                } else {
-                    out.push_str(&var_name(n));
-                }
-                placeholders.push(Placeholder {
-                    kind: kind_of(name),
-                    in_string,
-                });
-                i += 2 + end + 1;
-                last = i;
-                offsets.push((out.len(), i));
-                continue;
+        if c == b'$'
+            && bytes.get(i + 1) == Some(&b'{')
+            && let Some(end) = text[i + 2..].find('}')
+        {
+            let name = &text[i + 2..i + 2 + end];
+            out.push_str(&text[last..i]);
+            let n = placeholders.len();
+            if in_string {
+                out.push_str(&format!("\\({})", var_name(n)));
+            } else {
+                out.push_str(&var_name(n));
             }
+            placeholders.push(Placeholder {
+                kind: kind_of(name),
+                in_string,
+            });
+            i += 2 + end + 1;
+            last = i;
+            offsets.push((out.len(), i));
+            continue;
         }
         if in_string && c == b'\\' {
             i += 2;

@@ -176,19 +176,17 @@ impl Regions {
         if depth > 16 {
             return None;
         }
-        if let Some(cfg) = self.configs.get(key) {
-            if let Some(r) = self.region_of_config(cfg, family) {
-                return Some(r);
-            }
+        if let Some(cfg) = self.configs.get(key)
+            && let Some(r) = self.region_of_config(cfg, family)
+        {
+            return Some(r);
         }
         // `module.a.module.b:aws.alias` or `a:aws` (older): fall back to the parent module's configuration
         if let Some((m, local)) = key.rsplit_once(':') {
             let parent = if let Some(i) = m.rfind(".module.") {
                 Some(m[..i].to_string())
-            } else if let Some(i) = m.rfind(':') {
-                Some(m[..i].to_string())
             } else {
-                None
+                m.rfind(':').map(|i| m[..i].to_string())
             };
             let next = match parent {
                 Some(p) if !p.is_empty() => format!("{p}:{local}"),
@@ -203,10 +201,11 @@ impl Regions {
             }
             return None;
         }
-        if let Some((name, _alias)) = key.split_once('.') {
-            if self.configs.contains_key(name) && !self.configs.contains_key(key) {
-                return self.region_for_key(name, family, depth + 1);
-            }
+        if let Some((name, _alias)) = key.split_once('.')
+            && self.configs.contains_key(name)
+            && !self.configs.contains_key(key)
+        {
+            return self.region_for_key(name, family, depth + 1);
         }
         None
     }
