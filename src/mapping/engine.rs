@@ -248,21 +248,34 @@ impl Builder<'_> {
     /// Location of byte `offset` of filter `id`'s rewritten text, in its YAML file.
     fn locate(&self, id: usize, offset: usize) -> Loc {
         let (_, _, loc, rw) = &self.filters[id];
-        let orig = rw.original_offset(offset);
+        // an error at the very end points just after the last character written
+        let orig = rw.original_offset(offset).min(rw.original.trim_end().len());
         let mut l = loc.clone();
-        // a quoted scalar starts one column after its quote
-        if let Some(text) = self.texts.get(&loc.file)
-            && let Some(line) = text.lines().nth(loc.line.saturating_sub(1))
-            && matches!(
-                line.chars().nth(loc.col.saturating_sub(1)),
-                Some('\'' | '"')
-            )
-        {
-            l.col += 1;
+        let file_text = self.texts.get(&loc.file);
+        let file_line = |n: usize| file_text.and_then(|t| t.lines().nth(n.saturating_sub(1)));
+        let first =
+            file_line(loc.line).and_then(|line| line.chars().nth(loc.col.saturating_sub(1)));
+        let before = rw.original.get(..orig).unwrap_or("");
+        match before.rfind('\n') {
+            // a multi-line (block) scalar: count its lines; each is indented in the file
+            Some(nl) => {
+                let start = if matches!(first, Some('|' | '>')) {
+                    loc.line + 1
+                } else {
+                    loc.line
+                };
+                l.line = start + before.matches('\n').count();
+                let indent = file_line(l.line).map_or(0, |t| t.len() - t.trim_start().len());
+                l.col = indent + 1 + (before.len() - nl - 1);
+            }
+            None => {
+                // a quoted scalar starts one column after its quote
+                if matches!(first, Some('\'' | '"')) {
+                    l.col += 1;
+                }
+                l.col += orig;
+            }
         }
-        let src = &rw.text;
-        let _ = src;
-        l.col += orig;
         l
     }
 }
@@ -563,10 +576,9 @@ impl Engine {
             .or_else(|| jq::get(&root, "values").and_then(|v| jq::get(v, "root_module")));
         let configs = Configs::new(&root);
         if let Some(m) = before {
-            let (mapped, ignored, unsupported) =
-                self.map_side(&root, m, None, &configs, &regions, &empty);
-            plan.before = mapped;
-            let _ = (ignored, unsupported);
+            let mapped = self.map_side(&root, m, None, &configs, &regions, &empty);
+            // ignored / unsupported are reported for the state after the change
+            plan.before = mapped.0;
         }
         if let Some(m) = after {
             let (mapped, ignored, unsupported) =
@@ -1451,9 +1463,7 @@ impl RCx<'_> {
             match &s.st.key {
                 None => out.push(s.st),
                 Some(k) => match best.get(k) {
-                    Some(&(i, p)) if p <= s.prio => {
-                        let _ = i;
-                    }
+                    Some(&(_, p)) if p <= s.prio => {}
                     Some(&(i, _)) => {
                         best.insert(k.clone(), (i, s.prio));
                         out[i] = s.st;

@@ -29,6 +29,8 @@ pub struct Placeholder {
 /// A filter text with its placeholders replaced by `$__ph_N` variables.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rewritten {
+    /// The filter as written.
+    pub original: String,
     pub text: String,
     pub placeholders: Vec<Placeholder>,
     /// (offset in rewritten text, offset in original text) at each change, to map error positions back.
@@ -122,6 +124,7 @@ pub fn rewrite(text: &str) -> Rewritten {
     }
     out.push_str(&text[last.min(text.len())..]);
     Rewritten {
+        original: text.to_string(),
         text: out,
         placeholders,
         offsets,
