@@ -1071,6 +1071,19 @@ compute_resource:
 /// Carbonifer's own files load unchanged; their problems are reported, located, without stopping the load.
 #[test]
 fn carbonifer_files_load_unchanged() {
+    // the fixture is a byte-for-byte copy of the shared originals (when they are at hand)
+    for root in [
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/sources/carbonifer/mappings"),
+        PathBuf::from("/work/shared/sources/carbonifer/mappings"),
+    ] {
+        if let Ok(originals) = mapping::read_dir(&root) {
+            let copies = mapping::read_dir(&td("carbonifer/mappings")).unwrap();
+            assert_eq!(originals.len(), copies.len());
+            for (o, c) in originals.iter().zip(&copies) {
+                assert_eq!(o.text, c.text, "{} differs from {}", c.path, o.path);
+            }
+        }
+    }
     let e = carbonifer_engine();
     let diags: Vec<String> = e.diagnostics().iter().map(|d| d.to_string()).collect();
     let has = |frag: &str| diags.iter().any(|d| d.contains(frag));
