@@ -1527,3 +1527,40 @@ fn real_plans_are_accounted_for() {
     assert_eq!(m.after.len() + m.ignored.len() + m.unsupported.len(), 13);
     let _ = n;
 }
+
+/// Identical count/for_each instances are mapped once and keep their own addresses; an instance
+/// that differs is mapped on its own.
+#[test]
+fn count_instances_keep_their_own_figures() {
+    let e = builtin();
+    let inst = |i: usize, t: &str| {
+        let mut r = res(&format!("aws_instance.w[{i}]"), json!({"instance_type": t}));
+        r["index"] = json!(i);
+        r
+    };
+    let m = e.map(&plan_doc(
+        vec![
+            inst(0, "m5.large"),
+            inst(1, "m5.xlarge"),
+            inst(2, "m5.large"),
+            inst(3, "m5.large"),
+        ],
+        vec![],
+        vec![],
+        vec![("aws_instance.w[3]", json!({"instance_type": true}))],
+    ));
+    let got: Vec<(&str, Option<f64>, bool)> = m
+        .after
+        .iter()
+        .map(|r| (r.address.as_str(), r.vcpus, r.assumed.is_empty()))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            ("aws_instance.w[0]", Some(2.0), true),
+            ("aws_instance.w[1]", Some(4.0), true),
+            ("aws_instance.w[2]", Some(2.0), true),
+            ("aws_instance.w[3]", Some(2.0), true),
+        ]
+    );
+}

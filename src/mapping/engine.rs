@@ -64,6 +64,9 @@ pub struct Engine {
     data: HashMap<String, Val>,
     ignored: HashMap<String, Vec<Regex>>,
     index_props: Vec<String>,
+    /// Resource mappings none of whose filters reads an address or an index: their identical
+    /// count/for_each instances are mapped once.
+    memo_ok: HashSet<String>,
     config: serde_json::Value,
     diagnostics: Vec<Diagnostic>,
 }
@@ -277,6 +280,32 @@ impl Builder<'_> {
             }
         }
         l
+    }
+}
+
+fn collect_texts<'a>(props: &'a Props, out: &mut Vec<&'a str>) {
+    fn srcs<'a>(v: &'a [Src], out: &mut Vec<&'a str>) {
+        out.extend(v.iter().map(|s| s.text.as_str()));
+    }
+    for (_, defs) in props {
+        for d in defs {
+            srcs(&d.paths, out);
+            out.extend(
+                d.property
+                    .iter()
+                    .chain(&d.validator)
+                    .chain(&d.default_filter)
+                    .map(|s| s.text.as_str()),
+            );
+            if let Some(r) = &d.reference {
+                srcs(&r.paths, out);
+                out.extend(r.property.iter().map(|s| s.text.as_str()));
+            }
+            for it in &d.items {
+                srcs(&it.paths, out);
+                collect_texts(&it.properties, out);
+            }
+        }
     }
 }
 
@@ -529,6 +558,19 @@ impl Engine {
             }
         }
 
+        let memo_ok = set
+            .resources
+            .values()
+            .filter(|r| {
+                let mut texts = Vec::new();
+                collect_texts(&r.variables, &mut texts);
+                collect_texts(&r.properties, &mut texts);
+                !texts
+                    .iter()
+                    .any(|t| t.contains("address") || t.contains("index"))
+            })
+            .map(|r| r.name.clone())
+            .collect();
         let engine = Engine {
             set,
             program,
@@ -537,6 +579,7 @@ impl Engine {
             data,
             ignored,
             index_props,
+            memo_ok,
             config: default_config(),
             diagnostics: diags.clone(),
         };
@@ -651,7 +694,7 @@ impl Engine {
             .par_iter()
             .map(|p| {
                 let path: Vec<Val> = p.split('.').map(jq::s).collect();
-                let mut strings: HashMap<Val, Vec<Val>> = HashMap::new();
+                let mut strings: jaq_json::Map<Val, Vec<Val>> = jaq_json::Map::default();
                 let mut others: HashMap<String, Vec<Val>> = HashMap::new();
                 for r in &all {
                     let mut v = Some(r);
@@ -735,24 +778,61 @@ impl Engine {
             }
         }
         work.sort_by_key(|w| w.0);
-        let mapped: Vec<MappedResource> = work
+        // per-resource context, and for instances of count/for_each blocks whose mapping never
+        // reads an address, a key: instances equal but for their address map once
+        let prepared: Vec<(PerResource, Option<(u64, Val)>)> = work
             .par_iter()
             .map(|(i, m, r)| {
-                let addr = metas[*i][0].to_string();
-                let (modpath, rel) = region::config_address(&addr);
+                let addr = metas[*i][0];
+                let (modpath, rel) = region::config_address(addr);
                 let per = PerResource {
-                    unknown: unknown
-                        .get(addr.as_str())
-                        .map_or(Val::Null, |u| jq::to_val(u)),
+                    unknown: unknown.get(addr).map_or(Val::Null, |u| jq::to_val(u)),
                     config: configs
                         .resources
                         .get(&(modpath.clone(), rel))
                         .cloned()
                         .unwrap_or(Val::Null),
-                    modprefix: jq::s(&module_prefix(&addr)),
+                    modprefix: jq::s(&module_prefix(addr)),
                     modconfig: configs.modules.get(&modpath).cloned().unwrap_or(Val::Null),
                 };
-                self.map_resource(m, r.clone(), &g, regions, per)
+                let key = (addr.ends_with(']') && self.memo_ok.contains(&m.name))
+                    .then(|| memo_key(m, r, &per));
+                (per, key)
+            })
+            .collect();
+        let mut rep: Vec<usize> = (0..work.len()).collect();
+        let mut first: HashMap<u64, usize> = HashMap::new();
+        for (k, (_, key)) in prepared.iter().enumerate() {
+            if let Some((h, _)) = key {
+                rep[k] = *first.entry(*h).or_insert(k);
+            }
+        }
+        // a hash collision is not an equality: check it
+        let rep: Vec<usize> = rep
+            .par_iter()
+            .enumerate()
+            .map(|(k, &r)| {
+                let same = r == k
+                    || matches!((&prepared[k].1, &prepared[r].1), (Some((_, a)), Some((_, b))) if a == b);
+                if same { r } else { k }
+            })
+            .collect();
+        let own: Vec<Option<MappedResource>> = work
+            .par_iter()
+            .zip(prepared.into_par_iter())
+            .enumerate()
+            .map(|(k, ((_, m, r), (per, _)))| {
+                (rep[k] == k).then(|| self.map_resource(m, r.clone(), &g, regions, per))
+            })
+            .collect();
+        let mapped: Vec<MappedResource> = (0..work.len())
+            .map(|k| match &own[k] {
+                Some(r) => r.clone(),
+                None => {
+                    let mut r = own[rep[k]].clone().expect("a representative is mapped");
+                    r.address = metas[work[k].0][0].to_string();
+                    r
+                }
             })
             .collect();
 
@@ -987,6 +1067,36 @@ fn root_is_large(root: &Val) -> bool {
     let pv = jq::get(root, "planned_values").and_then(|p| jq::get(p, "root_module"));
     n(pv.and_then(|m| jq::get(m, "resources"))) + n(pv.and_then(|m| jq::get(m, "child_modules")))
         > 1000
+}
+
+/// The memo key of a resource instance: its mapping, module instance, `after_unknown` marks and
+/// everything of it but its address and index.
+fn memo_key(m: &ResourceMapping, r: &Val, per: &PerResource) -> (u64, Val) {
+    use std::hash::{BuildHasher, Hash, Hasher};
+    let body = match r {
+        Val::Obj(o) => Val::obj(
+            o.iter()
+                .filter(|(k, _)| !matches!(jq::str_ref(k), Some("address" | "index")))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        ),
+        v => v.clone(),
+    };
+    let key = Val::Arr(
+        vec![
+            jq::s(&m.name),
+            per.modprefix.clone(),
+            per.unknown.clone(),
+            body,
+        ]
+        .into(),
+    );
+    // the same seed for every key of one map call
+    static SEED: std::sync::OnceLock<std::collections::hash_map::RandomState> =
+        std::sync::OnceLock::new();
+    let mut h = SEED.get_or_init(Default::default).build_hasher();
+    key.hash(&mut h);
+    (h.finish(), key)
 }
 
 /// Configuration resources by (module path, module-relative address), and each module's list.
