@@ -112,6 +112,13 @@ fn bench(c: &mut Criterion) {
         b.iter(|| serde_json::from_slice::<Value>(&bytes).unwrap())
     });
     g.bench_function("map_plan", |b| b.iter(|| e.map(&doc)));
+    // every instance its own block (no count): nothing to share between instances
+    let unique = synthetic_plan(30_000, 1);
+    let unique_bytes = serde_json::to_vec(&unique).unwrap();
+    g.bench_function("parse_plan_json_unique", |b| {
+        b.iter(|| serde_json::from_slice::<Value>(&unique_bytes).unwrap())
+    });
+    g.bench_function("map_plan_unique", |b| b.iter(|| e.map(&unique)));
     g.finish();
     c.bench_function("load_shipped_mappings", |b| b.iter(engine));
 }

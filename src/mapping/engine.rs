@@ -778,6 +778,10 @@ impl Engine {
             }
         }
         work.sort_by_key(|w| w.0);
+        let mut block_size: HashMap<&str, usize> = HashMap::new();
+        for (i, _, _) in &work {
+            *block_size.entry(block_of(metas[*i][0])).or_default() += 1;
+        }
         // per-resource context, and for instances of count/for_each blocks whose mapping never
         // reads an address, a key: instances equal but for their address map once
         let prepared: Vec<(PerResource, Option<(u64, Val)>)> = work
@@ -795,8 +799,9 @@ impl Engine {
                     modprefix: jq::s(&module_prefix(addr)),
                     modconfig: configs.modules.get(&modpath).cloned().unwrap_or(Val::Null),
                 };
-                let key = (addr.ends_with(']') && self.memo_ok.contains(&m.name))
-                    .then(|| memo_key(m, r, &per));
+                let key = (self.memo_ok.contains(&m.name)
+                    && block_size.get(block_of(addr)).is_some_and(|n| *n > 1))
+                .then(|| memo_key(m, r, &per));
                 (per, key)
             })
             .collect();
@@ -1067,6 +1072,17 @@ fn root_is_large(root: &Val) -> bool {
     let pv = jq::get(root, "planned_values").and_then(|p| jq::get(p, "root_module"));
     n(pv.and_then(|m| jq::get(m, "resources"))) + n(pv.and_then(|m| jq::get(m, "child_modules")))
         > 1000
+}
+
+/// An instance address without its final instance key: `a.b["x"]` → `a.b`.
+fn block_of(addr: &str) -> &str {
+    match addr
+        .strip_suffix(']')
+        .and_then(|a| a.rfind('[').map(|i| &addr[..i]))
+    {
+        Some(b) if !b.is_empty() => b,
+        _ => addr,
+    }
 }
 
 /// The memo key of a resource instance: its mapping, module instance, `after_unknown` marks and

@@ -57,39 +57,38 @@ pub fn config_address(addr: &str) -> (String, String) {
 
 /// Provider configurations of a plan, and which one each configured resource uses.
 #[derive(Default)]
-pub struct Regions {
-    configs: HashMap<String, Value>,
-    resource_keys: HashMap<(String, String), String>,
-    module_calls: HashMap<String, Value>,
-    variables: HashMap<String, Value>,
+pub struct Regions<'a> {
+    configs: HashMap<&'a str, &'a Value>,
+    resource_keys: HashMap<(String, String), &'a str>,
+    module_calls: HashMap<String, &'a Value>,
+    variables: HashMap<&'a str, &'a Value>,
 }
 
-impl Regions {
-    pub fn new(doc: &Value) -> Regions {
+impl<'a> Regions<'a> {
+    pub fn new(doc: &'a Value) -> Regions<'a> {
         let mut r = Regions::default();
         let conf = &doc["configuration"];
         if let Some(pc) = conf["provider_config"].as_object() {
-            r.configs = pc.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+            r.configs = pc.iter().map(|(k, v)| (k.as_str(), v)).collect();
         }
         if let Some(vars) = doc["variables"].as_object() {
             r.variables = vars
                 .iter()
-                .map(|(k, v)| (k.clone(), v["value"].clone()))
+                .map(|(k, v)| (k.as_str(), &v["value"]))
                 .collect();
         }
         r.walk(&conf["root_module"], String::new());
         r
     }
 
-    fn walk(&mut self, module: &Value, path: String) {
+    fn walk(&mut self, module: &'a Value, path: String) {
         for res in module["resources"].as_array().into_iter().flatten() {
             if let (Some(a), Some(k)) =
                 (res["address"].as_str(), res["provider_config_key"].as_str())
             {
                 // addresses inside module_calls are module-relative in most versions; be tolerant
                 let (_, rel) = config_address(a);
-                self.resource_keys
-                    .insert((path.clone(), rel), k.to_string());
+                self.resource_keys.insert((path.clone(), rel), k);
             }
         }
         for (name, call) in module["module_calls"].as_object().into_iter().flatten() {
@@ -98,7 +97,7 @@ impl Regions {
             } else {
                 format!("{path}.module.{name}")
             };
-            self.module_calls.insert(child.clone(), call.clone());
+            self.module_calls.insert(child.clone(), call);
             self.walk(&call["module"], child);
         }
     }
@@ -106,7 +105,7 @@ impl Regions {
     /// The provider_config_key of a resource instance address, if the configuration has it.
     pub fn key_of(&self, address: &str) -> Option<&str> {
         let (m, r) = config_address(address);
-        self.resource_keys.get(&(m, r)).map(String::as_str)
+        self.resource_keys.get(&(m, r)).copied()
     }
 
     /// Value of an expression (`constant_value`, or a reference to `var.x`) in the module at `module`.
@@ -124,7 +123,7 @@ impl Regions {
             };
             let var = var.split(['.', '[']).next().unwrap_or(var);
             if module.is_empty() {
-                if let Some(s) = self.variables.get(var).and_then(Value::as_str) {
+                if let Some(s) = self.variables.get(var).and_then(|v| v.as_str()) {
                     return Some(s.to_string());
                 }
             } else if let Some(call) = self.module_calls.get(module) {
