@@ -891,6 +891,7 @@ impl Engine {
         let address = get("address");
         let provider_name = get("provider_name");
         let family = region::provider_family(&provider_name).unwrap_or("aws");
+        let pck = jq::get(&per.config, "provider_config_key").and_then(jq::str_of);
         let cx = RCx {
             e: self,
             g,
@@ -939,7 +940,7 @@ impl Engine {
             });
         }
         if out.region.is_none() {
-            out.region = regions.region_for(&address, family, &provider_name);
+            out.region = regions.region_with_key(pck.as_deref(), &address, family, &provider_name);
         }
         if out.region.is_none() {
             cx.notes

@@ -59,7 +59,11 @@ pub fn config_address(addr: &str) -> (String, String) {
 #[derive(Default)]
 pub struct Regions<'a> {
     configs: HashMap<&'a str, &'a Value>,
-    resource_keys: HashMap<(String, String), &'a str>,
+    /// Built on first use (the engine passes keys it already has).
+    resource_keys: std::sync::OnceLock<HashMap<(String, String), &'a str>>,
+    root: Option<&'a Value>,
+    /// The region of every configured provider key, per provider family.
+    pre: HashMap<(&'a str, &'static str), Option<String>>,
     module_calls: HashMap<String, &'a Value>,
     variables: HashMap<&'a str, &'a Value>,
 }
@@ -77,18 +81,38 @@ impl<'a> Regions<'a> {
                 .map(|(k, v)| (k.as_str(), &v["value"]))
                 .collect();
         }
-        r.walk(&conf["root_module"], String::new());
+        r.root = Some(&conf["root_module"]);
+        r.calls(&conf["root_module"], String::new());
+        let mut pre = HashMap::new();
+        for key in r.configs.keys() {
+            for fam in ["aws", "gcp", "azure"] {
+                pre.insert((*key, fam), r.region_for_key(key, fam, 0));
+            }
+        }
+        r.pre = pre;
         r
     }
 
-    fn walk(&mut self, module: &'a Value, path: String) {
+    fn calls(&mut self, module: &'a Value, path: String) {
+        for (name, call) in module["module_calls"].as_object().into_iter().flatten() {
+            let child = if path.is_empty() {
+                format!("module.{name}")
+            } else {
+                format!("{path}.module.{name}")
+            };
+            self.module_calls.insert(child.clone(), call);
+            self.calls(&call["module"], child);
+        }
+    }
+
+    fn walk(module: &'a Value, path: String, out: &mut HashMap<(String, String), &'a str>) {
         for res in module["resources"].as_array().into_iter().flatten() {
             if let (Some(a), Some(k)) =
                 (res["address"].as_str(), res["provider_config_key"].as_str())
             {
                 // addresses inside module_calls are module-relative in most versions; be tolerant
                 let (_, rel) = config_address(a);
-                self.resource_keys.insert((path.clone(), rel), k);
+                out.insert((path.clone(), rel), k);
             }
         }
         for (name, call) in module["module_calls"].as_object().into_iter().flatten() {
@@ -97,15 +121,38 @@ impl<'a> Regions<'a> {
             } else {
                 format!("{path}.module.{name}")
             };
-            self.module_calls.insert(child.clone(), call);
-            self.walk(&call["module"], child);
+            Self::walk(&call["module"], child, out);
         }
     }
 
     /// The provider_config_key of a resource instance address, if the configuration has it.
     pub fn key_of(&self, address: &str) -> Option<&str> {
+        let keys = self.resource_keys.get_or_init(|| {
+            let mut out = HashMap::new();
+            if let Some(root) = self.root {
+                Self::walk(root, String::new(), &mut out);
+            }
+            out
+        });
         let (m, r) = config_address(address);
-        self.resource_keys.get(&(m, r)).copied()
+        keys.get(&(m, r)).copied()
+    }
+
+    /// Like [`Regions::region_for`], with the resource's provider_config_key when the caller has it.
+    pub fn region_with_key(
+        &self,
+        key: Option<&str>,
+        address: &str,
+        family: &str,
+        provider_name: &str,
+    ) -> Option<String> {
+        match key {
+            Some(k) => match self.pre.get(&(k, family)) {
+                Some(r) => r.clone(),
+                None => self.region_for_key(k, family, 0),
+            },
+            None => self.region_for(address, family, provider_name),
+        }
     }
 
     /// Value of an expression (`constant_value`, or a reference to `var.x`) in the module at `module`.
@@ -168,7 +215,10 @@ impl<'a> Regions<'a> {
                 }
             }
         };
-        self.region_for_key(&key, family, 0)
+        match self.pre.get(&(key.as_str(), family)) {
+            Some(r) => r.clone(),
+            None => self.region_for_key(&key, family, 0),
+        }
     }
 
     fn region_for_key(&self, key: &str, family: &str, depth: usize) -> Option<String> {
