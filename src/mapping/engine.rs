@@ -1089,7 +1089,7 @@ fn block_of(addr: &str) -> &str {
 /// The memo key of a resource instance: its mapping, module instance, `after_unknown` marks and
 /// everything of it but its address and index.
 fn memo_key(m: &ResourceMapping, r: &Val, per: &PerResource) -> (u64, Val) {
-    use std::hash::{BuildHasher, Hash, Hasher};
+    use std::hash::BuildHasher;
     let body = match r {
         Val::Obj(o) => Val::obj(
             o.iter()
@@ -1111,9 +1111,7 @@ fn memo_key(m: &ResourceMapping, r: &Val, per: &PerResource) -> (u64, Val) {
     // the same seed for every key of one map call
     static SEED: std::sync::OnceLock<std::collections::hash_map::RandomState> =
         std::sync::OnceLock::new();
-    let mut h = SEED.get_or_init(Default::default).build_hasher();
-    key.hash(&mut h);
-    (h.finish(), key)
+    (SEED.get_or_init(Default::default).hash_one(&key), key)
 }
 
 /// Configuration resources by (module path, module-relative address), and each module's list.
