@@ -1564,3 +1564,21 @@ fn count_instances_keep_their_own_figures() {
         ]
     );
 }
+
+/// GCP CPU platforms are named like the architecture tables ("Intel Cascade Lake" → "Cascade Lake").
+#[test]
+fn gcp_cpu_platform_names_match_architectures() {
+    let m = builtin().map(&simple(vec![
+        res("google_compute_instance.a", json!({"machine_type": "n2-standard-2", "zone": "us-central1-a", "min_cpu_platform": "Intel Cascade Lake"})),
+        res("google_compute_instance.b", json!({"machine_type": "n2-standard-2", "zone": "us-central1-a"})),
+    ]));
+    assert_eq!(
+        find(&m.after, "google_compute_instance.a").cpu_types,
+        vec!["Cascade Lake"]
+    );
+    assert_eq!(
+        find(&m.after, "google_compute_instance.b").cpu_types,
+        vec!["Cascade Lake", "Ice Lake"],
+        "the machine type's platforms"
+    );
+}
