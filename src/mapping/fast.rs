@@ -1,0 +1,460 @@
+//! Native evaluation of the simplest filters (`.values.zone`, `$__ph_0.values.x[0]?`, `"\($__ph_1)"`,
+//! optionally piped into `cbf::zone_to_region` & co.), bypassing jaq: most filters of a mapping
+//! are plain paths, and running them natively makes mapping a large plan cheap.
+//!
+//! Semantics match jq for our use: a path step on a value of the wrong type is an error in jq,
+//! and errors and nulls are both "no value" to the engine, so both give nothing here.
+
+use super::jq;
+use super::region;
+use jaq_json::Val;
+
+#[derive(Debug, Clone, PartialEq)]
+enum Head {
+    Input,
+    Ph(usize),
+    /// The literal `{}`.
+    EmptyObject,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Seg {
+    Field(Val),
+    Index(usize),
+    Iter,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Tail {
+    GcpZoneRegion,
+    AwsZoneRegion,
+    AzureLocation,
+}
+
+/// A filter the engine can run without jaq.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fast {
+    head: Head,
+    segs: Vec<Seg>,
+    tail: Option<Tail>,
+}
+
+fn ph_index(s: &str) -> Option<(usize, &str)> {
+    let rest = s.strip_prefix("$__ph_")?;
+    let n = rest.bytes().take_while(u8::is_ascii_digit).count();
+    if n == 0 {
+        return None;
+    }
+    Some((rest[..n].parse().ok()?, &rest[n..]))
+}
+
+/// Recognise a (placeholder-rewritten) filter text that is a plain path.
+pub fn parse(text: &str) -> Option<Fast> {
+    let mut t = text.trim();
+    let mut tail = None;
+    if let Some((l, r)) = t.rsplit_once('|') {
+        tail = Some(match r.trim() {
+            "cbf::zone_to_region" => Tail::GcpZoneRegion,
+            "cbf::aws_zone_to_region" => Tail::AwsZoneRegion,
+            "cbf::region_of_location" => Tail::AzureLocation,
+            _ => return None,
+        });
+        t = l.trim();
+    }
+    if t == "{}" && tail.is_none() {
+        return Some(Fast {
+            head: Head::EmptyObject,
+            segs: vec![],
+            tail: None,
+        });
+    }
+    // the whole filter is one placeholder inside a string: its text
+    if let Some(inner) = t.strip_prefix("\"\\(").and_then(|s| s.strip_suffix(")\"")) {
+        let (i, rest) = ph_index(inner)?;
+        return rest.is_empty().then_some(Fast {
+            head: Head::Ph(i),
+            segs: vec![],
+            tail,
+        });
+    }
+    let (head, mut rest) = match ph_index(t) {
+        Some((i, rest)) => (Head::Ph(i), rest),
+        None if t.starts_with('.') => (Head::Input, t),
+        None => return None,
+    };
+    if rest == "." {
+        rest = "";
+    }
+    let mut segs = Vec::new();
+    let b = rest.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'.' if b.get(i + 1) == Some(&b'[') => i += 1,
+            b'.' => {
+                let start = i + 1;
+                let mut j = start;
+                while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'_') {
+                    j += 1;
+                }
+                if j == start || b[start].is_ascii_digit() {
+                    return None;
+                }
+                segs.push(Seg::Field(jq::s(&rest[start..j])));
+                i = j;
+            }
+            b'[' => {
+                let close = rest[i..].find(']')? + i;
+                let inner = &rest[i + 1..close];
+                if inner.is_empty() {
+                    segs.push(Seg::Iter);
+                } else if inner.bytes().all(|c| c.is_ascii_digit()) {
+                    segs.push(Seg::Index(inner.parse().ok()?));
+                } else {
+                    return None;
+                }
+                i = close + 1;
+            }
+            b'?' => i += 1,
+            _ => return None,
+        }
+    }
+    Some(Fast { head, segs, tail })
+}
+
+impl Fast {
+    /// Outputs (nulls and errors dropped) on `input` with placeholder values `phs`.
+    pub fn run(&self, input: &Val, phs: &[Val]) -> Vec<Val> {
+        let start = match self.head {
+            Head::Input => input.clone(),
+            Head::Ph(i) => phs.get(i).cloned().unwrap_or(Val::Null),
+            Head::EmptyObject => Val::obj(Default::default()),
+        };
+        let mut cur = vec![start];
+        for seg in &self.segs {
+            let mut next = Vec::with_capacity(cur.len());
+            for v in cur {
+                match (seg, &v) {
+                    (_, Val::Null) if !matches!(seg, Seg::Iter) => next.push(Val::Null),
+                    (Seg::Field(k), Val::Obj(o)) => {
+                        next.push(o.get(k).cloned().unwrap_or(Val::Null))
+                    }
+                    (Seg::Index(n), Val::Arr(a)) => {
+                        next.push(a.get(*n).cloned().unwrap_or(Val::Null))
+                    }
+                    (Seg::Iter, Val::Arr(a)) => next.extend(a.iter().cloned()),
+                    (Seg::Iter, Val::Obj(o)) => next.extend(o.values().cloned()),
+                    _ => {}
+                }
+            }
+            cur = next;
+        }
+        cur.retain(|v| !matches!(*v, Val::Null));
+        if let Some(t) = self.tail {
+            for v in cur.iter_mut() {
+                if let Some(s) = jq::str_of(v) {
+                    *v = jq::s(&match t {
+                        Tail::GcpZoneRegion => gcp_region(&s),
+                        Tail::AwsZoneRegion => aws_region(&s),
+                        Tail::AzureLocation => s.to_lowercase().replace(' ', ""),
+                    });
+                }
+            }
+        }
+        cur
+    }
+}
+
+/// `cbf::zone_to_region`: `europe-west1-b` → `europe-west1`, anything else unchanged.
+fn gcp_region(z: &str) -> String {
+    let p: Vec<&str> = z.split('-').collect();
+    if p.len() == 3
+        && p[2].len() == 1
+        && p[2].bytes().all(|c| c.is_ascii_lowercase())
+        && p[1].ends_with(|c: char| c.is_ascii_digit())
+    {
+        format!("{}-{}", p[0], p[1])
+    } else {
+        z.to_string()
+    }
+}
+
+/// `cbf::aws_zone_to_region`: `eu-west-1a` → `eu-west-1`.
+fn aws_region(z: &str) -> String {
+    region::aws_zone_region(z)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn parses_only_plain_paths() {
+        assert!(parse(".values.machine_type").is_some());
+        assert!(parse(".values.boot_disk[]?.initialize_params[0]?").is_some());
+        assert!(parse("$__ph_0.values.x").is_some());
+        assert!(parse("\"\\($__ph_2)\"").is_some());
+        assert!(parse(".values.zone | cbf::zone_to_region").is_some());
+        assert!(parse(".").is_some());
+        assert!(parse(".values | select(.a)").is_none());
+        assert!(parse("\"x\\($__ph_0)\"").is_none());
+        assert!(parse(".a.b // 3").is_none());
+        assert!(parse(".values.zone | ascii_downcase").is_none());
+        assert!(parse("(.a)").is_none());
+    }
+
+    #[test]
+    fn runs_like_jq() {
+        let v = jq::to_val(
+            &json!({"values": {"zone": "europe-west1-b", "d": [{"s": 1}, {"s": 2}, {}], "n": null}}),
+        );
+        let run = |f: &str| {
+            parse(f)
+                .unwrap()
+                .run(&v, &[])
+                .iter()
+                .map(jq::to_json)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            run(".values.zone | cbf::zone_to_region"),
+            vec![json!("europe-west1")]
+        );
+        assert_eq!(run(".values.d[].s"), vec![json!(1.0), json!(2.0)]);
+        assert_eq!(run(".values.d[5].s"), Vec::<serde_json::Value>::new());
+        assert_eq!(run(".values.n[]?"), Vec::<serde_json::Value>::new());
+        assert_eq!(run(".values.zone.x"), Vec::<serde_json::Value>::new());
+        assert_eq!(gcp_region("us-central1"), "us-central1");
+        // the native version agrees with the jq one in the cbf module
+        let p = jq::Program::compile(&[".values.zone | cbf::zone_to_region"], 0).unwrap();
+        let g = jq::Globals {
+            root: Val::Null,
+            idx: Val::Null,
+            all: Val::Null,
+        };
+        for z in ["europe-west1-b", "us-central1", "asia-east1-a", "x"] {
+            let out = p.run(
+                0,
+                jq::to_val(&json!({"values": {"zone": z}})),
+                &g,
+                &Default::default(),
+                &[],
+            );
+            assert_eq!(
+                jq::str_of(out[0].as_ref().unwrap()).unwrap(),
+                gcp_region(z),
+                "{z}"
+            );
+        }
+    }
+}
+
+/// Split `<plain path> | <rest>` at the first top-level pipe.
+pub fn split_prefix(text: &str) -> Option<(Fast, &str)> {
+    let b = text.as_bytes();
+    let (mut depth, mut in_str, mut i) = (0i32, false, 0usize);
+    while i < b.len() {
+        match b[i] {
+            b'\\' if in_str => i += 1,
+            b'"' => in_str = !in_str,
+            b'(' | b'[' | b'{' if !in_str => depth += 1,
+            b')' | b']' | b'}' if !in_str => depth -= 1,
+            b'|' if !in_str && depth == 0 => {
+                let (l, r) = (&text[..i], &text[i + 1..]);
+                let f = parse(l)?;
+                return (f.tail.is_none()).then_some((f, r.trim()));
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Whether a filter can depend on nothing but its input (no globals, no placeholders).
+pub fn is_pure(text: &str) -> bool {
+    ![
+        "$__",
+        "cbf::all_select",
+        "cbf::root",
+        "cbf::config",
+        "cbf::by_address",
+        "cbf::ref",
+        "cbf::referrers",
+        "cbf::unknown",
+        "input",
+        "$ENV",
+        "env",
+    ]
+    .iter()
+    .any(|p| text.contains(p))
+}
+
+/// Whether `rest` gives nothing on a null input whatever else holds (`select(. != null) …`).
+pub fn empty_on_null(rest: &str) -> bool {
+    let r = rest.trim_start();
+    r.starts_with("select(. != null)") || r.starts_with("select(. != null and ")
+}
+
+/// `cbf::ref(<plain path>)`: the path, to test on the configuration block before running jq.
+pub fn ref_arg(text: &str) -> Option<Fast> {
+    let inner = text.trim().strip_prefix("cbf::ref(")?.strip_suffix(')')?;
+    let f = parse(inner)?;
+    (f.head == Head::Input && f.tail.is_none()).then_some(f)
+}
+
+impl Fast {
+    /// Outputs including nulls (for prefixes whose nulls still feed the rest of a filter).
+    pub fn run_keep_null(&self, input: &Val, phs: &[Val]) -> Vec<Val> {
+        let start = match self.head {
+            Head::Input => input.clone(),
+            Head::Ph(i) => phs.get(i).cloned().unwrap_or(Val::Null),
+            Head::EmptyObject => Val::obj(Default::default()),
+        };
+        let mut cur = vec![start];
+        for seg in &self.segs {
+            let mut next = Vec::with_capacity(cur.len());
+            for v in cur {
+                match (seg, &v) {
+                    (Seg::Iter, Val::Null) => {}
+                    (_, Val::Null) => next.push(Val::Null),
+                    (Seg::Field(k), Val::Obj(o)) => {
+                        next.push(o.get(k).cloned().unwrap_or(Val::Null))
+                    }
+                    (Seg::Index(n), Val::Arr(a)) => {
+                        next.push(a.get(*n).cloned().unwrap_or(Val::Null))
+                    }
+                    (Seg::Iter, Val::Arr(a)) => next.extend(a.iter().cloned()),
+                    (Seg::Iter, Val::Obj(o)) => next.extend(o.values().cloned()),
+                    _ => {}
+                }
+            }
+            cur = next;
+        }
+        cur
+    }
+}
+
+/// A `rest` simple enough to run natively on each value of a split filter's prefix.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Pred {
+    /// `select(length > 0)`
+    NonEmpty,
+    /// `select(type == "array" and length > 0)`
+    NonEmptyArray,
+    /// `select(. != null and . != "")`
+    NonBlank,
+    /// `select(.<field> != null)`
+    FieldNotNull(Val),
+    /// `select(.<field> == null or .<field> == "")`
+    FieldBlank(Val),
+}
+
+/// Recognise a native `rest`.
+pub fn pred(rest: &str) -> Option<Pred> {
+    let r: String = rest.split_whitespace().collect::<Vec<_>>().join(" ");
+    match r.as_str() {
+        "select(length > 0)" => return Some(Pred::NonEmpty),
+        "select(type == \"array\" and length > 0)" => return Some(Pred::NonEmptyArray),
+        "select(. != null and . != \"\")" => return Some(Pred::NonBlank),
+        _ => {}
+    }
+    let ident = |s: &str| {
+        !s.is_empty()
+            && s.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_')
+            && !s.as_bytes()[0].is_ascii_digit()
+    };
+    if let Some(f) = r
+        .strip_prefix("select(.")
+        .and_then(|x| x.strip_suffix(" != null)"))
+    {
+        return ident(f).then(|| Pred::FieldNotNull(jq::s(f)));
+    }
+    if let Some(inner) = r
+        .strip_prefix("select(.")
+        .and_then(|x| x.strip_suffix(" == \"\")"))
+    {
+        let (a, b) = inner.split_once(" == null or .")?;
+        return (ident(a) && a == b).then(|| Pred::FieldBlank(jq::s(a)));
+    }
+    None
+}
+
+fn length(v: &Val) -> f64 {
+    match v {
+        Val::Null => 0.0,
+        Val::Arr(a) => a.len() as f64,
+        Val::Obj(o) => o.len() as f64,
+        Val::TStr(_) | Val::BStr(_) => jq::str_of(v).map_or(0, |s| s.chars().count()) as f64,
+        Val::Num(_) => jq::num(v).unwrap_or(0.0).abs(),
+        Val::Bool(_) => f64::NAN,
+    }
+}
+
+impl Pred {
+    /// Whether `select(...)` keeps `v` (a value jq would raise an error on is dropped too).
+    pub fn keeps(&self, v: &Val) -> bool {
+        let field = |k: &Val| match v {
+            Val::Obj(o) => Some(o.get(k).cloned().unwrap_or(Val::Null)),
+            Val::Null => Some(Val::Null),
+            _ => None,
+        };
+        match self {
+            Pred::NonEmpty => length(v) > 0.0,
+            Pred::NonEmptyArray => matches!(v, Val::Arr(a) if !a.is_empty()),
+            Pred::NonBlank => !matches!(*v, Val::Null) && jq::str_of(v).as_deref() != Some(""),
+            Pred::FieldNotNull(k) => field(k).is_some_and(|f| f != Val::Null),
+            Pred::FieldBlank(k) => {
+                field(k).is_some_and(|f| f == Val::Null || jq::str_of(&f).as_deref() == Some(""))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod pred_tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn native_selects_agree_with_jq() {
+        let cases = [
+            "select(length > 0)",
+            "select(type == \"array\" and length > 0)",
+            "select(. != null and . != \"\")",
+            "select(.allocated_storage != null)",
+            "select(.source == null or .source == \"\")",
+        ];
+        let inputs = [
+            json!(null),
+            json!([]),
+            json!([1]),
+            json!(""),
+            json!("x"),
+            json!({}),
+            json!({"allocated_storage": 5, "source": ""}),
+            json!({"source": "s"}),
+            json!(3),
+        ];
+        let texts: Vec<&str> = cases.to_vec();
+        let p = jq::Program::compile(&texts, 0).unwrap();
+        let g = jq::Globals {
+            root: Val::Null,
+            idx: Val::Null,
+            all: Val::Null,
+        };
+        for (i, c) in cases.iter().enumerate() {
+            let pr = pred(c).unwrap_or_else(|| panic!("{c}"));
+            for inp in &inputs {
+                let v = jq::to_val(inp);
+                let by_jq = p
+                    .run(i, v.clone(), &g, &Default::default(), &[])
+                    .into_iter()
+                    .any(|r| r.is_ok());
+                assert_eq!(pr.keeps(&v), by_jq, "{c} on {inp}");
+            }
+        }
+        assert_eq!(pred("select(.a != null and .b)"), None);
+    }
+}
