@@ -1,1 +1,154 @@
 //! The mapping engine: Carbonifer's YAML + jq mapping language, evaluated with jaq.
+//!
+//! Entry points: [`load`] (embedded defaults + user mapping dirs), [`check`] (validation with
+//! `file:line:column: message` diagnostics) and [`Engine::map`] (a plan → [`MappedPlan`]).
+//! The language and design are described in `docs/mappings.md`.
+
+pub mod engine;
+pub mod jq;
+pub mod model;
+pub mod placeholder;
+pub mod region;
+
+pub use engine::{Engine, MappingFile, read_dir};
+pub use model::{DiagKind, Diagnostic, Loc};
+
+use std::borrow::Cow;
+use std::path::{Path, PathBuf};
+
+/// Finds a data file (`aws_instances.json`…) by name and returns its contents.
+pub type DataResolver = dyn Fn(&str) -> Option<Cow<'static, str>>;
+
+/// Errors of the mapping engine.
+#[derive(Debug, thiserror::Error)]
+pub enum MappingError {
+    /// A mapping directory or file could not be read.
+    #[error("{0}: {1}")]
+    Io(PathBuf, String),
+    /// Mapping files with fatal problems, one `file:line:column: message` per line.
+    #[error("{}", .0.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n"))]
+    Invalid(Vec<Diagnostic>),
+}
+
+impl From<MappingError> for crate::Error {
+    fn from(e: MappingError) -> Self {
+        crate::Error::Mapping(e.to_string())
+    }
+}
+
+/// Kind of a storage device.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DiskKind {
+    Ssd,
+    Hdd,
+}
+
+/// A storage device of a resource.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Storage {
+    pub size_gb: f64,
+    pub kind: DiskKind,
+    /// Device key (e.g. `b` for `/dev/xvdb`); one storage per key is kept.
+    pub key: Option<String>,
+}
+
+/// The figures of one resource instance.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct MappedResource {
+    /// Full address incl. module path and index, e.g. `module.a.aws_instance.web["x"]`.
+    pub address: String,
+    pub resource_type: String,
+    pub name: String,
+    /// `aws` | `gcp` | `azure`.
+    pub provider: String,
+    pub region: Option<String>,
+    pub zone: Option<String>,
+    pub machine_type: Option<String>,
+    pub vcpus: Option<f64>,
+    pub memory_gb: Option<f64>,
+    /// One model name per GPU.
+    pub gpus: Vec<String>,
+    pub cpu_types: Vec<String>,
+    pub storage: Vec<Storage>,
+    /// Instances it stands for (ASG desired, node count…); 1 by default.
+    pub count: u32,
+    /// Copies kept by the service (2 for multi-AZ RDS); count it once in totals.
+    pub replication_factor: u32,
+    /// Figures assumed because a value is unknown until apply.
+    pub assumed: Vec<String>,
+    pub warnings: Vec<String>,
+}
+
+/// Every mapped resource of a document, before and after the change.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct MappedPlan {
+    /// From `prior_state`.
+    pub before: Vec<MappedResource>,
+    /// From `planned_values` (or a state document's `values`).
+    pub after: Vec<MappedResource>,
+    /// Addresses of resources listed in `ignored_resources`.
+    pub ignored: Vec<String>,
+    /// Addresses of managed AWS/GCP/Azure resources neither mapped nor ignored.
+    pub unsupported: Vec<String>,
+}
+
+macro_rules! builtin {
+    ($($folder:literal / $file:literal),* $(,)?) => {
+        &[$(($folder, concat!("mappings/", $folder, "/", $file), include_str!(concat!("../../mappings/", $folder, "/", $file)))),*]
+    };
+}
+
+/// Our shipped mappings, embedded in the binary: (provider folder, path, text).
+pub const BUILTIN: &[(&str, &str, &str)] = builtin![
+    "aws" / "general.yaml",
+    "aws" / "ec2.yaml",
+    "aws" / "ebs.yaml",
+    "aws" / "asg.yaml",
+    "aws" / "rds.yaml",
+    "aws" / "eks.yaml",
+    "aws" / "elasticache.yaml",
+    "gcp" / "general.yaml",
+    "gcp" / "compute.yaml",
+    "gcp" / "groups.yaml",
+    "gcp" / "disk.yaml",
+    "gcp" / "sql.yaml",
+    "gcp" / "gke.yaml",
+    "azure" / "general.yaml",
+    "azure" / "vm.yaml",
+    "azure" / "disk.yaml",
+    "azure" / "aks.yaml",
+];
+
+/// The embedded mapping files.
+pub fn builtin_files() -> Vec<MappingFile> {
+    BUILTIN.iter().map(|(f, p, t)| MappingFile { path: p.to_string(), folder: Some(f.to_string()), text: t.to_string() }).collect()
+}
+
+/// The embedded defaults, then each user mapping dir layered on top (a later dir's resource
+/// mapping of the same name replaces the earlier one; `general` merges key-wise).
+pub fn load(user_dirs: &[PathBuf], resolver: &DataResolver) -> Result<Engine, MappingError> {
+    let mut files = builtin_files();
+    for d in user_dirs {
+        files.extend(read_dir(d)?);
+    }
+    Engine::from_files(&files, resolver)
+}
+
+/// Validate a mapping dir layered on the embedded defaults: every problem, located.
+pub fn check(dir: &Path, resolver: &DataResolver) -> Result<Vec<Diagnostic>, MappingError> {
+    let mut files = builtin_files();
+    files.extend(read_dir(dir)?);
+    Ok(Engine::check_files(&files, resolver))
+}
+
+/// A resolver that looks in `dirs` first (user data dirs), then asks `fallback`.
+pub fn dir_resolver(dirs: Vec<PathBuf>, fallback: impl Fn(&str) -> Option<Cow<'static, str>> + 'static) -> Box<DataResolver> {
+    Box::new(move |name: &str| {
+        for d in &dirs {
+            if let Ok(t) = std::fs::read_to_string(d.join(name)) {
+                return Some(Cow::Owned(t));
+            }
+        }
+        fallback(name)
+    })
+}

@@ -1,0 +1,985 @@
+//! The engine: loads and layers mapping sets, compiles their filters once, and maps a plan's resources into MappedResource figures.
+
+use super::jq::{self, Globals, PerResource, Program};
+use super::model::{self, DiagKind, Diagnostic, ItemDef, Loc, MappingSet, PropDef, Props, Reference, ResourceMapping, Src};
+use super::placeholder::{self, PhKind, Placeholder};
+use super::region::{self, Regions};
+use super::{DataResolver, DiskKind, MappedPlan, MappedResource, MappingError, Storage};
+use jaq_json::Val;
+use rayon::prelude::*;
+use regex::Regex;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// One mapping file given as text.
+#[derive(Debug, Clone)]
+pub struct MappingFile {
+    /// Shown in diagnostics (`mappings/aws/ec2.yaml`).
+    pub path: String,
+    /// Provider folder it came from (`aws`, `gcp`, `azure`), if any.
+    pub folder: Option<String>,
+    pub text: String,
+}
+
+struct FilterInfo {
+    placeholders: Vec<(Placeholder, usize)>,
+    on_root: bool,
+}
+
+/// The mapping engine: a merged, compiled mapping set. Cheap to share across threads.
+pub struct Engine {
+    set: MappingSet,
+    program: Program,
+    filters: Vec<FilterInfo>,
+    regexes: HashMap<String, Regex>,
+    data: HashMap<String, Val>,
+    ignored: HashMap<String, Vec<Regex>>,
+    index_props: Vec<String>,
+    config: serde_json::Value,
+    diagnostics: Vec<Diagnostic>,
+}
+
+/// Read the mapping files of a directory: `*.yaml`/`*.yml` directly in it or in sub-folders
+/// (the sub-folder name is the provider folder), sorted by path.
+pub fn read_dir(dir: &Path) -> Result<Vec<MappingFile>, MappingError> {
+    fn walk(dir: &Path, folder: Option<String>, out: &mut Vec<MappingFile>) -> Result<(), MappingError> {
+        let rd = std::fs::read_dir(dir).map_err(|e| MappingError::Io(dir.to_path_buf(), e.to_string()))?;
+        let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
+                walk(&p, name.or(folder.clone()), out)?;
+            } else if matches!(p.extension().and_then(|e| e.to_str()), Some("yaml" | "yml")) {
+                let text = std::fs::read_to_string(&p).map_err(|e| MappingError::Io(p.clone(), e.to_string()))?;
+                out.push(MappingFile { path: p.display().to_string(), folder: folder.clone(), text });
+            }
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    walk(dir, None, &mut out)?;
+    Ok(out)
+}
+
+fn default_config() -> serde_json::Value {
+    serde_json::json!({"provider": {
+        "aws": {"avg_autoscaler_size_percent": 0.5},
+        "gcp": {"avg_autoscaler_size_percent": 0.5},
+        "azure": {"avg_autoscaler_size_percent": 0.5}
+    }})
+}
+
+struct Builder<'a> {
+    filters: Vec<(String, FilterInfo, Loc, placeholder::Rewritten)>,
+    by_text: HashMap<(String, bool), usize>,
+    texts: &'a HashMap<Arc<str>, String>,
+}
+
+impl Builder<'_> {
+    fn register(&mut self, text: &str, loc: &Loc, force_root: bool) -> usize {
+        let t = text.trim();
+        let on_root = force_root
+            || t.contains("all_select(")
+            || [".configuration", ".prior_state", ".planned_values", ".variables", ".resource_changes"].iter().any(|p| t.starts_with(p));
+        if let Some(&id) = self.by_text.get(&(text.to_string(), on_root)) {
+            return id;
+        }
+        let rw = placeholder::rewrite(text);
+        let mut phs = Vec::new();
+        for ph in &rw.placeholders {
+            let this_id = match &ph.kind {
+                PhKind::This(path) => self.register(path, loc, false),
+                _ => usize::MAX,
+            };
+            phs.push((ph.clone(), this_id));
+        }
+        let id = self.filters.len();
+        self.filters.push((rw.text.clone(), FilterInfo { placeholders: phs, on_root }, loc.clone(), rw));
+        self.by_text.insert((text.to_string(), on_root), id);
+        id
+    }
+
+    fn src(&mut self, s: &mut Src, force_root: bool) {
+        s.id = self.register(&s.text, &s.loc, force_root);
+    }
+
+    fn props(&mut self, props: &mut Props) {
+        for (_, defs) in props.iter_mut() {
+            for d in defs.iter_mut() {
+                self.def(d);
+            }
+        }
+    }
+
+    fn def(&mut self, d: &mut PropDef) {
+        for p in d.paths.iter_mut() {
+            self.src(p, false);
+        }
+        if let Some(p) = d.property.as_mut().filter(|p| p.text.trim_start().starts_with('.')) {
+            self.src(p, false);
+        }
+        if let Some(v) = d.validator.as_mut() {
+            self.src(v, false);
+        }
+        if let Some(f) = d.default_filter.as_mut() {
+            self.src(f, false);
+        }
+        if let Some(r) = d.reference.as_mut() {
+            for p in r.paths.iter_mut() {
+                self.src(p, true);
+            }
+            if let Some(p) = r.property.as_mut().filter(|p| p.text.trim_start().starts_with('.')) {
+                self.src(p, false);
+            }
+        }
+        for it in d.items.iter_mut() {
+            self.item(it);
+        }
+    }
+
+    fn item(&mut self, it: &mut ItemDef) {
+        for p in it.paths.iter_mut() {
+            self.src(p, false);
+        }
+        self.props(&mut it.properties);
+    }
+
+    /// Location of byte `offset` of filter `id`'s rewritten text, in its YAML file.
+    fn locate(&self, id: usize, offset: usize) -> Loc {
+        let (_, _, loc, rw) = &self.filters[id];
+        let orig = rw.original_offset(offset);
+        let mut l = loc.clone();
+        // a quoted scalar starts one column after its quote
+        if let Some(text) = self.texts.get(&loc.file) {
+            if let Some(line) = text.lines().nth(loc.line.saturating_sub(1)) {
+                if matches!(line.chars().nth(loc.col.saturating_sub(1)), Some('\'' | '"')) {
+                    l.col += 1;
+                }
+            }
+        }
+        let src = &rw.text;
+        let _ = src;
+        l.col += orig;
+        l
+    }
+}
+
+fn walk_regexes(props: &Props, out: &mut Vec<(String, Loc)>) {
+    for (_, defs) in props {
+        for d in defs {
+            if let Some(r) = &d.regex {
+                out.push((r.pattern.clone(), r.loc.clone()));
+            }
+            for it in &d.items {
+                walk_regexes(&it.properties, out);
+            }
+        }
+    }
+}
+
+fn walk_json_files(props: &Props, out: &mut Vec<(String, Loc)>) {
+    for (_, defs) in props {
+        for d in defs {
+            if let Some(Reference { json_file: Some((f, l)), .. }) = &d.reference {
+                out.push((f.clone(), l.clone()));
+            }
+            for it in &d.items {
+                walk_json_files(&it.properties, out);
+            }
+        }
+    }
+}
+
+impl Engine {
+    /// Load mapping files (in layering order: later files override earlier ones), resolving data
+    /// files by name with `resolver`. Fails on fatal diagnostics (see [`Diagnostic::is_fatal`]).
+    pub fn from_files(files: &[MappingFile], resolver: &DataResolver) -> Result<Engine, MappingError> {
+        let (engine, diags) = Self::build(files, resolver);
+        let fatal: Vec<Diagnostic> = diags.iter().filter(|d| d.is_fatal()).cloned().collect();
+        if !fatal.is_empty() {
+            return Err(MappingError::Invalid(fatal));
+        }
+        engine.ok_or_else(|| MappingError::Invalid(diags))
+    }
+
+    /// Every diagnostic of the loaded set (non-fatal ones: unknown keys, broken jq filters).
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    /// Override engine settings read by `${config.…}` placeholders (merged key-wise).
+    pub fn set_config(&mut self, config: serde_json::Value) {
+        fn merge(a: &mut serde_json::Value, b: serde_json::Value) {
+            match (a, b) {
+                (serde_json::Value::Object(a), serde_json::Value::Object(b)) => {
+                    for (k, v) in b {
+                        merge(a.entry(k).or_insert(serde_json::Value::Null), v);
+                    }
+                }
+                (a, b) => *a = b,
+            }
+        }
+        merge(&mut self.config, config);
+    }
+
+    /// Load and validate: every diagnostic, fatal or not.
+    pub fn check_files(files: &[MappingFile], resolver: &DataResolver) -> Vec<Diagnostic> {
+        Self::build(files, resolver).1
+    }
+
+    fn build(files: &[MappingFile], resolver: &DataResolver) -> (Option<Engine>, Vec<Diagnostic>) {
+        let mut diags = Vec::new();
+        let mut set = MappingSet::default();
+        let mut texts = HashMap::new();
+        for f in files {
+            model::parse_into(&mut set, &f.path, f.folder.as_deref(), &f.text, &mut diags);
+            texts.insert(Arc::<str>::from(f.path.as_str()), f.text.clone());
+        }
+
+        // filters
+        let mut b = Builder { filters: vec![], by_text: HashMap::new(), texts: &texts };
+        for r in set.resources.values_mut() {
+            for p in r.paths.iter_mut() {
+                b.src(p, true);
+            }
+            b.props(&mut r.variables);
+            b.props(&mut r.properties);
+        }
+        let nph = b.filters.iter().map(|f| f.1.placeholders.len()).max().unwrap_or(0);
+        let mut texts_v: Vec<String> = b.filters.iter().map(|f| f.0.clone()).collect();
+        let mut program = None;
+        let mut parsed_each = false;
+        for _round in 0..12 {
+            let refs: Vec<&str> = texts_v.iter().map(String::as_str).collect();
+            match Program::compile(&refs, nph) {
+                Ok(p) => {
+                    program = Some(p);
+                    break;
+                }
+                Err(errs) => {
+                    if !parsed_each {
+                        // syntax errors stop the parser at the first one: check each filter on its own
+                        parsed_each = true;
+                        for i in 0..texts_v.len() {
+                            if let Err((off, msg)) = jq::parse_one(&texts_v[i]) {
+                                diags.push(Diagnostic { loc: b.locate(i, off), kind: DiagKind::Jq, message: format!("jq: {msg}") });
+                                texts_v[i] = "empty".into();
+                            }
+                        }
+                        continue;
+                    }
+                    for (i, off, msg) in &errs {
+                        if *i < texts_v.len() && texts_v[*i] != "empty" {
+                            diags.push(Diagnostic { loc: b.locate(*i, *off), kind: DiagKind::Jq, message: format!("jq: {msg}") });
+                            texts_v[*i] = "empty".into();
+                        }
+                    }
+                }
+            }
+        }
+        let Some(program) = program else {
+            return (None, diags);
+        };
+        let filters: Vec<FilterInfo> = b.filters.into_iter().map(|f| f.1).collect();
+
+        // regexes
+        let mut regexes = HashMap::new();
+        let mut pats = Vec::new();
+        for r in set.resources.values() {
+            walk_regexes(&r.variables, &mut pats);
+            walk_regexes(&r.properties, &mut pats);
+        }
+        for (p, loc) in pats {
+            match Regex::new(&p) {
+                Ok(re) => {
+                    regexes.insert(p, re);
+                }
+                Err(e) => {
+                    let msg = e.to_string().lines().last().unwrap_or("invalid").trim().to_string();
+                    diags.push(Diagnostic { loc, kind: DiagKind::Regex, message: format!("bad regex {p:?}: {msg}") })
+                }
+            }
+        }
+        let mut ignored: HashMap<String, Vec<Regex>> = HashMap::new();
+        for (prov, g) in &set.general {
+            for (pat, loc) in &g.ignored {
+                match Regex::new(&format!("^(?:{pat})$")) {
+                    Ok(re) => ignored.entry(prov.clone()).or_default().push(re),
+                    Err(e) => diags.push(Diagnostic {
+                        loc: loc.clone(),
+                        kind: DiagKind::Regex,
+                        message: format!("bad ignored_resources pattern {pat:?}: {}", e.to_string().lines().last().unwrap_or("").trim()),
+                    }),
+                }
+            }
+        }
+
+        // data files
+        let mut data = HashMap::new();
+        let mut declared = HashSet::new();
+        for g in set.general.values() {
+            for (name, (file, loc)) in &g.json_data {
+                declared.insert(name.clone());
+                if data.contains_key(file) {
+                    continue;
+                }
+                match resolver(file) {
+                    None => diags.push(Diagnostic { loc: loc.clone(), kind: DiagKind::Data, message: format!("data file {file:?} not found") }),
+                    Some(text) => match serde_json::from_str::<serde_json::Value>(&text) {
+                        Ok(v) => {
+                            data.insert(file.clone(), jq::to_val(&v));
+                        }
+                        Err(e) => diags.push(Diagnostic { loc: loc.clone(), kind: DiagKind::Data, message: format!("data file {file:?}: {e}") }),
+                    },
+                }
+            }
+        }
+        let mut refs = Vec::new();
+        for r in set.resources.values() {
+            walk_json_files(&r.variables, &mut refs);
+            walk_json_files(&r.properties, &mut refs);
+        }
+        for (name, loc) in refs {
+            if !declared.contains(&name) {
+                diags.push(Diagnostic { loc, kind: DiagKind::Data, message: format!("json_file {name:?} is not declared in any general.<provider>.json_data") });
+            }
+        }
+
+        // properties all_select is asked about: index them
+        let re = Regex::new(r#"all_select\(\s*"([^"]+)""#).expect("static regex");
+        let mut index_props: Vec<String> = vec!["type".into(), "address".into()];
+        for t in &texts_v {
+            for c in re.captures_iter(t) {
+                if !index_props.contains(&c[1].to_string()) {
+                    index_props.push(c[1].to_string());
+                }
+            }
+        }
+
+        let engine = Engine { set, program, filters, regexes, data, ignored, index_props, config: default_config(), diagnostics: diags.clone() };
+        (Some(engine), diags)
+    }
+
+    /// Names of the resource mappings loaded.
+    pub fn resource_mappings(&self) -> impl Iterator<Item = &str> {
+        self.set.resources.keys().map(String::as_str)
+    }
+
+    /// Number of distinct compiled filters.
+    pub fn filter_count(&self) -> usize {
+        self.program.len()
+    }
+
+    /// Map a plan (or state) document.
+    pub fn map(&self, doc: &serde_json::Value) -> MappedPlan {
+        let root = jq::to_val(doc);
+        let regions = Regions::new(doc);
+        let mut unknown: HashMap<String, Val> = HashMap::new();
+        for rc in doc["resource_changes"].as_array().into_iter().flatten() {
+            if let (Some(a), Some(u)) = (rc["address"].as_str(), rc["change"].get("after_unknown")) {
+                unknown.insert(a.to_string(), jq::to_val(u));
+            }
+        }
+        let empty = HashMap::new();
+        let mut plan = MappedPlan::default();
+        let before = jq::get(&root, "prior_state").and_then(|p| jq::get(p, "values")).and_then(|v| jq::get(v, "root_module"));
+        let after = jq::get(&root, "planned_values")
+            .and_then(|v| jq::get(v, "root_module"))
+            .or_else(|| jq::get(&root, "values").and_then(|v| jq::get(v, "root_module")));
+        let configs = Configs::new(&root);
+        if let Some(m) = before {
+            let (mapped, ignored, unsupported) = self.map_side(&root, m, None, &configs, &regions, &empty);
+            plan.before = mapped;
+            let _ = (ignored, unsupported);
+        }
+        if let Some(m) = after {
+            let (mapped, ignored, unsupported) = self.map_side(&root, m, before, &configs, &regions, &unknown);
+            plan.after = mapped;
+            plan.ignored = ignored;
+            plan.unsupported = unsupported;
+        }
+        plan
+    }
+
+    fn map_side(&self, root: &Val, module: &Val, extra: Option<&Val>, configs: &Configs, regions: &Regions, unknown: &HashMap<String, Val>) -> (Vec<MappedResource>, Vec<String>, Vec<String>) {
+        let mut all = Vec::new();
+        collect_resources(module, &mut all);
+        // data sources read during plan live in prior_state: make them findable too
+        if let Some(extra) = extra {
+            let mut more = Vec::new();
+            collect_resources(extra, &mut more);
+            let have: HashSet<String> = all.iter().filter_map(|r| jq::get(r, "address").and_then(jq::str_of)).collect();
+            all.extend(more.into_iter().filter(|r| {
+                jq::get(r, "mode").and_then(jq::str_of).as_deref() == Some("data")
+                    && !jq::get(r, "address").and_then(jq::str_of).is_some_and(|a| have.contains(&a))
+            }));
+        }
+        let mut idx: BTreeMap<&str, HashMap<String, Vec<Val>>> = BTreeMap::new();
+        for p in &self.index_props {
+            let m = idx.entry(p.as_str()).or_default();
+            for r in &all {
+                let mut v = Some(r);
+                for k in p.split('.') {
+                    v = v.and_then(|x| jq::get(x, k));
+                }
+                if let Some(v) = v {
+                    // the same key as `__key` in the cbf module
+                    let key = match jq::str_of(v) {
+                        Some(s) => format!("s:{s}"),
+                        None => format!("j:{v}"),
+                    };
+                    m.entry(key).or_default().push(r.clone());
+                }
+            }
+        }
+        let idx_val = Val::obj(
+            idx.into_iter()
+                .map(|(p, m)| (jq::s(p), Val::obj(m.into_iter().map(|(k, v)| (jq::s(&k), Val::Arr(v.into()))).collect())))
+                .collect(),
+        );
+        let position: HashMap<String, usize> = all.iter().enumerate().filter_map(|(i, r)| Some((jq::str_of(jq::get(r, "address")?)?, i))).collect();
+        let g = Globals { root: root.clone(), idx: idx_val, all: Val::Arr(all.clone().into()) };
+
+        // which mapping takes each resource (first mapping by name wins)
+        let mut work: Vec<(usize, &ResourceMapping, Val)> = Vec::new();
+        let mut taken = HashSet::new();
+        for m in self.set.resources.values() {
+            if m.kind != "resource" && !m.kind.is_empty() {
+                continue;
+            }
+            for p in &m.paths {
+                for r in self.run_plain(p.id, root, &g) {
+                    let Some(addr) = jq::get(&r, "address").and_then(jq::str_of) else { continue };
+                    if jq::get(&r, "mode").and_then(jq::str_of).is_some_and(|m| m != "managed") {
+                        continue;
+                    }
+                    let Some(pn) = jq::get(&r, "provider_name").and_then(jq::str_of) else { continue };
+                    if region::provider_family(&pn).is_none() {
+                        continue;
+                    }
+                    if taken.insert(addr.clone()) {
+                        work.push((*position.get(&addr).unwrap_or(&usize::MAX), m, r));
+                    }
+                }
+            }
+        }
+        work.sort_by_key(|w| w.0);
+        let mapped: Vec<MappedResource> = work
+            .par_iter()
+            .map(|(_, m, r)| {
+                let addr = jq::get(r, "address").and_then(jq::str_of).unwrap_or_default();
+                let (modpath, rel) = region::config_address(&addr);
+                let per = PerResource {
+                    unknown: unknown.get(&addr).cloned().unwrap_or(Val::Null),
+                    config: configs.resources.get(&(modpath.clone(), rel)).cloned().unwrap_or(Val::Null),
+                    modprefix: jq::s(&module_prefix(&addr)),
+                    modconfig: configs.modules.get(&modpath).cloned().unwrap_or(Val::Null),
+                };
+                self.map_resource(m, r.clone(), &g, regions, per)
+            })
+            .collect();
+
+        let mut ignored = Vec::new();
+        let mut unsupported = Vec::new();
+        for r in &all {
+            let get = |k| jq::get(r, k).and_then(jq::str_of).unwrap_or_default();
+            let (addr, ty, mode, pn) = (get("address"), get("type"), get("mode"), get("provider_name"));
+            if (mode != "managed" && !mode.is_empty()) || taken.contains(&addr) {
+                continue;
+            }
+            let Some(fam) = region::provider_family(&pn) else { continue };
+            let is_ignored = self.ignored.get(fam).is_some_and(|v| v.iter().any(|re| re.is_match(&ty)));
+            if is_ignored { ignored.push(addr) } else { unsupported.push(addr) }
+        }
+        (mapped, ignored, unsupported)
+    }
+
+    fn run_plain(&self, fid: usize, input: &Val, g: &Globals) -> Vec<Val> {
+        if fid == usize::MAX {
+            return vec![];
+        }
+        self.program.run(fid, input.clone(), g, &PerResource::default(), &[]).into_iter().filter_map(Result::ok).filter(|v| *v != Val::Null).collect()
+    }
+
+    fn map_resource(&self, m: &ResourceMapping, res: Val, g: &Globals, regions: &Regions, per: PerResource) -> MappedResource {
+        let get = |k| jq::get(&res, k).and_then(jq::str_of).unwrap_or_default();
+        let address = get("address");
+        let provider_name = get("provider_name");
+        let family = region::provider_family(&provider_name).unwrap_or("aws");
+        let cx = RCx { e: self, g, res: res.clone(), family, m, per, vars: RefCell::new(HashMap::new()), notes: RefCell::new(Notes::default()) };
+        let mut out = MappedResource {
+            address: address.clone(),
+            resource_type: get("type"),
+            name: get("name"),
+            provider: family.to_string(),
+            count: 1,
+            replication_factor: 1,
+            ..Default::default()
+        };
+
+        let text = |f: Option<Found>| f.and_then(|f| match jq::str_of(&f.val) { Some(s) => Some(s), None => jq::num(&f.val).map(|n| jq::display(&jq::s(&n.to_string()))) });
+        out.machine_type = text(cx.scalar("machine_type"));
+        if let Some(f) = cx.scalar("vCPUs").or_else(|| cx.scalar("vcpus")) {
+            out.vcpus = jq::num(&f.val);
+        }
+        if let Some(f) = cx.scalar("memory") {
+            out.memory_gb = jq::num(&f.val).map(|n| n * unit_factor_gb(f.unit.as_deref().unwrap_or("mb")));
+        }
+        let zone = cx.scalar("zone");
+        out.zone = zone.and_then(|f| match &f.val {
+            Val::Arr(a) => a.first().and_then(jq::str_of),
+            v => jq::str_of(v),
+        });
+        out.region = text(cx.scalar("region")).filter(|r| !r.is_empty());
+        if out.region.is_none() {
+            out.region = out.zone.as_deref().map(|z| match family {
+                "aws" => region::aws_zone_region(z),
+                "gcp" => region::gcp_zone_region(z),
+                _ => z.to_string(),
+            });
+        }
+        if out.region.is_none() {
+            out.region = regions.region_for(&address, family, &provider_name);
+        }
+        if out.region.is_none() {
+            cx.notes.borrow_mut().warnings.push("region unknown".to_string());
+        }
+        if let Some(f) = cx.scalar("count") {
+            if let Some(n) = jq::num(&f.val) {
+                out.count = n.round().max(0.0) as u32;
+            }
+        }
+        if let Some(f) = cx.scalar("replication_factor") {
+            if let Some(n) = jq::num(&f.val) {
+                out.replication_factor = (n.round() as u32).max(1);
+            }
+        }
+        // GPUs: guest_accelerator items {count, type}, and a `gpus` property (list of models)
+        for item in cx.list("guest_accelerator") {
+            let ty = item.get("type").and_then(|f| jq::str_of(&f.val));
+            let n = item.get("count").and_then(|f| jq::num(&f.val)).unwrap_or(1.0);
+            if let Some(ty) = ty {
+                for _ in 0..(n.max(0.0) as usize) {
+                    out.gpus.push(ty.rsplit('/').next().unwrap_or(&ty).to_string());
+                }
+            }
+        }
+        if let Some(f) = cx.scalar("gpus") {
+            push_strings(&f.val, &mut out.gpus);
+        }
+        if let Some(f) = cx.scalar("cpu_platform").or_else(|| cx.scalar("cpu_types")) {
+            push_strings(&f.val, &mut out.cpu_types);
+        }
+        out.storage = cx.storages();
+        let notes = cx.notes.into_inner();
+        out.assumed = notes.assumed;
+        out.warnings = notes.warnings;
+        out
+    }
+}
+
+fn push_strings(v: &Val, out: &mut Vec<String>) {
+    match v {
+        Val::Arr(a) => a.iter().filter_map(jq::str_of).for_each(|s| out.push(s)),
+        v => {
+            if let Some(s) = jq::str_of(v) {
+                out.push(s)
+            }
+        }
+    }
+}
+
+fn unit_factor_gb(unit: &str) -> f64 {
+    match unit {
+        "b" => 1.0 / (1024.0 * 1024.0 * 1024.0),
+        "kb" => 1.0 / (1024.0 * 1024.0),
+        "gb" => 1.0,
+        "tb" => 1024.0,
+        "pb" => 1024.0 * 1024.0,
+        _ => 1.0 / 1024.0,
+    }
+}
+
+/// Configuration resources by (module path, module-relative address), and each module's list.
+#[derive(Default)]
+struct Configs {
+    resources: HashMap<(String, String), Val>,
+    modules: HashMap<String, Val>,
+}
+
+impl Configs {
+    fn new(root: &Val) -> Configs {
+        let mut c = Configs::default();
+        if let Some(m) = jq::get(root, "configuration").and_then(|c| jq::get(c, "root_module")) {
+            c.walk(m, String::new());
+        }
+        c
+    }
+    fn walk(&mut self, module: &Val, path: String) {
+        if let Some(rs @ Val::Arr(list)) = jq::get(module, "resources") {
+            for r in list.iter() {
+                if let Some(a) = jq::get(r, "address").and_then(jq::str_of) {
+                    let (_, rel) = region::config_address(&a);
+                    self.resources.insert((path.clone(), rel), r.clone());
+                }
+            }
+            self.modules.insert(path.clone(), rs.clone());
+        }
+        if let Some(Val::Obj(calls)) = jq::get(module, "module_calls") {
+            for (name, call) in calls.iter() {
+                let name = jq::str_of(name).unwrap_or_default();
+                let child = if path.is_empty() { format!("module.{name}") } else { format!("{path}.module.{name}") };
+                if let Some(m) = jq::get(call, "module") {
+                    self.walk(m, child);
+                }
+            }
+        }
+    }
+}
+
+/// `module.a["x"].module.b.` for `module.a["x"].module.b.aws_instance.web[0]`; empty at the root.
+fn module_prefix(addr: &str) -> String {
+    let segs = region::split_address(addr);
+    let mut out = String::new();
+    let mut i = 0;
+    while i + 1 < segs.len() && segs[i] == "module" {
+        out.push_str("module.");
+        out.push_str(segs[i + 1]);
+        out.push('.');
+        i += 2;
+    }
+    out
+}
+
+fn collect_resources(module: &Val, out: &mut Vec<Val>) {
+    if let Some(Val::Arr(rs)) = jq::get(module, "resources") {
+        out.extend(rs.iter().cloned());
+    }
+    if let Some(Val::Arr(cs)) = jq::get(module, "child_modules") {
+        for c in cs.iter() {
+            collect_resources(c, out);
+        }
+    }
+}
+
+#[derive(Default)]
+struct Notes {
+    assumed: Vec<String>,
+    warnings: Vec<String>,
+}
+
+#[derive(Clone)]
+struct Found {
+    val: Val,
+    unit: Option<String>,
+}
+
+/// Evaluation context of one resource.
+struct RCx<'e> {
+    e: &'e Engine,
+    g: &'e Globals,
+    res: Val,
+    family: &'e str,
+    m: &'e ResourceMapping,
+    per: PerResource,
+    vars: RefCell<HashMap<String, Option<Val>>>,
+    notes: RefCell<Notes>,
+}
+
+impl RCx<'_> {
+    fn eval(&self, fid: usize, input: &Val, key: Option<&Val>) -> Vec<Val> {
+        if fid == usize::MAX {
+            return vec![];
+        }
+        let info = &self.e.filters[fid];
+        let mut phs = Vec::with_capacity(info.placeholders.len());
+        for (ph, this_id) in &info.placeholders {
+            let v = match &ph.kind {
+                PhKind::This(_) => self.eval(*this_id, &self.res, None).into_iter().next(),
+                PhKind::Key => key.cloned(),
+                PhKind::Config(p) => {
+                    let mut c = &self.e.config;
+                    for k in p.split('.') {
+                        c = &c[k];
+                    }
+                    (!c.is_null()).then(|| jq::to_val(c))
+                }
+                PhKind::Var(n) => self.var(n),
+            };
+            phs.push(if ph.in_string {
+                jq::s(&v.filter(|v| *v != Val::Null).map_or_else(|| ".not_found".to_string(), |v| jq::display(&v)))
+            } else {
+                v.unwrap_or(Val::Null)
+            });
+        }
+        let input = if info.on_root { self.g.root.clone() } else { input.clone() };
+        self.e
+            .program
+            .run(fid, input, self.g, &self.per, &phs)
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(|v| *v != Val::Null)
+            .collect()
+    }
+
+    fn var(&self, name: &str) -> Option<Val> {
+        if let Some(v) = self.vars.borrow().get(name) {
+            return v.clone();
+        }
+        self.vars.borrow_mut().insert(name.to_string(), None); // cycle guard
+        let v = self
+            .m
+            .variables
+            .iter()
+            .find(|(k, _)| k == name)
+            .and_then(|(_, defs)| self.prop(defs, &self.res, name, false))
+            .map(|f| f.val);
+        self.vars.borrow_mut().insert(name.to_string(), v.clone());
+        v
+    }
+
+    fn scalar(&self, name: &str) -> Option<Found> {
+        let (_, defs) = self.m.properties.iter().find(|(k, _)| k == name)?;
+        // only the figures the estimate depends on get "unknown until apply" notes
+        let noted = matches!(name, "machine_type" | "vCPUs" | "vcpus" | "memory" | "count" | "replication_factor");
+        self.prop(defs, &self.res, name, noted)
+    }
+
+    /// Resolve a property from its ordered sources.
+    fn prop(&self, defs: &[PropDef], input: &Val, name: &str, top: bool) -> Option<Found> {
+        for d in defs.iter().filter(|d| !d.list) {
+            let found = d.paths.iter().find_map(|p| self.eval(p.id, input, None).into_iter().next());
+            if let Some(v) = found {
+                if let Some(v) = self.post(d, v) {
+                    return Some(Found { val: v, unit: d.unit.clone() });
+                }
+            }
+        }
+        for d in defs.iter().filter(|d| !d.list) {
+            let Some(def) = &d.default else { continue };
+            let v = match &d.default_filter {
+                Some(f) => self.eval(f.id, input, None).into_iter().next(),
+                None => Some(jq::to_val(def)),
+            };
+            let v = v.and_then(|v| self.post(d, v));
+            if top {
+                if let Some(attr) = self.unknown_attr(defs) {
+                    let shown = v.as_ref().map_or("none".to_string(), jq::display);
+                    self.notes.borrow_mut().assumed.push(format!("{name}: {attr} unknown until apply: default {shown} assumed"));
+                }
+            }
+            return v.map(|v| Found { val: v, unit: d.unit.clone() });
+        }
+        if top {
+            if let Some(attr) = self.unknown_attr(defs) {
+                self.notes.borrow_mut().warnings.push(format!("{name}: {attr} unknown until apply"));
+            }
+        }
+        None
+    }
+
+    /// The first `.values.<attr>` the sources read that is unknown until apply.
+    fn unknown_attr(&self, defs: &[PropDef]) -> Option<String> {
+        if self.per.unknown == Val::Null {
+            return None;
+        }
+        for d in defs {
+            for p in &d.paths {
+                let mut rest = p.text.as_str();
+                while let Some(i) = rest.find(".values.") {
+                    let tail = &rest[i + 8..];
+                    let attr: String = tail.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+                    if let Some(u) = jq::get(&self.per.unknown, &attr) {
+                        if contains_true(u) {
+                            return Some(attr);
+                        }
+                    }
+                    rest = tail;
+                }
+            }
+        }
+        None
+    }
+
+    /// property, regex, reference, value_type and validator of one source, applied to a found value.
+    fn post(&self, d: &PropDef, mut v: Val) -> Option<Val> {
+        if let (Some(p), Val::Obj(_)) = (&d.property, &v) {
+            v = if p.id != usize::MAX { self.eval(p.id, &v, None).into_iter().next()? } else { jq::get(&v, p.text.trim()).cloned()? };
+        }
+        if let (Some(r), Some(sv)) = (&d.regex, jq::str_of(&v)) {
+            let re = self.e.regexes.get(&r.pattern)?;
+            let caps = re.captures(&sv)?;
+            let g = caps.get(r.group)?.as_str().to_string();
+            v = jq::s(&g);
+            if matches!(r.value_type.as_deref(), Some("integer" | "int" | "float" | "number")) {
+                v = Val::from(g.parse::<f64>().ok()?);
+            }
+        }
+        if let Some(r) = &d.reference {
+            if jq::str_of(&v).is_some() || jq::num(&v).is_some() {
+                v = self.reference(r, v)?;
+            }
+        }
+        match d.value_type.as_deref() {
+            Some("integer" | "int") => v = Val::from(jq::num(&v)?.trunc()),
+            Some("float" | "number") => v = Val::from(jq::num(&v)?),
+            _ => {}
+        }
+        if let Some(val) = &d.validator {
+            if val.id != usize::MAX {
+                let g = self.g;
+                let errs: Vec<String> = self.e.program.run(val.id, v.clone(), g, &self.per, &[]).into_iter().filter_map(Result::err).collect();
+                if let Some(e) = errs.first() {
+                    self.notes.borrow_mut().warnings.push(format!("validator: {e}"));
+                    return None;
+                }
+            }
+        }
+        Some(v)
+    }
+
+    fn reference(&self, r: &Reference, key: Val) -> Option<Val> {
+        let key_s = jq::display(&key);
+        if let Some((name, _)) = &r.json_file {
+            let general = &self.e.set.general;
+            let file = general
+                .get(self.family)
+                .and_then(|g| g.json_data.get(name))
+                .or_else(|| general.values().find_map(|g| g.json_data.get(name)))?;
+            let table = self.e.data.get(&file.0)?;
+            let item = jq::get(table, &key_s)?;
+            return match &r.property {
+                Some(p) if p.id != usize::MAX => self.eval(p.id, item, None).into_iter().next(),
+                Some(p) => jq::get(item, p.text.trim()).cloned().filter(|v| *v != Val::Null),
+                None => Some(item.clone()),
+            };
+        }
+        if r.general.is_some() {
+            return Some(jq::s(self.disk_kind_name(&key_s)));
+        }
+        if !r.paths.is_empty() {
+            for p in &r.paths {
+                let items = self.eval(p.id, &self.g.root, Some(&key));
+                if items.is_empty() {
+                    continue;
+                }
+                if let Some(prop) = &r.property {
+                    for it in &items {
+                        let v = if prop.id != usize::MAX { self.eval(prop.id, it, None).into_iter().next() } else { jq::get(it, prop.text.trim()).cloned() };
+                        if let Some(v) = v.filter(|v| *v != Val::Null) {
+                            return Some(v);
+                        }
+                    }
+                    continue;
+                }
+                return Some(if items.len() == 1 || r.return_path { items[0].clone() } else { Val::Arr(items.into()) });
+            }
+            return None;
+        }
+        Some(key)
+    }
+
+    /// `ssd`/`hdd` for a provider disk type, via general.<provider>.disk_types.
+    fn disk_kind_name(&self, t: &str) -> &'static str {
+        let lower = t.to_ascii_lowercase();
+        if lower == "ssd" || lower == "hdd" {
+            return if lower == "ssd" { "ssd" } else { "hdd" };
+        }
+        let g = self.e.set.general.get(self.family);
+        let mapped = g.and_then(|g| g.disk_types.get(t)).map(|s| s.to_ascii_lowercase());
+        let d = mapped.or_else(|| g.and_then(|g| g.disk_default.clone()).map(|s| s.to_ascii_lowercase()));
+        match d.as_deref() {
+            Some("hdd") => "hdd",
+            _ => "ssd",
+        }
+    }
+
+    fn list(&self, name: &str) -> Vec<HashMap<String, Found>> {
+        let Some((_, defs)) = self.m.properties.iter().find(|(k, _)| k == name) else { return vec![] };
+        let mut out = Vec::new();
+        for d in defs.iter().filter(|d| d.list || !d.items.is_empty()) {
+            for it in &d.items {
+                for p in &it.paths {
+                    for v in self.eval(p.id, &self.res, None) {
+                        let elems: Vec<Val> = match &v {
+                            Val::Arr(a) => a.iter().filter(|x| matches!(x, Val::Obj(_))).cloned().collect(),
+                            Val::Obj(_) => vec![v.clone()],
+                            _ => vec![],
+                        };
+                        for el in elems {
+                            let mut props = HashMap::new();
+                            for (k, pdefs) in &it.properties {
+                                if let Some(f) = self.prop(pdefs, &el, k, false) {
+                                    props.insert(k.clone(), f);
+                                }
+                            }
+                            out.push(props);
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn storages(&self) -> Vec<Storage> {
+        struct S {
+            st: Storage,
+            prio: f64,
+        }
+        let mut all: Vec<S> = Vec::new();
+        for item in self.list("storage") {
+            let Some(size) = item.get("size") else { continue };
+            let Some(n) = jq::num(&size.val) else { continue };
+            let gb = match size.unit.as_deref() {
+                Some("mb") => n / 1024.0,
+                Some("tb") => n * 1024.0,
+                Some("kb") => n / 1024.0 / 1024.0,
+                Some("b") => n / 1024.0 / 1024.0 / 1024.0,
+                _ => n,
+            };
+            let kind = match item.get("type").and_then(|f| jq::str_of(&f.val)) {
+                Some(t) => self.disk_kind_name(&t),
+                None => self.disk_kind_name(""),
+            };
+            let kind = if kind == "hdd" { DiskKind::Hdd } else { DiskKind::Ssd };
+            let key = item.get("key").and_then(|f| jq::str_of(&f.val)).filter(|k| !k.is_empty());
+            let prio = item.get("override_priority").and_then(|f| jq::num(&f.val)).unwrap_or(0.0);
+            all.push(S { st: Storage { size_gb: gb, kind, key }, prio });
+        }
+        // one storage per key: the lowest override_priority wins (first one on a tie)
+        let mut out: Vec<Storage> = Vec::new();
+        let mut best: HashMap<String, (usize, f64)> = HashMap::new();
+        for s in all {
+            match &s.st.key {
+                None => out.push(s.st),
+                Some(k) => match best.get(k) {
+                    Some(&(i, p)) if p <= s.prio => {
+                        let _ = i;
+                    }
+                    Some(&(i, _)) => {
+                        best.insert(k.clone(), (i, s.prio));
+                        out[i] = s.st;
+                    }
+                    None => {
+                        best.insert(k.clone(), (out.len(), s.prio));
+                        out.push(s.st);
+                    }
+                },
+            }
+        }
+        out
+    }
+}
+
+fn contains_true(v: &Val) -> bool {
+    match v {
+        Val::Bool(b) => *b,
+        Val::Arr(a) => a.iter().any(contains_true),
+        Val::Obj(o) => o.values().any(contains_true),
+        _ => false,
+    }
+}
