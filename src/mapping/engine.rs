@@ -1,7 +1,10 @@
 //! The engine: loads and layers mapping sets, compiles their filters once, and maps a plan's resources into MappedResource figures.
 
 use super::jq::{self, Globals, PerResource, Program};
-use super::model::{self, DiagKind, Diagnostic, ItemDef, Loc, MappingSet, PropDef, Props, Reference, ResourceMapping, Src};
+use super::model::{
+    self, DiagKind, Diagnostic, ItemDef, Loc, MappingSet, PropDef, Props, Reference,
+    ResourceMapping, Src,
+};
 use super::placeholder::{self, PhKind, Placeholder};
 use super::region::{self, Regions};
 use super::{DataResolver, DiskKind, MappedPlan, MappedResource, MappingError, Storage};
@@ -44,8 +47,13 @@ pub struct Engine {
 /// Read the mapping files of a directory: `*.yaml`/`*.yml` directly in it or in sub-folders
 /// (the sub-folder name is the provider folder), sorted by path.
 pub fn read_dir(dir: &Path) -> Result<Vec<MappingFile>, MappingError> {
-    fn walk(dir: &Path, folder: Option<String>, out: &mut Vec<MappingFile>) -> Result<(), MappingError> {
-        let rd = std::fs::read_dir(dir).map_err(|e| MappingError::Io(dir.to_path_buf(), e.to_string()))?;
+    fn walk(
+        dir: &Path,
+        folder: Option<String>,
+        out: &mut Vec<MappingFile>,
+    ) -> Result<(), MappingError> {
+        let rd = std::fs::read_dir(dir)
+            .map_err(|e| MappingError::Io(dir.to_path_buf(), e.to_string()))?;
         let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
         entries.sort();
         for p in entries {
@@ -53,8 +61,13 @@ pub fn read_dir(dir: &Path) -> Result<Vec<MappingFile>, MappingError> {
                 let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
                 walk(&p, name.or(folder.clone()), out)?;
             } else if matches!(p.extension().and_then(|e| e.to_str()), Some("yaml" | "yml")) {
-                let text = std::fs::read_to_string(&p).map_err(|e| MappingError::Io(p.clone(), e.to_string()))?;
-                out.push(MappingFile { path: p.display().to_string(), folder: folder.clone(), text });
+                let text = std::fs::read_to_string(&p)
+                    .map_err(|e| MappingError::Io(p.clone(), e.to_string()))?;
+                out.push(MappingFile {
+                    path: p.display().to_string(),
+                    folder: folder.clone(),
+                    text,
+                });
             }
         }
         Ok(())
@@ -83,7 +96,15 @@ impl Builder<'_> {
         let t = text.trim();
         let on_root = force_root
             || t.contains("all_select(")
-            || [".configuration", ".prior_state", ".planned_values", ".variables", ".resource_changes"].iter().any(|p| t.starts_with(p));
+            || [
+                ".configuration",
+                ".prior_state",
+                ".planned_values",
+                ".variables",
+                ".resource_changes",
+            ]
+            .iter()
+            .any(|p| t.starts_with(p));
         if let Some(&id) = self.by_text.get(&(text.to_string(), on_root)) {
             return id;
         }
@@ -97,7 +118,15 @@ impl Builder<'_> {
             phs.push((ph.clone(), this_id));
         }
         let id = self.filters.len();
-        self.filters.push((rw.text.clone(), FilterInfo { placeholders: phs, on_root }, loc.clone(), rw));
+        self.filters.push((
+            rw.text.clone(),
+            FilterInfo {
+                placeholders: phs,
+                on_root,
+            },
+            loc.clone(),
+            rw,
+        ));
         self.by_text.insert((text.to_string(), on_root), id);
         id
     }
@@ -118,7 +147,11 @@ impl Builder<'_> {
         for p in d.paths.iter_mut() {
             self.src(p, false);
         }
-        if let Some(p) = d.property.as_mut().filter(|p| p.text.trim_start().starts_with('.')) {
+        if let Some(p) = d
+            .property
+            .as_mut()
+            .filter(|p| p.text.trim_start().starts_with('.'))
+        {
             self.src(p, false);
         }
         if let Some(v) = d.validator.as_mut() {
@@ -131,7 +164,11 @@ impl Builder<'_> {
             for p in r.paths.iter_mut() {
                 self.src(p, true);
             }
-            if let Some(p) = r.property.as_mut().filter(|p| p.text.trim_start().starts_with('.')) {
+            if let Some(p) = r
+                .property
+                .as_mut()
+                .filter(|p| p.text.trim_start().starts_with('.'))
+            {
                 self.src(p, false);
             }
         }
@@ -155,7 +192,10 @@ impl Builder<'_> {
         // a quoted scalar starts one column after its quote
         if let Some(text) = self.texts.get(&loc.file) {
             if let Some(line) = text.lines().nth(loc.line.saturating_sub(1)) {
-                if matches!(line.chars().nth(loc.col.saturating_sub(1)), Some('\'' | '"')) {
+                if matches!(
+                    line.chars().nth(loc.col.saturating_sub(1)),
+                    Some('\'' | '"')
+                ) {
                     l.col += 1;
                 }
             }
@@ -183,7 +223,11 @@ fn walk_regexes(props: &Props, out: &mut Vec<(String, Loc)>) {
 fn walk_json_files(props: &Props, out: &mut Vec<(String, Loc)>) {
     for (_, defs) in props {
         for d in defs {
-            if let Some(Reference { json_file: Some((f, l)), .. }) = &d.reference {
+            if let Some(Reference {
+                json_file: Some((f, l)),
+                ..
+            }) = &d.reference
+            {
                 out.push((f.clone(), l.clone()));
             }
             for it in &d.items {
@@ -196,7 +240,10 @@ fn walk_json_files(props: &Props, out: &mut Vec<(String, Loc)>) {
 impl Engine {
     /// Load mapping files (in layering order: later files override earlier ones), resolving data
     /// files by name with `resolver`. Fails on fatal diagnostics (see [`Diagnostic::is_fatal`]).
-    pub fn from_files(files: &[MappingFile], resolver: &DataResolver) -> Result<Engine, MappingError> {
+    pub fn from_files(
+        files: &[MappingFile],
+        resolver: &DataResolver,
+    ) -> Result<Engine, MappingError> {
         let (engine, diags) = Self::build(files, resolver);
         let fatal: Vec<Diagnostic> = diags.iter().filter(|d| d.is_fatal()).cloned().collect();
         if !fatal.is_empty() {
@@ -240,7 +287,11 @@ impl Engine {
         }
 
         // filters
-        let mut b = Builder { filters: vec![], by_text: HashMap::new(), texts: &texts };
+        let mut b = Builder {
+            filters: vec![],
+            by_text: HashMap::new(),
+            texts: &texts,
+        };
         for r in set.resources.values_mut() {
             for p in r.paths.iter_mut() {
                 b.src(p, true);
@@ -248,7 +299,12 @@ impl Engine {
             b.props(&mut r.variables);
             b.props(&mut r.properties);
         }
-        let nph = b.filters.iter().map(|f| f.1.placeholders.len()).max().unwrap_or(0);
+        let nph = b
+            .filters
+            .iter()
+            .map(|f| f.1.placeholders.len())
+            .max()
+            .unwrap_or(0);
         let mut texts_v: Vec<String> = b.filters.iter().map(|f| f.0.clone()).collect();
         let mut program = None;
         let mut parsed_each = false;
@@ -265,7 +321,11 @@ impl Engine {
                         parsed_each = true;
                         for i in 0..texts_v.len() {
                             if let Err((off, msg)) = jq::parse_one(&texts_v[i]) {
-                                diags.push(Diagnostic { loc: b.locate(i, off), kind: DiagKind::Jq, message: format!("jq: {msg}") });
+                                diags.push(Diagnostic {
+                                    loc: b.locate(i, off),
+                                    kind: DiagKind::Jq,
+                                    message: format!("jq: {msg}"),
+                                });
                                 texts_v[i] = "empty".into();
                             }
                         }
@@ -273,7 +333,11 @@ impl Engine {
                     }
                     for (i, off, msg) in &errs {
                         if *i < texts_v.len() && texts_v[*i] != "empty" {
-                            diags.push(Diagnostic { loc: b.locate(*i, *off), kind: DiagKind::Jq, message: format!("jq: {msg}") });
+                            diags.push(Diagnostic {
+                                loc: b.locate(*i, *off),
+                                kind: DiagKind::Jq,
+                                message: format!("jq: {msg}"),
+                            });
                             texts_v[*i] = "empty".into();
                         }
                     }
@@ -298,8 +362,18 @@ impl Engine {
                     regexes.insert(p, re);
                 }
                 Err(e) => {
-                    let msg = e.to_string().lines().last().unwrap_or("invalid").trim().to_string();
-                    diags.push(Diagnostic { loc, kind: DiagKind::Regex, message: format!("bad regex {p:?}: {msg}") })
+                    let msg = e
+                        .to_string()
+                        .lines()
+                        .last()
+                        .unwrap_or("invalid")
+                        .trim()
+                        .to_string();
+                    diags.push(Diagnostic {
+                        loc,
+                        kind: DiagKind::Regex,
+                        message: format!("bad regex {p:?}: {msg}"),
+                    })
                 }
             }
         }
@@ -311,7 +385,10 @@ impl Engine {
                     Err(e) => diags.push(Diagnostic {
                         loc: loc.clone(),
                         kind: DiagKind::Regex,
-                        message: format!("bad ignored_resources pattern {pat:?}: {}", e.to_string().lines().last().unwrap_or("").trim()),
+                        message: format!(
+                            "bad ignored_resources pattern {pat:?}: {}",
+                            e.to_string().lines().last().unwrap_or("").trim()
+                        ),
                     }),
                 }
             }
@@ -327,12 +404,20 @@ impl Engine {
                     continue;
                 }
                 match resolver(file) {
-                    None => diags.push(Diagnostic { loc: loc.clone(), kind: DiagKind::Data, message: format!("data file {file:?} not found") }),
+                    None => diags.push(Diagnostic {
+                        loc: loc.clone(),
+                        kind: DiagKind::Data,
+                        message: format!("data file {file:?} not found"),
+                    }),
                     Some(text) => match serde_json::from_str::<serde_json::Value>(&text) {
                         Ok(v) => {
                             data.insert(file.clone(), jq::to_val(&v));
                         }
-                        Err(e) => diags.push(Diagnostic { loc: loc.clone(), kind: DiagKind::Data, message: format!("data file {file:?}: {e}") }),
+                        Err(e) => diags.push(Diagnostic {
+                            loc: loc.clone(),
+                            kind: DiagKind::Data,
+                            message: format!("data file {file:?}: {e}"),
+                        }),
                     },
                 }
             }
@@ -344,7 +429,13 @@ impl Engine {
         }
         for (name, loc) in refs {
             if !declared.contains(&name) {
-                diags.push(Diagnostic { loc, kind: DiagKind::Data, message: format!("json_file {name:?} is not declared in any general.<provider>.json_data") });
+                diags.push(Diagnostic {
+                    loc,
+                    kind: DiagKind::Data,
+                    message: format!(
+                        "json_file {name:?} is not declared in any general.<provider>.json_data"
+                    ),
+                });
             }
         }
 
@@ -359,7 +450,17 @@ impl Engine {
             }
         }
 
-        let engine = Engine { set, program, filters, regexes, data, ignored, index_props, config: default_config(), diagnostics: diags.clone() };
+        let engine = Engine {
+            set,
+            program,
+            filters,
+            regexes,
+            data,
+            ignored,
+            index_props,
+            config: default_config(),
+            diagnostics: diags.clone(),
+        };
         (Some(engine), diags)
     }
 
@@ -379,24 +480,29 @@ impl Engine {
         let regions = Regions::new(doc);
         let mut unknown: HashMap<String, Val> = HashMap::new();
         for rc in doc["resource_changes"].as_array().into_iter().flatten() {
-            if let (Some(a), Some(u)) = (rc["address"].as_str(), rc["change"].get("after_unknown")) {
+            if let (Some(a), Some(u)) = (rc["address"].as_str(), rc["change"].get("after_unknown"))
+            {
                 unknown.insert(a.to_string(), jq::to_val(u));
             }
         }
         let empty = HashMap::new();
         let mut plan = MappedPlan::default();
-        let before = jq::get(&root, "prior_state").and_then(|p| jq::get(p, "values")).and_then(|v| jq::get(v, "root_module"));
+        let before = jq::get(&root, "prior_state")
+            .and_then(|p| jq::get(p, "values"))
+            .and_then(|v| jq::get(v, "root_module"));
         let after = jq::get(&root, "planned_values")
             .and_then(|v| jq::get(v, "root_module"))
             .or_else(|| jq::get(&root, "values").and_then(|v| jq::get(v, "root_module")));
         let configs = Configs::new(&root);
         if let Some(m) = before {
-            let (mapped, ignored, unsupported) = self.map_side(&root, m, None, &configs, &regions, &empty);
+            let (mapped, ignored, unsupported) =
+                self.map_side(&root, m, None, &configs, &regions, &empty);
             plan.before = mapped;
             let _ = (ignored, unsupported);
         }
         if let Some(m) = after {
-            let (mapped, ignored, unsupported) = self.map_side(&root, m, before, &configs, &regions, &unknown);
+            let (mapped, ignored, unsupported) =
+                self.map_side(&root, m, before, &configs, &regions, &unknown);
             plan.after = mapped;
             plan.ignored = ignored;
             plan.unsupported = unsupported;
@@ -404,17 +510,30 @@ impl Engine {
         plan
     }
 
-    fn map_side(&self, root: &Val, module: &Val, extra: Option<&Val>, configs: &Configs, regions: &Regions, unknown: &HashMap<String, Val>) -> (Vec<MappedResource>, Vec<String>, Vec<String>) {
+    fn map_side(
+        &self,
+        root: &Val,
+        module: &Val,
+        extra: Option<&Val>,
+        configs: &Configs,
+        regions: &Regions,
+        unknown: &HashMap<String, Val>,
+    ) -> (Vec<MappedResource>, Vec<String>, Vec<String>) {
         let mut all = Vec::new();
         collect_resources(module, &mut all);
         // data sources read during plan live in prior_state: make them findable too
         if let Some(extra) = extra {
             let mut more = Vec::new();
             collect_resources(extra, &mut more);
-            let have: HashSet<String> = all.iter().filter_map(|r| jq::get(r, "address").and_then(jq::str_of)).collect();
+            let have: HashSet<String> = all
+                .iter()
+                .filter_map(|r| jq::get(r, "address").and_then(jq::str_of))
+                .collect();
             all.extend(more.into_iter().filter(|r| {
                 jq::get(r, "mode").and_then(jq::str_of).as_deref() == Some("data")
-                    && !jq::get(r, "address").and_then(jq::str_of).is_some_and(|a| have.contains(&a))
+                    && !jq::get(r, "address")
+                        .and_then(jq::str_of)
+                        .is_some_and(|a| have.contains(&a))
             }));
         }
         let mut idx: BTreeMap<&str, HashMap<String, Vec<Val>>> = BTreeMap::new();
@@ -437,11 +556,28 @@ impl Engine {
         }
         let idx_val = Val::obj(
             idx.into_iter()
-                .map(|(p, m)| (jq::s(p), Val::obj(m.into_iter().map(|(k, v)| (jq::s(&k), Val::Arr(v.into()))).collect())))
+                .map(|(p, m)| {
+                    (
+                        jq::s(p),
+                        Val::obj(
+                            m.into_iter()
+                                .map(|(k, v)| (jq::s(&k), Val::Arr(v.into())))
+                                .collect(),
+                        ),
+                    )
+                })
                 .collect(),
         );
-        let position: HashMap<String, usize> = all.iter().enumerate().filter_map(|(i, r)| Some((jq::str_of(jq::get(r, "address")?)?, i))).collect();
-        let g = Globals { root: root.clone(), idx: idx_val, all: Val::Arr(all.clone().into()) };
+        let position: HashMap<String, usize> = all
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| Some((jq::str_of(jq::get(r, "address")?)?, i)))
+            .collect();
+        let g = Globals {
+            root: root.clone(),
+            idx: idx_val,
+            all: Val::Arr(all.clone().into()),
+        };
 
         // which mapping takes each resource (first mapping by name wins)
         let mut work: Vec<(usize, &ResourceMapping, Val)> = Vec::new();
@@ -452,11 +588,18 @@ impl Engine {
             }
             for p in &m.paths {
                 for r in self.run_plain(p.id, root, &g) {
-                    let Some(addr) = jq::get(&r, "address").and_then(jq::str_of) else { continue };
-                    if jq::get(&r, "mode").and_then(jq::str_of).is_some_and(|m| m != "managed") {
+                    let Some(addr) = jq::get(&r, "address").and_then(jq::str_of) else {
+                        continue;
+                    };
+                    if jq::get(&r, "mode")
+                        .and_then(jq::str_of)
+                        .is_some_and(|m| m != "managed")
+                    {
                         continue;
                     }
-                    let Some(pn) = jq::get(&r, "provider_name").and_then(jq::str_of) else { continue };
+                    let Some(pn) = jq::get(&r, "provider_name").and_then(jq::str_of) else {
+                        continue;
+                    };
                     if region::provider_family(&pn).is_none() {
                         continue;
                     }
@@ -470,11 +613,17 @@ impl Engine {
         let mapped: Vec<MappedResource> = work
             .par_iter()
             .map(|(_, m, r)| {
-                let addr = jq::get(r, "address").and_then(jq::str_of).unwrap_or_default();
+                let addr = jq::get(r, "address")
+                    .and_then(jq::str_of)
+                    .unwrap_or_default();
                 let (modpath, rel) = region::config_address(&addr);
                 let per = PerResource {
                     unknown: unknown.get(&addr).cloned().unwrap_or(Val::Null),
-                    config: configs.resources.get(&(modpath.clone(), rel)).cloned().unwrap_or(Val::Null),
+                    config: configs
+                        .resources
+                        .get(&(modpath.clone(), rel))
+                        .cloned()
+                        .unwrap_or(Val::Null),
                     modprefix: jq::s(&module_prefix(&addr)),
                     modconfig: configs.modules.get(&modpath).cloned().unwrap_or(Val::Null),
                 };
@@ -486,13 +635,27 @@ impl Engine {
         let mut unsupported = Vec::new();
         for r in &all {
             let get = |k| jq::get(r, k).and_then(jq::str_of).unwrap_or_default();
-            let (addr, ty, mode, pn) = (get("address"), get("type"), get("mode"), get("provider_name"));
+            let (addr, ty, mode, pn) = (
+                get("address"),
+                get("type"),
+                get("mode"),
+                get("provider_name"),
+            );
             if (mode != "managed" && !mode.is_empty()) || taken.contains(&addr) {
                 continue;
             }
-            let Some(fam) = region::provider_family(&pn) else { continue };
-            let is_ignored = self.ignored.get(fam).is_some_and(|v| v.iter().any(|re| re.is_match(&ty)));
-            if is_ignored { ignored.push(addr) } else { unsupported.push(addr) }
+            let Some(fam) = region::provider_family(&pn) else {
+                continue;
+            };
+            let is_ignored = self
+                .ignored
+                .get(fam)
+                .is_some_and(|v| v.iter().any(|re| re.is_match(&ty)));
+            if is_ignored {
+                ignored.push(addr)
+            } else {
+                unsupported.push(addr)
+            }
         }
         (mapped, ignored, unsupported)
     }
@@ -501,15 +664,36 @@ impl Engine {
         if fid == usize::MAX {
             return vec![];
         }
-        self.program.run(fid, input.clone(), g, &PerResource::default(), &[]).into_iter().filter_map(Result::ok).filter(|v| *v != Val::Null).collect()
+        self.program
+            .run(fid, input.clone(), g, &PerResource::default(), &[])
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(|v| *v != Val::Null)
+            .collect()
     }
 
-    fn map_resource(&self, m: &ResourceMapping, res: Val, g: &Globals, regions: &Regions, per: PerResource) -> MappedResource {
+    fn map_resource(
+        &self,
+        m: &ResourceMapping,
+        res: Val,
+        g: &Globals,
+        regions: &Regions,
+        per: PerResource,
+    ) -> MappedResource {
         let get = |k| jq::get(&res, k).and_then(jq::str_of).unwrap_or_default();
         let address = get("address");
         let provider_name = get("provider_name");
         let family = region::provider_family(&provider_name).unwrap_or("aws");
-        let cx = RCx { e: self, g, res: res.clone(), family, m, per, vars: RefCell::new(HashMap::new()), notes: RefCell::new(Notes::default()) };
+        let cx = RCx {
+            e: self,
+            g,
+            res: res.clone(),
+            family,
+            m,
+            per,
+            vars: RefCell::new(HashMap::new()),
+            notes: RefCell::new(Notes::default()),
+        };
         let mut out = MappedResource {
             address: address.clone(),
             resource_type: get("type"),
@@ -520,13 +704,19 @@ impl Engine {
             ..Default::default()
         };
 
-        let text = |f: Option<Found>| f.and_then(|f| match jq::str_of(&f.val) { Some(s) => Some(s), None => jq::num(&f.val).map(|n| jq::display(&jq::s(&n.to_string()))) });
+        let text = |f: Option<Found>| {
+            f.and_then(|f| match jq::str_of(&f.val) {
+                Some(s) => Some(s),
+                None => jq::num(&f.val).map(|n| jq::display(&jq::s(&n.to_string()))),
+            })
+        };
         out.machine_type = text(cx.scalar("machine_type"));
         if let Some(f) = cx.scalar("vCPUs").or_else(|| cx.scalar("vcpus")) {
             out.vcpus = jq::num(&f.val);
         }
         if let Some(f) = cx.scalar("memory") {
-            out.memory_gb = jq::num(&f.val).map(|n| n * unit_factor_gb(f.unit.as_deref().unwrap_or("mb")));
+            out.memory_gb =
+                jq::num(&f.val).map(|n| n * unit_factor_gb(f.unit.as_deref().unwrap_or("mb")));
         }
         let zone = cx.scalar("zone");
         out.zone = zone.and_then(|f| match &f.val {
@@ -545,7 +735,10 @@ impl Engine {
             out.region = regions.region_for(&address, family, &provider_name);
         }
         if out.region.is_none() {
-            cx.notes.borrow_mut().warnings.push("region unknown".to_string());
+            cx.notes
+                .borrow_mut()
+                .warnings
+                .push("region unknown".to_string());
         }
         if let Some(f) = cx.scalar("count") {
             if let Some(n) = jq::num(&f.val) {
@@ -560,10 +753,14 @@ impl Engine {
         // GPUs: guest_accelerator items {count, type}, and a `gpus` property (list of models)
         for item in cx.list("guest_accelerator") {
             let ty = item.get("type").and_then(|f| jq::str_of(&f.val));
-            let n = item.get("count").and_then(|f| jq::num(&f.val)).unwrap_or(1.0);
+            let n = item
+                .get("count")
+                .and_then(|f| jq::num(&f.val))
+                .unwrap_or(1.0);
             if let Some(ty) = ty {
                 for _ in 0..(n.max(0.0) as usize) {
-                    out.gpus.push(ty.rsplit('/').next().unwrap_or(&ty).to_string());
+                    out.gpus
+                        .push(ty.rsplit('/').next().unwrap_or(&ty).to_string());
                 }
             }
         }
@@ -631,7 +828,11 @@ impl Configs {
         if let Some(Val::Obj(calls)) = jq::get(module, "module_calls") {
             for (name, call) in calls.iter() {
                 let name = jq::str_of(name).unwrap_or_default();
-                let child = if path.is_empty() { format!("module.{name}") } else { format!("{path}.module.{name}") };
+                let child = if path.is_empty() {
+                    format!("module.{name}")
+                } else {
+                    format!("{path}.module.{name}")
+                };
                 if let Some(m) = jq::get(call, "module") {
                     self.walk(m, child);
                 }
@@ -710,12 +911,19 @@ impl RCx<'_> {
                 PhKind::Var(n) => self.var(n),
             };
             phs.push(if ph.in_string {
-                jq::s(&v.filter(|v| *v != Val::Null).map_or_else(|| ".not_found".to_string(), |v| jq::display(&v)))
+                jq::s(
+                    &v.filter(|v| *v != Val::Null)
+                        .map_or_else(|| ".not_found".to_string(), |v| jq::display(&v)),
+                )
             } else {
                 v.unwrap_or(Val::Null)
             });
         }
-        let input = if info.on_root { self.g.root.clone() } else { input.clone() };
+        let input = if info.on_root {
+            self.g.root.clone()
+        } else {
+            input.clone()
+        };
         self.e
             .program
             .run(fid, input, self.g, &self.per, &phs)
@@ -744,17 +952,26 @@ impl RCx<'_> {
     fn scalar(&self, name: &str) -> Option<Found> {
         let (_, defs) = self.m.properties.iter().find(|(k, _)| k == name)?;
         // only the figures the estimate depends on get "unknown until apply" notes
-        let noted = matches!(name, "machine_type" | "vCPUs" | "vcpus" | "memory" | "count" | "replication_factor");
+        let noted = matches!(
+            name,
+            "machine_type" | "vCPUs" | "vcpus" | "memory" | "count" | "replication_factor"
+        );
         self.prop(defs, &self.res, name, noted)
     }
 
     /// Resolve a property from its ordered sources.
     fn prop(&self, defs: &[PropDef], input: &Val, name: &str, top: bool) -> Option<Found> {
         for d in defs.iter().filter(|d| !d.list) {
-            let found = d.paths.iter().find_map(|p| self.eval(p.id, input, None).into_iter().next());
+            let found = d
+                .paths
+                .iter()
+                .find_map(|p| self.eval(p.id, input, None).into_iter().next());
             if let Some(v) = found {
                 if let Some(v) = self.post(d, v) {
-                    return Some(Found { val: v, unit: d.unit.clone() });
+                    return Some(Found {
+                        val: v,
+                        unit: d.unit.clone(),
+                    });
                 }
             }
         }
@@ -768,14 +985,22 @@ impl RCx<'_> {
             if top {
                 if let Some(attr) = self.unknown_attr(defs) {
                     let shown = v.as_ref().map_or("none".to_string(), jq::display);
-                    self.notes.borrow_mut().assumed.push(format!("{name}: {attr} unknown until apply: default {shown} assumed"));
+                    self.notes.borrow_mut().assumed.push(format!(
+                        "{name}: {attr} unknown until apply: default {shown} assumed"
+                    ));
                 }
             }
-            return v.map(|v| Found { val: v, unit: d.unit.clone() });
+            return v.map(|v| Found {
+                val: v,
+                unit: d.unit.clone(),
+            });
         }
         if top {
             if let Some(attr) = self.unknown_attr(defs) {
-                self.notes.borrow_mut().warnings.push(format!("{name}: {attr} unknown until apply"));
+                self.notes
+                    .borrow_mut()
+                    .warnings
+                    .push(format!("{name}: {attr} unknown until apply"));
             }
         }
         None
@@ -791,7 +1016,10 @@ impl RCx<'_> {
                 let mut rest = p.text.as_str();
                 while let Some(i) = rest.find(".values.") {
                     let tail = &rest[i + 8..];
-                    let attr: String = tail.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+                    let attr: String = tail
+                        .chars()
+                        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                        .collect();
                     if let Some(u) = jq::get(&self.per.unknown, &attr) {
                         if contains_true(u) {
                             return Some(attr);
@@ -807,14 +1035,21 @@ impl RCx<'_> {
     /// property, regex, reference, value_type and validator of one source, applied to a found value.
     fn post(&self, d: &PropDef, mut v: Val) -> Option<Val> {
         if let (Some(p), Val::Obj(_)) = (&d.property, &v) {
-            v = if p.id != usize::MAX { self.eval(p.id, &v, None).into_iter().next()? } else { jq::get(&v, p.text.trim()).cloned()? };
+            v = if p.id != usize::MAX {
+                self.eval(p.id, &v, None).into_iter().next()?
+            } else {
+                jq::get(&v, p.text.trim()).cloned()?
+            };
         }
         if let (Some(r), Some(sv)) = (&d.regex, jq::str_of(&v)) {
             let re = self.e.regexes.get(&r.pattern)?;
             let caps = re.captures(&sv)?;
             let g = caps.get(r.group)?.as_str().to_string();
             v = jq::s(&g);
-            if matches!(r.value_type.as_deref(), Some("integer" | "int" | "float" | "number")) {
+            if matches!(
+                r.value_type.as_deref(),
+                Some("integer" | "int" | "float" | "number")
+            ) {
                 v = Val::from(g.parse::<f64>().ok()?);
             }
         }
@@ -831,9 +1066,18 @@ impl RCx<'_> {
         if let Some(val) = &d.validator {
             if val.id != usize::MAX {
                 let g = self.g;
-                let errs: Vec<String> = self.e.program.run(val.id, v.clone(), g, &self.per, &[]).into_iter().filter_map(Result::err).collect();
+                let errs: Vec<String> = self
+                    .e
+                    .program
+                    .run(val.id, v.clone(), g, &self.per, &[])
+                    .into_iter()
+                    .filter_map(Result::err)
+                    .collect();
                 if let Some(e) = errs.first() {
-                    self.notes.borrow_mut().warnings.push(format!("validator: {e}"));
+                    self.notes
+                        .borrow_mut()
+                        .warnings
+                        .push(format!("validator: {e}"));
                     return None;
                 }
             }
@@ -853,7 +1097,9 @@ impl RCx<'_> {
             let item = jq::get(table, &key_s)?;
             return match &r.property {
                 Some(p) if p.id != usize::MAX => self.eval(p.id, item, None).into_iter().next(),
-                Some(p) => jq::get(item, p.text.trim()).cloned().filter(|v| *v != Val::Null),
+                Some(p) => jq::get(item, p.text.trim())
+                    .cloned()
+                    .filter(|v| *v != Val::Null),
                 None => Some(item.clone()),
             };
         }
@@ -868,14 +1114,22 @@ impl RCx<'_> {
                 }
                 if let Some(prop) = &r.property {
                     for it in &items {
-                        let v = if prop.id != usize::MAX { self.eval(prop.id, it, None).into_iter().next() } else { jq::get(it, prop.text.trim()).cloned() };
+                        let v = if prop.id != usize::MAX {
+                            self.eval(prop.id, it, None).into_iter().next()
+                        } else {
+                            jq::get(it, prop.text.trim()).cloned()
+                        };
                         if let Some(v) = v.filter(|v| *v != Val::Null) {
                             return Some(v);
                         }
                     }
                     continue;
                 }
-                return Some(if items.len() == 1 || r.return_path { items[0].clone() } else { Val::Arr(items.into()) });
+                return Some(if items.len() == 1 || r.return_path {
+                    items[0].clone()
+                } else {
+                    Val::Arr(items.into())
+                });
             }
             return None;
         }
@@ -889,8 +1143,13 @@ impl RCx<'_> {
             return if lower == "ssd" { "ssd" } else { "hdd" };
         }
         let g = self.e.set.general.get(self.family);
-        let mapped = g.and_then(|g| g.disk_types.get(t)).map(|s| s.to_ascii_lowercase());
-        let d = mapped.or_else(|| g.and_then(|g| g.disk_default.clone()).map(|s| s.to_ascii_lowercase()));
+        let mapped = g
+            .and_then(|g| g.disk_types.get(t))
+            .map(|s| s.to_ascii_lowercase());
+        let d = mapped.or_else(|| {
+            g.and_then(|g| g.disk_default.clone())
+                .map(|s| s.to_ascii_lowercase())
+        });
         match d.as_deref() {
             Some("hdd") => "hdd",
             _ => "ssd",
@@ -898,14 +1157,20 @@ impl RCx<'_> {
     }
 
     fn list(&self, name: &str) -> Vec<HashMap<String, Found>> {
-        let Some((_, defs)) = self.m.properties.iter().find(|(k, _)| k == name) else { return vec![] };
+        let Some((_, defs)) = self.m.properties.iter().find(|(k, _)| k == name) else {
+            return vec![];
+        };
         let mut out = Vec::new();
         for d in defs.iter().filter(|d| d.list || !d.items.is_empty()) {
             for it in &d.items {
                 for p in &it.paths {
                     for v in self.eval(p.id, &self.res, None) {
                         let elems: Vec<Val> = match &v {
-                            Val::Arr(a) => a.iter().filter(|x| matches!(x, Val::Obj(_))).cloned().collect(),
+                            Val::Arr(a) => a
+                                .iter()
+                                .filter(|x| matches!(x, Val::Obj(_)))
+                                .cloned()
+                                .collect(),
                             Val::Obj(_) => vec![v.clone()],
                             _ => vec![],
                         };
@@ -932,8 +1197,12 @@ impl RCx<'_> {
         }
         let mut all: Vec<S> = Vec::new();
         for item in self.list("storage") {
-            let Some(size) = item.get("size") else { continue };
-            let Some(n) = jq::num(&size.val) else { continue };
+            let Some(size) = item.get("size") else {
+                continue;
+            };
+            let Some(n) = jq::num(&size.val) else {
+                continue;
+            };
             let gb = match size.unit.as_deref() {
                 Some("mb") => n / 1024.0,
                 Some("tb") => n * 1024.0,
@@ -945,10 +1214,27 @@ impl RCx<'_> {
                 Some(t) => self.disk_kind_name(&t),
                 None => self.disk_kind_name(""),
             };
-            let kind = if kind == "hdd" { DiskKind::Hdd } else { DiskKind::Ssd };
-            let key = item.get("key").and_then(|f| jq::str_of(&f.val)).filter(|k| !k.is_empty());
-            let prio = item.get("override_priority").and_then(|f| jq::num(&f.val)).unwrap_or(0.0);
-            all.push(S { st: Storage { size_gb: gb, kind, key }, prio });
+            let kind = if kind == "hdd" {
+                DiskKind::Hdd
+            } else {
+                DiskKind::Ssd
+            };
+            let key = item
+                .get("key")
+                .and_then(|f| jq::str_of(&f.val))
+                .filter(|k| !k.is_empty());
+            let prio = item
+                .get("override_priority")
+                .and_then(|f| jq::num(&f.val))
+                .unwrap_or(0.0);
+            all.push(S {
+                st: Storage {
+                    size_gb: gb,
+                    kind,
+                    key,
+                },
+                prio,
+            });
         }
         // one storage per key: the lowest override_priority wins (first one on a tie)
         let mut out: Vec<Storage> = Vec::new();

@@ -51,7 +51,16 @@ def region_of_location: if type == "string" then ascii_downcase | gsub(" "; "") 
 "#;
 
 /// Global variables every filter may read, in binding order.
-const FIXED_GLOBALS: [&str; 8] = ["$__root", "$__idx", "$__all", "$__unknown", "$__config", "$__modprefix", "$__modconfig", "$__fid"];
+const FIXED_GLOBALS: [&str; 8] = [
+    "$__root",
+    "$__idx",
+    "$__all",
+    "$__unknown",
+    "$__config",
+    "$__modprefix",
+    "$__modconfig",
+    "$__fid",
+];
 
 /// Per-resource globals: `after_unknown`, the configuration block, the module instance prefix
 /// (`module.a["x"].`) and the configuration resources of its module.
@@ -74,19 +83,35 @@ pub struct Globals {
 /// A compile problem located in one filter: (filter index, byte offset in its text, message).
 pub type FilterError = (usize, usize, String);
 
-fn loader<'s>() -> Loader<&'s str, String, impl FnMut(jaq_core::load::Import<&str, String>) -> Result<File<String, String>, String>> {
-    let defs = jaq_core::defs().chain(jaq_std::defs()).chain(jaq_json::defs());
+fn loader<'s>() -> Loader<
+    &'s str,
+    String,
+    impl FnMut(jaq_core::load::Import<&str, String>) -> Result<File<String, String>, String>,
+> {
+    let defs = jaq_core::defs()
+        .chain(jaq_std::defs())
+        .chain(jaq_json::defs());
     Loader::new(defs).with_read(|import: jaq_core::load::Import<&str, String>| {
         if *import.path == "cbf" {
-            Ok(File { code: CBF_MODULE.to_string(), path: "cbf".to_string() })
+            Ok(File {
+                code: CBF_MODULE.to_string(),
+                path: "cbf".to_string(),
+            })
         } else {
-            Err(format!("module {:?} not found (only \"cbf\" is available)", import.path))
+            Err(format!(
+                "module {:?} not found (only \"cbf\" is available)",
+                import.path
+            ))
         }
     })
 }
 
 fn globals(nph: usize) -> Vec<String> {
-    FIXED_GLOBALS.iter().map(|s| s.to_string()).chain((0..nph).map(super::placeholder::var_name)).collect()
+    FIXED_GLOBALS
+        .iter()
+        .map(|s| s.to_string())
+        .chain((0..nph).map(super::placeholder::var_name))
+        .collect()
 }
 
 const PRELUDE: &str = "import \"cbf\" as cbf;\n";
@@ -95,13 +120,23 @@ const PRELUDE: &str = "import \"cbf\" as cbf;\n";
 pub fn parse_one(text: &str) -> Result<(), (usize, String)> {
     let arena = Arena::default();
     let code = format!("{PRELUDE}({text}\n)");
-    let res = loader().load(&arena, File { code: code.as_str(), path: "main".to_string() });
+    let res = loader().load(
+        &arena,
+        File {
+            code: code.as_str(),
+            path: "main".to_string(),
+        },
+    );
     match res {
         Ok(_) => Ok(()),
         Err(errs) => {
             let (file, err) = errs.into_iter().next().expect("an error");
             let (part, msg) = load_error(&err);
-            let off = if file.path == "main" { jaq_core::load::span(&code, part).start } else { 0 };
+            let off = if file.path == "main" {
+                jaq_core::load::span(&code, part).start
+            } else {
+                0
+            };
             Err((off.saturating_sub(PRELUDE.len() + 1).min(text.len()), msg))
         }
     }
@@ -110,7 +145,10 @@ pub fn parse_one(text: &str) -> Result<(), (usize, String)> {
 fn load_error<'a>(err: &jaq_core::load::Error<&'a str>) -> (&'a str, String) {
     use jaq_core::load::Error as E;
     match err {
-        E::Io(v) => v.first().map(|(p, m)| (*p, format!("import {p:?}: {m}"))).unwrap_or(("", "import error".into())),
+        E::Io(v) => v
+            .first()
+            .map(|(p, m)| (*p, format!("import {p:?}: {m}")))
+            .unwrap_or(("", "import error".into())),
         E::Lex(v) => v
             .first()
             .map(|(exp, found)| (*found, format!("syntax error: expected {}", exp.as_str())))
@@ -118,8 +156,15 @@ fn load_error<'a>(err: &jaq_core::load::Error<&'a str>) -> (&'a str, String) {
         E::Parse(v) => v
             .first()
             .map(|(exp, found)| {
-                let f = if found.is_empty() { "end of filter".to_string() } else { format!("{:?}", found.chars().take(20).collect::<String>()) };
-                (*found, format!("syntax error: expected {}, found {f}", exp.as_str()))
+                let f = if found.is_empty() {
+                    "end of filter".to_string()
+                } else {
+                    format!("{:?}", found.chars().take(20).collect::<String>())
+                };
+                (
+                    *found,
+                    format!("syntax error: expected {}, found {f}", exp.as_str()),
+                )
             })
             .unwrap_or(("", "syntax error".into())),
     }
@@ -132,7 +177,13 @@ pub struct Program {
     len: usize,
 }
 
-fn dispatch(texts: &[&str], lo: usize, hi: usize, out: &mut String, ranges: &mut Vec<(usize, usize)>) {
+fn dispatch(
+    texts: &[&str],
+    lo: usize,
+    hi: usize,
+    out: &mut String,
+    ranges: &mut Vec<(usize, usize)>,
+) {
     if hi - lo == 1 {
         out.push_str("(\n");
         let start = out.len();
@@ -162,41 +213,65 @@ impl Program {
         }
         let locate = |code: &str, part: &str, msg: String| -> FilterError {
             let off = jaq_core::load::span(code, part).start;
-            match ranges.iter().position(|&(s, e)| off >= s && off <= e && e > s) {
+            match ranges
+                .iter()
+                .position(|&(s, e)| off >= s && off <= e && e > s)
+            {
                 Some(i) => (i, off - ranges[i].0, msg),
                 None => (usize::MAX, 0, msg),
             }
         };
         let arena = Arena::default();
-        let modules = match loader().load(&arena, File { code: code.as_str(), path: "main".to_string() }) {
+        let modules = match loader().load(
+            &arena,
+            File {
+                code: code.as_str(),
+                path: "main".to_string(),
+            },
+        ) {
             Ok(m) => m,
             Err(errs) => {
                 return Err(errs
                     .iter()
                     .map(|(file, e)| {
                         let (part, msg) = load_error(e);
-                        if file.path == "main" { locate(&code, part, msg) } else { (usize::MAX, 0, format!("cbf module: {msg}")) }
+                        if file.path == "main" {
+                            locate(&code, part, msg)
+                        } else {
+                            (usize::MAX, 0, format!("cbf module: {msg}"))
+                        }
                     })
                     .collect());
             }
         };
         let names = globals(nph);
-        let funs = jaq_core::funs().chain(jaq_std::funs()).chain(jaq_json::funs());
+        let funs = jaq_core::funs()
+            .chain(jaq_std::funs())
+            .chain(jaq_json::funs());
         let compiled = jaq_core::Compiler::default()
             .with_funs(funs)
             .with_global_vars(names.iter().map(|s| s.as_str()))
             .compile(modules);
         match compiled {
-            Ok(filter) => Ok(Program { filter, nph, len: texts.len() }),
+            Ok(filter) => Ok(Program {
+                filter,
+                nph,
+                len: texts.len(),
+            }),
             Err(errs) => Err(errs
                 .into_iter()
                 .flat_map(|(file, es)| {
                     let in_main = file.path == "main";
-                    es.into_iter().map(move |(part, undef)| (in_main, part, undef))
+                    es.into_iter()
+                        .map(move |(part, undef)| (in_main, part, undef))
                 })
                 .map(|(in_main, part, undef)| {
                     let msg = format!("undefined {} `{}`", undef.as_str(), part);
-                    if in_main { locate(&code, part, msg) } else { (usize::MAX, 0, format!("cbf module: {msg}")) }
+                    if in_main {
+                        locate(&code, part, msg)
+                    } else {
+                        (usize::MAX, 0, format!("cbf module: {msg}"))
+                    }
                 })
                 .collect()),
         }
@@ -209,7 +284,14 @@ impl Program {
 
     /// Run filter `fid` on `input`; `phs` are the values of `$__ph_0…`. Returns every output
     /// (errors as `Err(message)`).
-    pub fn run(&self, fid: usize, input: Val, g: &Globals, per: &PerResource, phs: &[Val]) -> Vec<Result<Val, String>> {
+    pub fn run(
+        &self,
+        fid: usize,
+        input: Val,
+        g: &Globals,
+        per: &PerResource,
+        phs: &[Val],
+    ) -> Vec<Result<Val, String>> {
         let mut vars = Vec::with_capacity(FIXED_GLOBALS.len() + self.nph);
         vars.push(g.root.clone());
         vars.push(g.idx.clone());
@@ -244,10 +326,17 @@ pub fn to_json(v: &Val) -> serde_json::Value {
     match v {
         Val::Null => J::Null,
         Val::Bool(b) => J::Bool(*b),
-        Val::Num(_) => num(v).and_then(serde_json::Number::from_f64).map(J::Number).unwrap_or(J::Null),
+        Val::Num(_) => num(v)
+            .and_then(serde_json::Number::from_f64)
+            .map(J::Number)
+            .unwrap_or(J::Null),
         Val::TStr(_) | Val::BStr(_) => J::String(str_of(v).unwrap_or_default()),
         Val::Arr(a) => J::Array(a.iter().map(to_json).collect()),
-        Val::Obj(o) => J::Object(o.iter().map(|(k, v)| (str_of(k).unwrap_or_else(|| k.to_string()), to_json(v))).collect()),
+        Val::Obj(o) => J::Object(
+            o.iter()
+                .map(|(k, v)| (str_of(k).unwrap_or_else(|| k.to_string()), to_json(v)))
+                .collect(),
+        ),
     }
 }
 
@@ -303,20 +392,42 @@ mod tests {
 
     fn g(root: &str) -> Globals {
         let root = to_val(&serde_json::from_str(root).unwrap());
-        Globals { root, idx: to_val(&serde_json::json!({})), all: to_val(&serde_json::json!([])) }
+        Globals {
+            root,
+            idx: to_val(&serde_json::json!({})),
+            all: to_val(&serde_json::json!([])),
+        }
     }
 
     #[test]
     fn one_program_many_filters_and_globals() {
-        let p = Program::compile(&[".a", "$__root.x", "$__ph_0.v + 1", "\"k=\\($__ph_1)\"", "cbf::extract_disk_key"], 2).unwrap();
+        let p = Program::compile(
+            &[
+                ".a",
+                "$__root.x",
+                "$__ph_0.v + 1",
+                "\"k=\\($__ph_1)\"",
+                "cbf::extract_disk_key",
+            ],
+            2,
+        )
+        .unwrap();
         let glob = g(r#"{"x": 7}"#);
         let inp = to_val(&serde_json::json!({"a": 3}));
-        let run = |fid, input: Val, phs: &[Val]| p.run(fid, input, &glob, &PerResource::default(), phs).into_iter().map(|r| to_json(&r.unwrap())).collect::<Vec<_>>();
+        let run = |fid, input: Val, phs: &[Val]| {
+            p.run(fid, input, &glob, &PerResource::default(), phs)
+                .into_iter()
+                .map(|r| to_json(&r.unwrap()))
+                .collect::<Vec<_>>()
+        };
         assert_eq!(run(0, inp.clone(), &[]), vec![serde_json::json!(3.0)]);
         assert_eq!(run(1, inp.clone(), &[]), vec![serde_json::json!(7.0)]);
         let ph0 = to_val(&serde_json::json!({"v": 1}));
         assert_eq!(run(2, inp.clone(), &[ph0]), vec![serde_json::json!(2.0)]);
-        assert_eq!(run(3, inp.clone(), &[Val::Null, s("x y")]), vec![serde_json::json!("k=x y")]);
+        assert_eq!(
+            run(3, inp.clone(), &[Val::Null, s("x y")]),
+            vec![serde_json::json!("k=x y")]
+        );
         assert_eq!(run(4, s("/dev/xvdb"), &[]), vec![serde_json::json!("b")]);
         assert_eq!(run(4, s("/dev/nvme1n1"), &[]), vec![serde_json::json!("a")]);
     }
@@ -333,17 +444,40 @@ mod tests {
 
     #[test]
     fn custom_types() {
-        let p = Program::compile(&["cbf::gcp_custom_vcpus", "cbf::gcp_custom_memory_mb", "cbf::sql_custom_vcpus", "cbf::aws_zone_to_region", "cbf::zone_to_region"], 0).unwrap();
+        let p = Program::compile(
+            &[
+                "cbf::gcp_custom_vcpus",
+                "cbf::gcp_custom_memory_mb",
+                "cbf::sql_custom_vcpus",
+                "cbf::aws_zone_to_region",
+                "cbf::zone_to_region",
+            ],
+            0,
+        )
+        .unwrap();
         let glob = g("{}");
-        let one = |fid, x: &str| p.run(fid, s(x), &glob, &PerResource::default(), &[]).into_iter().next().map(|r| to_json(&r.unwrap()));
+        let one = |fid, x: &str| {
+            p.run(fid, s(x), &glob, &PerResource::default(), &[])
+                .into_iter()
+                .next()
+                .map(|r| to_json(&r.unwrap()))
+        };
         assert_eq!(one(0, "n2-custom-8-32768"), Some(serde_json::json!(8.0)));
         assert_eq!(one(1, "custom-4-16384"), Some(serde_json::json!(16384.0)));
         assert_eq!(one(0, "n2-standard-4"), None);
         assert_eq!(one(2, "db-custom-2-7680"), Some(serde_json::json!(2.0)));
         assert_eq!(one(3, "eu-west-1a"), Some(serde_json::json!("eu-west-1")));
-        assert_eq!(one(3, "us-gov-west-1b"), Some(serde_json::json!("us-gov-west-1")));
-        assert_eq!(one(4, "europe-west1-b"), Some(serde_json::json!("europe-west1")));
-        assert_eq!(one(4, "us-central1"), Some(serde_json::json!("us-central1")));
+        assert_eq!(
+            one(3, "us-gov-west-1b"),
+            Some(serde_json::json!("us-gov-west-1"))
+        );
+        assert_eq!(
+            one(4, "europe-west1-b"),
+            Some(serde_json::json!("europe-west1"))
+        );
+        assert_eq!(
+            one(4, "us-central1"),
+            Some(serde_json::json!("us-central1"))
+        );
     }
 }
-

@@ -121,7 +121,14 @@ pub const BUILTIN: &[(&str, &str, &str)] = builtin![
 
 /// The embedded mapping files.
 pub fn builtin_files() -> Vec<MappingFile> {
-    BUILTIN.iter().map(|(f, p, t)| MappingFile { path: p.to_string(), folder: Some(f.to_string()), text: t.to_string() }).collect()
+    BUILTIN
+        .iter()
+        .map(|(f, p, t)| MappingFile {
+            path: p.to_string(),
+            folder: Some(f.to_string()),
+            text: t.to_string(),
+        })
+        .collect()
 }
 
 /// The embedded defaults, then each user mapping dir layered on top (a later dir's resource
@@ -142,7 +149,10 @@ pub fn check(dir: &Path, resolver: &DataResolver) -> Result<Vec<Diagnostic>, Map
 }
 
 /// A resolver that looks in `dirs` first (user data dirs), then asks `fallback`.
-pub fn dir_resolver(dirs: Vec<PathBuf>, fallback: impl Fn(&str) -> Option<Cow<'static, str>> + 'static) -> Box<DataResolver> {
+pub fn dir_resolver(
+    dirs: Vec<PathBuf>,
+    fallback: impl Fn(&str) -> Option<Cow<'static, str>> + 'static,
+) -> Box<DataResolver> {
     Box::new(move |name: &str| {
         for d in &dirs {
             if let Ok(t) = std::fs::read_to_string(d.join(name)) {

@@ -50,7 +50,10 @@ impl Diagnostic {
     /// broken jq filters are reported by `check` but do not stop a load: Carbonifer's own files
     /// carry one of each (`zone:` inside a reference, a `size` filter) and must load unchanged.
     pub fn is_fatal(&self) -> bool {
-        matches!(self.kind, DiagKind::Yaml | DiagKind::Shape | DiagKind::Regex | DiagKind::Data)
+        matches!(
+            self.kind,
+            DiagKind::Yaml | DiagKind::Shape | DiagKind::Regex | DiagKind::Data
+        )
     }
 }
 
@@ -215,19 +218,35 @@ struct Cx<'a> {
 
 impl Cx<'_> {
     fn loc<T>(&self, s: &Spanned<T>) -> Loc {
-        Loc { file: self.file.clone(), line: s.referenced.line() as usize, col: s.referenced.column() as usize }
+        Loc {
+            file: self.file.clone(),
+            line: s.referenced.line() as usize,
+            col: s.referenced.column() as usize,
+        }
     }
     fn err(&mut self, loc: Loc, kind: DiagKind, message: impl Into<String>) {
-        self.diags.push(Diagnostic { loc, kind, message: message.into() });
+        self.diags.push(Diagnostic {
+            loc,
+            kind,
+            message: message.into(),
+        });
     }
     fn unknown(&mut self, k: &Spanned<String>, what: &str) {
         let loc = self.loc(k);
-        self.err(loc, DiagKind::UnknownKey, format!("unknown key {:?} in {what}", k.value));
+        self.err(
+            loc,
+            DiagKind::UnknownKey,
+            format!("unknown key {:?} in {what}", k.value),
+        );
     }
     fn str(&mut self, n: &Spanned<Node>, what: &str) -> Option<String> {
         match &n.value {
             Node::Str(s) => Some(s.clone()),
-            Node::Num(x) => Some(if x.fract() == 0.0 { format!("{}", *x as i64) } else { x.to_string() }),
+            Node::Num(x) => Some(if x.fract() == 0.0 {
+                format!("{}", *x as i64)
+            } else {
+                x.to_string()
+            }),
             Node::Bool(b) => Some(b.to_string()),
             Node::Null => None,
             _ => {
@@ -237,7 +256,11 @@ impl Cx<'_> {
             }
         }
     }
-    fn map<'n>(&mut self, n: &'n Spanned<Node>, what: &str) -> &'n [(Spanned<String>, Spanned<Node>)] {
+    fn map<'n>(
+        &mut self,
+        n: &'n Spanned<Node>,
+        what: &str,
+    ) -> &'n [(Spanned<String>, Spanned<Node>)] {
         match &n.value {
             Node::Map(m) => m,
             Node::Null => &[],
@@ -256,7 +279,11 @@ impl Cx<'_> {
     }
     fn src(&mut self, n: &Spanned<Node>, what: &str) -> Option<Src> {
         let text = self.str(n, what)?;
-        Some(Src { text, loc: self.loc(n), id: usize::MAX })
+        Some(Src {
+            text,
+            loc: self.loc(n),
+            id: usize::MAX,
+        })
     }
 }
 
@@ -265,10 +292,16 @@ fn to_json(n: &Node) -> serde_json::Value {
     match n {
         Node::Null => J::Null,
         Node::Bool(b) => J::Bool(*b),
-        Node::Num(x) => serde_json::Number::from_f64(*x).map(J::Number).unwrap_or(J::Null),
+        Node::Num(x) => serde_json::Number::from_f64(*x)
+            .map(J::Number)
+            .unwrap_or(J::Null),
         Node::Str(s) => J::String(s.clone()),
         Node::Seq(v) => J::Array(v.iter().map(|x| to_json(&x.value)).collect()),
-        Node::Map(m) => J::Object(m.iter().map(|(k, v)| (k.value.clone(), to_json(&v.value))).collect()),
+        Node::Map(m) => J::Object(
+            m.iter()
+                .map(|(k, v)| (k.value.clone(), to_json(&v.value)))
+                .collect(),
+        ),
     }
 }
 
@@ -281,7 +314,11 @@ fn parse_props(cx: &mut Cx, n: &Spanned<Node>, what: &str) -> Props {
             Node::Null => vec![],
             _ => {
                 let loc = cx.loc(v);
-                cx.err(loc, DiagKind::Shape, format!("property {:?}: expected a list of sources", k.value));
+                cx.err(
+                    loc,
+                    DiagKind::Shape,
+                    format!("property {:?}: expected a list of sources", k.value),
+                );
                 vec![]
             }
         };
@@ -312,7 +349,11 @@ fn parse_def(cx: &mut Cx, n: &Spanned<Node>) -> PropDef {
                 d.default = Some(to_json(&v.value));
                 if let Node::Str(s) = &v.value {
                     if s.trim_start().starts_with('.') {
-                        d.default_filter = Some(Src { text: s.clone(), loc: cx.loc(v), id: usize::MAX });
+                        d.default_filter = Some(Src {
+                            text: s.clone(),
+                            loc: cx.loc(v),
+                            id: usize::MAX,
+                        });
                     }
                 }
             }
@@ -329,7 +370,11 @@ fn parse_def(cx: &mut Cx, n: &Spanned<Node>) -> PropDef {
                 Node::Map(_) => d.items = vec![parse_item(cx, v)],
                 _ => {
                     let loc = cx.loc(v);
-                    cx.err(loc, DiagKind::Shape, "item: expected a list of item sources")
+                    cx.err(
+                        loc,
+                        DiagKind::Shape,
+                        "item: expected a list of item sources",
+                    )
                 }
             },
             "regex" => d.regex = parse_regex(cx, v),
@@ -341,7 +386,11 @@ fn parse_def(cx: &mut Cx, n: &Spanned<Node>) -> PropDef {
 }
 
 fn parse_item(cx: &mut Cx, n: &Spanned<Node>) -> ItemDef {
-    let mut it = ItemDef { paths: vec![], properties: vec![], loc: cx.loc(n) };
+    let mut it = ItemDef {
+        paths: vec![],
+        properties: vec![],
+        loc: cx.loc(n),
+    };
     for (k, v) in cx.map(n, "list item") {
         match k.value.as_str() {
             "paths" | "path" => it.paths = cx.srcs(v, "paths"),
@@ -354,9 +403,19 @@ fn parse_item(cx: &mut Cx, n: &Spanned<Node>) -> ItemDef {
 
 fn parse_regex(cx: &mut Cx, n: &Spanned<Node>) -> Option<RegexDef> {
     if let Node::Str(s) = &n.value {
-        return Some(RegexDef { pattern: s.clone(), group: 1, value_type: None, loc: cx.loc(n) });
+        return Some(RegexDef {
+            pattern: s.clone(),
+            group: 1,
+            value_type: None,
+            loc: cx.loc(n),
+        });
     }
-    let mut r = RegexDef { pattern: String::new(), group: 1, value_type: None, loc: cx.loc(n) };
+    let mut r = RegexDef {
+        pattern: String::new(),
+        group: 1,
+        value_type: None,
+        loc: cx.loc(n),
+    };
     let mut have = false;
     for (k, v) in cx.map(n, "regex") {
         match k.value.as_str() {
@@ -452,15 +511,27 @@ fn parse_general(cx: &mut Cx, n: &Spanned<Node>, out: &mut BTreeMap<String, Gene
 
 /// Parse one mapping file and merge it into `set` (a later file's resource of the same name
 /// replaces the earlier one; `general` merges key-wise). Problems go to `diags`.
-pub fn parse_into(set: &mut MappingSet, file: &str, folder: Option<&str>, text: &str, diags: &mut Vec<Diagnostic>) {
+pub fn parse_into(
+    set: &mut MappingSet,
+    file: &str,
+    folder: Option<&str>,
+    text: &str,
+    diags: &mut Vec<Diagnostic>,
+) {
     let file: Arc<str> = Arc::from(file);
     let root: Spanned<Node> = match serde_saphyr::from_str(text) {
         Ok(r) => r,
         Err(e) => {
-            let (line, col) = e.location().map_or((1, 1), |l| (l.line() as usize, l.column() as usize));
+            let (line, col) = e
+                .location()
+                .map_or((1, 1), |l| (l.line() as usize, l.column() as usize));
             let msg = e.to_string();
             let msg = msg.lines().next().unwrap_or("invalid YAML").to_string();
-            diags.push(Diagnostic { loc: Loc { file, line, col }, kind: DiagKind::Yaml, message: format!("YAML syntax error: {msg}") });
+            diags.push(Diagnostic {
+                loc: Loc { file, line, col },
+                kind: DiagKind::Yaml,
+                message: format!("YAML syntax error: {msg}"),
+            });
             return;
         }
     };

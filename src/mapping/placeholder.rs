@@ -57,7 +57,11 @@ fn kind_of(name: &str) -> PhKind {
     let name = name.trim();
     if let Some(rest) = name.strip_prefix("this") {
         if rest.starts_with('.') || rest.is_empty() {
-            let path = if rest.is_empty() { ".".to_string() } else { rest.to_string() };
+            let path = if rest.is_empty() {
+                ".".to_string()
+            } else {
+                rest.to_string()
+            };
             return PhKind::This(path);
         }
     }
@@ -91,7 +95,10 @@ pub fn rewrite(text: &str) -> Rewritten {
                 } else {
                     out.push_str(&var_name(n));
                 }
-                placeholders.push(Placeholder { kind: kind_of(name), in_string });
+                placeholders.push(Placeholder {
+                    kind: kind_of(name),
+                    in_string,
+                });
                 i += 2 + end + 1;
                 last = i;
                 offsets.push((out.len(), i));
@@ -113,7 +120,11 @@ pub fn rewrite(text: &str) -> Rewritten {
         i += 1;
     }
     out.push_str(&text[last.min(text.len())..]);
-    Rewritten { text: out, placeholders, offsets }
+    Rewritten {
+        text: out,
+        placeholders,
+        offsets,
+    }
 }
 
 #[cfg(test)]
@@ -122,15 +133,37 @@ mod tests {
 
     #[test]
     fn rewrites_string_and_bare_placeholders() {
-        let r = rewrite(r#"select(.address == "${this.address}") | ${ami}.values | ${config.provider.gcp.x} * ${key}"#);
-        assert_eq!(r.text, r#"select(.address == "\($__ph_0)") | $__ph_1.values | $__ph_2 * $__ph_3"#);
-        assert_eq!(r.placeholders[0], Placeholder { kind: PhKind::This(".address".into()), in_string: true });
-        assert_eq!(r.placeholders[1], Placeholder { kind: PhKind::Var("ami".into()), in_string: false });
-        assert_eq!(r.placeholders[2].kind, PhKind::Config("provider.gcp.x".into()));
+        let r = rewrite(
+            r#"select(.address == "${this.address}") | ${ami}.values | ${config.provider.gcp.x} * ${key}"#,
+        );
+        assert_eq!(
+            r.text,
+            r#"select(.address == "\($__ph_0)") | $__ph_1.values | $__ph_2 * $__ph_3"#
+        );
+        assert_eq!(
+            r.placeholders[0],
+            Placeholder {
+                kind: PhKind::This(".address".into()),
+                in_string: true
+            }
+        );
+        assert_eq!(
+            r.placeholders[1],
+            Placeholder {
+                kind: PhKind::Var("ami".into()),
+                in_string: false
+            }
+        );
+        assert_eq!(
+            r.placeholders[2].kind,
+            PhKind::Config("provider.gcp.x".into())
+        );
         assert_eq!(r.placeholders[3].kind, PhKind::Key);
         // an error at `.values` in the rewritten text maps back to `.values` in the original
         let at = r.text.find(".values").unwrap();
-        let orig = r#"select(.address == "${this.address}") | ${ami}.values"#.find(".values").unwrap();
+        let orig = r#"select(.address == "${this.address}") | ${ami}.values"#
+            .find(".values")
+            .unwrap();
         assert_eq!(r.original_offset(at), orig);
     }
 

@@ -72,7 +72,10 @@ impl Regions {
             r.configs = pc.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
         }
         if let Some(vars) = doc["variables"].as_object() {
-            r.variables = vars.iter().map(|(k, v)| (k.clone(), v["value"].clone())).collect();
+            r.variables = vars
+                .iter()
+                .map(|(k, v)| (k.clone(), v["value"].clone()))
+                .collect();
         }
         r.walk(&conf["root_module"], String::new());
         r
@@ -80,14 +83,21 @@ impl Regions {
 
     fn walk(&mut self, module: &Value, path: String) {
         for res in module["resources"].as_array().into_iter().flatten() {
-            if let (Some(a), Some(k)) = (res["address"].as_str(), res["provider_config_key"].as_str()) {
+            if let (Some(a), Some(k)) =
+                (res["address"].as_str(), res["provider_config_key"].as_str())
+            {
                 // addresses inside module_calls are module-relative in most versions; be tolerant
                 let (_, rel) = config_address(a);
-                self.resource_keys.insert((path.clone(), rel), k.to_string());
+                self.resource_keys
+                    .insert((path.clone(), rel), k.to_string());
             }
         }
         for (name, call) in module["module_calls"].as_object().into_iter().flatten() {
-            let child = if path.is_empty() { format!("module.{name}") } else { format!("{path}.module.{name}") };
+            let child = if path.is_empty() {
+                format!("module.{name}")
+            } else {
+                format!("{path}.module.{name}")
+            };
             self.module_calls.insert(child.clone(), call.clone());
             self.walk(&call["module"], child);
         }
@@ -109,7 +119,9 @@ impl Regions {
         }
         let refs = e["references"].as_array()?;
         for r in refs.iter().filter_map(Value::as_str) {
-            let Some(var) = r.strip_prefix("var.") else { continue };
+            let Some(var) = r.strip_prefix("var.") else {
+                continue;
+            };
             let var = var.split(['.', '[']).next().unwrap_or(var);
             if module.is_empty() {
                 if let Some(s) = self.variables.get(var).and_then(Value::as_str) {
@@ -133,9 +145,10 @@ impl Regions {
         let module = cfg["module_address"].as_str().unwrap_or("");
         let ex = &cfg["expressions"];
         match family {
-            "gcp" => self
-                .expr(&ex["region"], module, 0)
-                .or_else(|| self.expr(&ex["zone"], module, 0).map(|z| gcp_zone_region(&z))),
+            "gcp" => self.expr(&ex["region"], module, 0).or_else(|| {
+                self.expr(&ex["zone"], module, 0)
+                    .map(|z| gcp_zone_region(&z))
+            }),
             "azure" => self.expr(&ex["location"], module, 0),
             _ => self.expr(&ex["region"], module, 0),
         }
@@ -149,7 +162,11 @@ impl Regions {
                 // no configuration entry (state document): the module's default provider
                 let (m, _) = config_address(address);
                 let local = provider_name.rsplit('/').next().unwrap_or("aws");
-                if m.is_empty() { local.to_string() } else { format!("{m}:{local}") }
+                if m.is_empty() {
+                    local.to_string()
+                } else {
+                    format!("{m}:{local}")
+                }
             }
         };
         self.region_for_key(&key, family, 0)
@@ -198,7 +215,11 @@ impl Regions {
 /// `europe-west1-b` → `europe-west1`; a region stays itself.
 pub fn gcp_zone_region(z: &str) -> String {
     let parts: Vec<&str> = z.split('-').collect();
-    if parts.len() >= 3 { parts[..2].join("-") } else { z.to_string() }
+    if parts.len() >= 3 {
+        parts[..2].join("-")
+    } else {
+        z.to_string()
+    }
 }
 
 /// `eu-west-1a` → `eu-west-1`; `us-east-1-bos-1a` (local zone) → `us-east-1`.
@@ -223,8 +244,14 @@ mod tests {
 
     #[test]
     fn addresses() {
-        assert_eq!(config_address(r#"module.a["x.y"].module.b[0].aws_instance.web["k"]"#), ("module.a.module.b".into(), "aws_instance.web".into()));
-        assert_eq!(config_address("aws_instance.web[3]"), (String::new(), "aws_instance.web".into()));
+        assert_eq!(
+            config_address(r#"module.a["x.y"].module.b[0].aws_instance.web["k"]"#),
+            ("module.a.module.b".into(), "aws_instance.web".into())
+        );
+        assert_eq!(
+            config_address("aws_instance.web[3]"),
+            (String::new(), "aws_instance.web".into())
+        );
         assert_eq!(aws_zone_region("eu-west-1a"), "eu-west-1");
         assert_eq!(gcp_zone_region("us-central1-a"), "us-central1");
     }
@@ -259,11 +286,26 @@ mod tests {
         });
         let r = Regions::new(&doc);
         let reg = |a: &str, f: &str| r.region_for(a, f, "registry.terraform.io/hashicorp/aws");
-        assert_eq!(reg("aws_instance.a[0]", "aws").as_deref(), Some("eu-central-1"));
+        assert_eq!(
+            reg("aws_instance.a[0]", "aws").as_deref(),
+            Some("eu-central-1")
+        );
         assert_eq!(reg("aws_instance.b", "aws").as_deref(), Some("us-west-2"));
-        assert_eq!(reg("module.m.aws_instance.c", "aws").as_deref(), Some("ap-south-1"));
-        assert_eq!(reg(r#"module.p["x"].aws_instance.d"#, "aws").as_deref(), Some("us-west-2"));
-        assert_eq!(reg("module.old.aws_instance.e", "aws").as_deref(), Some("eu-central-1"));
-        assert_eq!(reg("google_compute_instance.g", "gcp").as_deref(), Some("europe-west1"));
+        assert_eq!(
+            reg("module.m.aws_instance.c", "aws").as_deref(),
+            Some("ap-south-1")
+        );
+        assert_eq!(
+            reg(r#"module.p["x"].aws_instance.d"#, "aws").as_deref(),
+            Some("us-west-2")
+        );
+        assert_eq!(
+            reg("module.old.aws_instance.e", "aws").as_deref(),
+            Some("eu-central-1")
+        );
+        assert_eq!(
+            reg("google_compute_instance.g", "gcp").as_deref(),
+            Some("europe-west1")
+        );
     }
 }
