@@ -323,7 +323,10 @@ fn generated_data_matches_pinned_sources() {
     let out = match Command::new("node").arg(&script).arg("--check").output() {
         Ok(out) => out,
         Err(e) => {
-            assert!(!required, "CARBON_SHOW_REQUIRE_DATA_SOURCES is set but node cannot run: {e}");
+            assert!(
+                !required,
+                "CARBON_SHOW_REQUIRE_DATA_SOURCES is set but node cannot run: {e}"
+            );
             eprintln!(
                 "\n!!! SKIPPED generated_data_matches_pinned_sources: cannot run node ({e}). Run scripts/data/check.sh.\n"
             );
