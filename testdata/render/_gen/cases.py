@@ -1,0 +1,199 @@
+"""Case specs. Each transcribes one OpenTofu v1.12.6 test (see ../README.md)."""
+from gen import *
+
+STR = "string"; NUM = "number"; BOOL = "bool"
+def LIST(t): return ["list", t]
+def SET(t): return ["set", t]
+def MAP(t): return ["map", t]
+def OBJ(d): return ["object", d]
+def TUP(ts): return ["tuple", ts]
+
+CASES = []
+def case(name, resources, test=None, rule="", **kw):
+    c = {"name": name, "resources": resources, "test": test, "rule": rule}
+    c.update(kw)
+    CASES.append(c)
+    return c
+
+def R(test_key, action, before, after, schema, addr="test_instance.example", reason=None,
+      replace=None, expected=None, **kw):
+    """One resource change whose rendered body is the upstream ExpectedOutput."""
+    r = {"address": addr, "action": action, "before": before, "after": after,
+         "schema": schema, "expected": expected if expected is not None else up(test_key)}
+    if reason: r["reason"] = reason
+    if replace: r["replace_paths"] = replace
+    r.update(kw)
+    return r
+
+def single(num, slug, test_key, action, before, after, schema, rule, **kw):
+    case(f"{num:03d}-{slug}", [R(test_key, action, before, after, schema, **kw)],
+         test=test_key, rule=rule)
+
+PT = "TestResourceChange_primitiveTypes/"
+ID_C = {"id": A(STR, computed=True)}
+ID_AMI = {"id": A(STR, optional=True, computed=True), "ami": A(STR, optional=True)}
+
+single(1, "create-known-after-apply", PT + "creation", "create", None, {"id": U},
+       BLK(ID_C), "create; (known after apply)")
+single(2, "create-null-string", PT + "creation (null string)", "create", None, {"string": "null"},
+       BLK({"string": A(STR, optional=True)}), "create; string \"null\" is not null")
+single(3, "create-object-quoted-keys", PT + "creation (object with quoted keys)", "create", None,
+       {"object": {"unquoted": "value", "quoted:key": "some-value"}},
+       BLK({"object": A(OBJ({"unquoted": STR, "quoted:key": STR}), optional=True)}),
+       "object attribute; quoted keys; key alignment")
+single(4, "destroy", PT + "deletion", "delete", {"id": "i-02ae66f368e8518a9"}, None,
+       BLK(ID_C), "destroy; `-> null`")
+single(5, "destroy-deposed", PT + "deletion of deposed object", "delete",
+       {"id": "i-02ae66f368e8518a9"}, None, BLK(ID_C),
+       "deposed object wording + left-over note", addr="test_instance.example", deposed="byebye")
+single(6, "destroy-empty-string", PT + "deletion (empty string)", "delete",
+       {"id": "i-02ae66f368e8518a9", "intentionally_long": ""}, None,
+       BLK({"id": A(STR, computed=True), "intentionally_long": A(STR, optional=True)}),
+       "destroy hides empty-string attributes")
+single(7, "forget", PT + "forget", "forget", {"id": "i-02ae66f368e8518a9"}, None, BLK(ID_C),
+       "forget wording, no action symbols; Plan line with forget count")
+single(8, "forget-deposed", PT + "forget a deposed object", "forget",
+       {"id": "i-02ae66f368e8518a9"}, None, BLK(ID_C), "forget deposed object", deposed="byebye")
+single(9, "update-string", PT + "string in-place update", "update",
+       {"id": "i-02ae66f368e8518a9", "ami": "ami-BEFORE"},
+       {"id": "i-02ae66f368e8518a9", "ami": "ami-AFTER"}, BLK(ID_AMI),
+       "update in-place; identifying attribute id always shown; alignment")
+single(10, "update-quoted-key", PT + "update with quoted key", "update",
+       {"id": "i-02ae66f368e8518a9", "saml:aud": "https://example.com/saml", "zeta": "alpha"},
+       {"id": "i-02ae66f368e8518a9", "saml:aud": "https://saml.example.com", "zeta": "alpha"},
+       BLK({"id": A(STR, optional=True, computed=True), "saml:aud": A(STR, optional=True),
+            "zeta": A(STR, optional=True)}),
+       "quoted attribute name; (1 unchanged attribute hidden)")
+single(11, "replace-cannot-update", PT + "string force-new update", "delete-create",
+       {"id": "i-02ae66f368e8518a9", "ami": "ami-BEFORE"},
+       {"id": "i-02ae66f368e8518a9", "ami": "ami-AFTER"}, BLK(ID_AMI),
+       "replace because cannot update; # forces replacement",
+       reason="replace_because_cannot_update", replace=[["ami"]])
+single(12, "update-null-values", PT + "string in-place update (null values)", "update",
+       {"id": "i-02ae66f368e8518a9", "ami": "ami-BEFORE", "unchanged": None},
+       {"id": "i-02ae66f368e8518a9", "ami": "ami-AFTER", "unchanged": None},
+       BLK({**ID_AMI, "unchanged": A(STR, optional=True)}),
+       "null->null attributes are not counted as hidden")
+single(13, "heredoc-update", PT + "in-place update of multi-line string field", "update",
+       {"id": "i-02ae66f368e8518a9", "more_lines": "original\nlong\nmulti-line\nstring\nfield"},
+       {"id": U, "more_lines": "original\nextremely long\nmulti-line\nstring\nfield"},
+       BLK({"id": A(STR, optional=True, computed=True), "more_lines": A(STR, optional=True)}),
+       "multi-line string heredoc line diff; value -> (known after apply)")
+single(14, "heredoc-add", PT + "addition of multi-line string field", "update",
+       {"id": "i-02ae66f368e8518a9", "more_lines": None},
+       {"id": U, "more_lines": "original\nnew line"},
+       BLK({"id": A(STR, optional=True, computed=True), "more_lines": A(STR, optional=True)}),
+       "added heredoc")
+single(15, "heredoc-forces-replacement", PT + "force-new update of multi-line string field", "delete-create",
+       {"id": "i-02ae66f368e8518a9", "more_lines": "original"},
+       {"id": U, "more_lines": "original\nnew line"},
+       BLK({"id": A(STR, optional=True, computed=True), "more_lines": A(STR, optional=True)}),
+       "heredoc with # forces replacement; replace without reason", replace=[["more_lines"]])
+single(16, "create-sensitive-schema", PT + "creation with sensitive field", "create", None,
+       {"id": U, "password": "top-secret", "conn_info": {"user": "not-secret", "password": "top-secret"}},
+       BLK({"id": A(STR, computed=True), "password": A(STR, optional=True, sensitive=True),
+            "conn_info": NA("single", {"user": A(STR, optional=True),
+                                       "password": A(STR, optional=True, sensitive=True)})}),
+       "(sensitive value) from schema; nested attribute single")
+single(17, "update-equal-sensitive", PT + "update with equal sensitive field", "update",
+       {"id": "blah", "str": "before", "password": "top-secret"},
+       {"id": U, "str": "after", "password": "top-secret"},
+       BLK({"id": A(STR, computed=True), "str": A(STR, optional=True),
+            "password": A(STR, optional=True, sensitive=True)}),
+       "unchanged sensitive attribute hidden")
+single(18, "replace-tainted", PT + "replace tainted resource", "delete-create",
+       {"id": "i-02ae66f368e8518a9", "ami": "ami-BEFORE"}, {"id": U, "ami": "ami-AFTER"},
+       BLK(ID_AMI), "replace because tainted", reason="replace_because_tainted", replace=[["ami"]])
+single(19, "replace-null-before", PT + "force replacement with empty before value", "delete-create",
+       {"name": "name", "forced": None}, {"name": "name", "forced": "example"},
+       BLK({"name": A(STR, optional=True), "forced": A(STR, optional=True)}),
+       "null -> value forcing replacement renders as +",
+       reason="replace_because_cannot_update", replace=[["forced"]])
+single(20, "replace-empty-string-before", PT + "force replacement with empty before value legacy", "delete-create",
+       {"name": "name", "forced": ""}, {"name": "name", "forced": "example"},
+       BLK({"name": A(STR, optional=True), "forced": A(STR, optional=True)}),
+       "legacy empty string -> value renders as +",
+       reason="replace_because_cannot_update", replace=[["forced"]])
+single(21, "read-config-unknown", PT + "read during apply because of unknown configuration", "read",
+       {"name": "name"}, {"name": "name"}, BLK({"name": A(STR, optional=True)}),
+       "read during apply: config refers to values not yet known",
+       addr="data.test_instance.example", reason="read_because_config_unknown")
+single(22, "read-dependency-pending", PT + "read during apply because of pending changes to upstream dependency", "read",
+       {"name": "name"}, {"name": "name"}, BLK({"name": A(STR, optional=True)}),
+       "read during apply: dependency pending",
+       addr="data.test_instance.example", reason="read_because_dependency_pending")
+single(23, "read-no-reason", PT + "read during apply for unspecified reason", "read",
+       {"name": "name"}, {"name": "name"}, BLK({"name": A(STR, optional=True)}),
+       "read during apply without reason", addr="data.test_instance.example")
+single(24, "identifying-attributes", PT + "show all identifying attributes even if unchanged", "update",
+       {"id": "i-02ae66f368e8518a9", "ami": "ami-BEFORE", "bar": "bar", "foo": "foo", "name": "alice", "tags": {"name": "bob"}},
+       {"id": "i-02ae66f368e8518a9", "ami": "ami-AFTER", "bar": "bar", "foo": "foo", "name": "alice", "tags": {"name": "bob"}},
+       BLK({"id": A(STR, optional=True, computed=True), "ami": A(STR, optional=True),
+            "bar": A(STR, optional=True), "foo": A(STR, optional=True),
+            "name": A(STR, optional=True), "tags": A(MAP(STR), optional=True)}),
+       "id/name/tags always shown; (2 unchanged attributes hidden)")
+
+# ------------------------------------------------ full-output import tests
+IMP = "TestRenderHuman_Imports/"
+IMP_SCHEMA = BLK({"id": A(STR, optional=True), "value": A(STR, optional=True)})
+UUID = "1D5F5E9E-F2E5-401B-9ED5-692A215AC67E"
+
+def full(num, slug, test_key, resources, rule, **kw):
+    """A case whose whole expected stdout is an upstream full-output test string."""
+    text = up(test_key)
+    for r in resources:
+        if "expected" not in r:
+            # body = the resource block inside the full output (used for the framing self-check)
+            r["expected"] = text.split("OpenTofu will perform the following actions:\n\n", 1)[1].split("\n\nPlan:", 1)[0]
+    c = case(f"{num:03d}-{slug}", resources, test=test_key, rule=rule, expected_full=text, **kw)
+    return c
+
+def IR(action, before_value, after_value, addr="test_resource.resource", **kw):
+    return {"address": addr, "action": action, "before": {"id": UUID, "value": before_value},
+            "after": {"id": UUID, "value": after_value}, "schema": IMP_SCHEMA, **kw}
+
+full(25, "import-simple", IMP + "simple_import",
+     [IR("noop", "Hello, World!", "Hello, World!", importing={"id": UUID})],
+     "will be imported; (imported from ...); no legend for no-op import; Plan with import count; unchanged attrs shown")
+full(26, "import-identity", IMP + "simple_import_with_identity",
+     [IR("noop", "Hello, World!", "Hello, World!", importing={"identity": {"name": "my-resource"}})],
+     "import by resource identity (indented JSON comment)")
+full(27, "import-complex-identity", IMP + "import_with_complex_identity",
+     [IR("noop", "Hello, World!", "Hello, World!", importing={"identity": {
+         "project_id": "my-project-123", "region": "us-east-1",
+         "scopes": ["read", "write"], "tags": {"env": "production", "owner": "platform-team"}}})],
+     "import identity with nested map/list")
+full(28, "import-generated-config", IMP + "simple_import_with_generated_config",
+     [IR("noop", "Hello, World!", "Hello, World!", importing={"id": UUID},
+         generated_config='resource "test_resource" "resource" {\n  id = "1D5F5E9E-F2E5-401B-9ED5-692A215AC67E"\n  value = "Hello, World!"\n}')],
+     "(config will be generated)")
+full(29, "import-and-move", IMP + "import_and_move",
+     [IR("noop", "Hello, World!", "Hello, World!", addr="test_resource.after",
+         previous_address="test_resource.before", importing={"id": UUID})],
+     "has moved to + imported from")
+full(30, "import-move-update", IMP + "import_move_and_update",
+     [IR("update", "Hello, World!", "Hello, Universe!", addr="test_resource.after",
+         previous_address="test_resource.before", importing={"id": UUID})],
+     "(moved from ...) + import + update")
+full(31, "import-and-update", IMP + "import_and_update",
+     [IR("update", "Hello, World!", "Hello, Universe!", importing={"id": UUID})],
+     "import + update; Plan 1 to import, 1 to change")
+full(32, "import-update-no-id", IMP + "import_and_update_with_no_id",
+     [IR("update", "Hello, World!", "Hello, Universe!", importing={})],
+     "(will be imported first)")
+full(33, "import-update-identity", IMP + "import_and_update_with_identity",
+     [IR("update", "Hello, World!", "Hello, Universe!", importing={"identity": {"name": "my-resource-identity-name"}})],
+     "import identity + update")
+full(34, "import-and-replace", IMP + "import_and_replace",
+     [{"address": "test_resource.resource", "action": "create-delete",
+       "before": {"id": UUID, "value": "Hello, World!"},
+       "after": {"id": "9794FB1F-7260-442F-830C-F2D450E90CE3", "value": "Hello, World!"},
+       "schema": IMP_SCHEMA, "replace_paths": [["id"]], "importing": {"id": UUID}}],
+     "create-then-delete replacement of imported resource; Warning line")
+
+case("035-no-changes", [], test="TestRenderHuman_EmptyPlan",
+     rule="No changes. text for an empty plan", expected_full=up("TestRenderHuman_EmptyPlan"))
+case("036-no-changes-noop-output", [], test="TestRenderHuman_EmptyOutputs",
+     rule="no-op output changes are not rendered; still No changes.",
+     outputs=[{"name": "a_string", "action": "noop", "before": "some-text", "after": "some-text"}],
+     expected_full=up("TestRenderHuman_EmptyOutputs"))
