@@ -197,3 +197,52 @@ case("036-no-changes-noop-output", [], test="TestRenderHuman_EmptyOutputs",
      rule="no-op output changes are not rendered; still No changes.",
      outputs=[{"name": "a_string", "action": "noop", "before": "some-text", "after": "some-text"}],
      expected_full=up("TestRenderHuman_EmptyOutputs"))
+
+# ------------------------------------------------------------ jsonencode
+JS = "TestResourceChange_JSON/"
+J_SCHEMA = BLK({"id": A(STR, optional=True, computed=True), "json_field": A(STR, optional=True)})
+ID0 = "i-02ae66f368e8518a9"
+
+def jcase(num, slug, sub, before, after, rule, action="update", **kw):
+    b = None if before is None else {"id": ID0, "json_field": before}
+    a = {"id": U, "json_field": after}
+    single(num, slug, JS + sub, action, b, a, J_SCHEMA, rule, **kw)
+
+jcase(37, "json-create", "creation", None,
+      '{\n\t\t\t\t\t"str": "value",\n\t\t\t\t\t"list":["a","b", 234, true],\n\t\t\t\t\t"obj": {"key": "val"}\n\t\t\t\t}',
+      "jsonencode( on create: nested object/list, sorted keys, alignment", action="create")
+jcase(38, "json-update-object", "in-place update of object", '{"aaa": "value","ccc": 5}',
+      '{"aaa": "value", "bbb": "new_value"}', "jsonencode object diff, hidden unchanged attribute")
+jcase(39, "json-quoted-keys", "in-place update of object with quoted keys",
+      '{"aaa": "value", "c:c": "old_value"}', '{"aaa": "value", "b:bb": "new_value"}',
+      "jsonencode with quoted keys")
+jcase(40, "json-from-empty-tuple", "in-place update (from empty tuple)", '{"aaa": []}', '{"aaa": ["value"]}',
+      "jsonencode tuple growing from empty")
+jcase(41, "json-tuple-mixed-types", "in-place update (tuple of different types)",
+      '{"aaa": [42, {"foo":"bar"}, "value"]}', '{"aaa": [42, {"foo":"baz"}, "value"]}',
+      "jsonencode tuple with number/object/string elements")
+jcase(42, "json-forces-replacement", "force-new update", '{"aaa": "value"}',
+      '{"aaa": "value", "bbb": "new_value"}', "jsonencode # forces replacement after closing brace",
+      action="delete-create", reason="replace_because_cannot_update", replace=[["json_field"]])
+jcase(43, "json-whitespace-change", "in-place update (whitespace change)",
+      '{"aaa": "value", "bbb": "another"}', '{"aaa":"value",\n\t\t\t\t\t"bbb":"another"}',
+      "jsonencode( # whitespace changes")
+jcase(44, "json-whitespace-forces-replacement", "force-new update (whitespace change)",
+      '{"aaa": "value", "bbb": "another"}', '{"aaa":"value",\n\t\t\t\t\t"bbb":"another"}',
+      "# whitespace changes force replacement",
+      action="delete-create", reason="replace_because_cannot_update", replace=[["json_field"]])
+jcase(45, "json-create-empty", "creation (empty)", None, '{}', "jsonencode({})", action="create")
+jcase(46, "json-list-removal", "JSON list item removal", '["first","second","third"]',
+      '["first","second"]', "jsonencode list element removal with hidden elements")
+jcase(47, "json-list-of-objects-remove", "JSON list of objects - removing item",
+      '[{"one": "111"}, {"two": "222"}, {"three": "333"}]', '[{"one": "111"}, {"three": "333"}]',
+      "jsonencode list of objects: removed object in the middle")
+jcase(48, "json-double-nested-lists", "JSON object double nested lists",
+      '{"parent":[{"another_list": ["111"]}]}', '{"parent":[{"another_list": ["111", "222"]}]}',
+      "jsonencode nested lists inside objects")
+jcase(49, "json-object-to-tuple", "in-place update from object to tuple",
+      '{"aaa": [42, {"foo":"bar"}, "value"]}', '["aaa", 42, "something"]',
+      "jsonencode type change object -> tuple")
+jcase(50, "json-nested-list-statement", "JSON object with nested list",
+      '{\n\t\t  "Statement": ["first"]\n\t\t}', '{\n\t\t  "Statement": ["first", "second"]\n\t\t}',
+      "jsonencode multi-line JSON input with nested list")
