@@ -246,3 +246,84 @@ jcase(49, "json-object-to-tuple", "in-place update from object to tuple",
 jcase(50, "json-nested-list-statement", "JSON object with nested list",
       '{\n\t\t  "Statement": ["first"]\n\t\t}', '{\n\t\t  "Statement": ["first", "second"]\n\t\t}',
       "jsonencode multi-line JSON input with nested list")
+
+# ------------------------------------------------- lists, sets, maps, tuples
+PL = "TestResourceChange_primitiveList/"; PS = "TestResourceChange_primitiveSet/"; MP = "TestResourceChange_map/"
+
+def coll_schema(field, ty):
+    return BLK({"id": A(STR, optional=True, computed=True), "ami": A(STR, optional=True),
+                field: A(ty, optional=True)})
+
+def ccase(num, slug, key, field, ty, before, after, rule, action="update", **kw):
+    b = None if before == "CREATE" else {"id": ID0, "ami": "ami-STATIC", field: before}
+    a = {"id": U, "ami": "ami-STATIC", field: after}
+    single(num, slug, key, action, b, a, coll_schema(field, ty), rule, **kw)
+
+case("051-list-of-objects-update", [R("TestResourceChange_listObject/updating non-identifying attribute", "update",
+    {"id": ID0, "accounts": [{"id": "1", "name": "production", "status": "ACTIVE"},
+                              {"id": "2", "name": "staging", "status": "ACTIVE"},
+                              {"id": "3", "name": "disaster-recovery", "status": "ACTIVE"}]},
+    {"id": U, "accounts": [{"id": "1", "name": "production", "status": "ACTIVE"},
+                            {"id": "2", "name": "staging", "status": "EXPLODED"},
+                            {"id": "3", "name": "disaster-recovery", "status": "ACTIVE"}]},
+    BLK({"id": A(STR, optional=True, computed=True),
+         "accounts": A(LIST(OBJ({"id": STR, "name": STR, "status": STR})))}))],
+    test="TestResourceChange_listObject/updating non-identifying attribute",
+    rule="list(object) attribute: unchanged objects shown in full inside a changed list")
+ccase(52, "list-null-to-value", PL + "in-place update - creation", "list_field", LIST(STR), None, ["new-element"],
+      "list attribute null -> list (+ list)")
+ccase(53, "list-insertion-context", PL + "in-place update - insertion", "list_field", LIST(STR),
+      ["aaaa", "bbbb", "dddd", "eeee", "ffff"], ["aaaa", "bbbb", "cccc", "dddd", "eeee", "ffff"],
+      "list insertion with one context element either side and (N unchanged elements hidden)")
+ccase(54, "list-forces-replacement", PL + "force-new update - insertion", "list_field", LIST(STR),
+      ["aaaa", "cccc"], ["aaaa", "bbbb", "cccc"], "list # forces replacement on opening bracket",
+      action="delete-create", reason="replace_because_cannot_update", replace=[["list_field"]])
+ccase(55, "list-deletion", PL + "in-place update - deletion", "list_field", LIST(STR),
+      ["aaaa", "bbbb", "cccc", "dddd", "eeee"], ["bbbb", "dddd", "eeee"], "list element deletions")
+ccase(56, "list-create-empty", PL + "creation - empty list", "list_field", LIST(STR), "CREATE", [],
+      "empty list on create renders []", action="create")
+ccase(57, "list-null-to-empty", PL + "in-place update - null to empty", "list_field", LIST(STR), None, [],
+      "null -> empty list")
+ccase(58, "list-unknown-elements", PL + "update - two new unknown elements", "list_field", LIST(STR),
+      ["aaaa", "bbbb", "cccc", "dddd", "eeee"], ["aaaa", U, U, "cccc", "dddd", "eeee"],
+      "unknown list elements (known after apply) entries")
+ccase(59, "list-multiline-strings", PL + "in-place update - multiline string in list", "list_field", LIST(STR),
+      ["aaaa", "bbbb", "cccc", "line1\nline2\nline3", "dddd", "ffff"],
+      ["aaaa", "line1\nline2+\nline3", "ffff\nline2"],
+      "heredocs inside a list (EOT,)")
+case("060-tuple-update", [R("TestResourceChange_primitiveTuple/in-place update", "update",
+    {"id": ID0, "tuple_field": ["aaaa", "bbbb", "dddd", "eeee", "ffff"]},
+    {"id": ID0, "tuple_field": ["aaaa", "bbbb", "cccc", "eeee", "ffff"]},
+    BLK({"id": A(STR, required=True), "tuple_field": A(TUP([STR] * 5), optional=True)}))],
+    test="TestResourceChange_primitiveTuple/in-place update",
+    rule="tuple attribute: element changed in place (~ a -> b)")
+ccase(61, "set-null-to-value", PS + "in-place update - creation", "set_field", SET(STR), None, ["new-element"],
+      "set attribute null -> set")
+ccase(62, "set-insertion", PS + "in-place update - insertion", "set_field", SET(STR),
+      ["aaaa", "cccc"], ["aaaa", "bbbb", "cccc"], "set insertion: no context, all unchanged hidden")
+ccase(63, "set-forces-replacement", PS + "force-new update - insertion", "set_field", SET(STR),
+      ["aaaa", "cccc"], ["aaaa", "bbbb", "cccc"], "set # forces replacement",
+      action="delete-create", reason="replace_because_cannot_update", replace=[["set_field"]])
+ccase(64, "set-deletion", PS + "in-place update - deletion", "set_field", SET(STR),
+      ["aaaa", "bbbb", "cccc"], ["bbbb"], "set deletions")
+ccase(65, "set-to-unknown", PS + "in-place update to unknown", "set_field", SET(STR),
+      ["aaaa", "bbbb"], UL, "whole set becomes unknown: ] -> (known after apply)")
+ccase(66, "set-unknown-element", PS + "in-place update to unknown element", "set_field", SET(STR),
+      ["aaaa", "bbbb"], ["aaaa", U], "set element becomes unknown")
+ccase(67, "set-create-empty", PS + "creation - empty set", "set_field", SET(STR), "CREATE", [],
+      "empty set on create", action="create")
+ccase(68, "map-null-to-value", MP + "in-place update - creation", "map_field", MAP(STR), None,
+      {"new-key": "new-element", "be:ep": "boop"}, "map attribute created: quoted keys, alignment")
+ccase(69, "map-insertion", MP + "in-place update - insertion", "map_field", MAP(STR),
+      {"a": "aaaa", "c": "cccc"}, {"a": "aaaa", "b": "bbbb", "b:b": "bbbb", "c": "cccc"},
+      "map insertion, (2 unchanged elements hidden)")
+ccase(70, "map-forces-replacement", MP + "force-new update - insertion", "map_field", MAP(STR),
+      {"a": "aaaa", "c": "cccc"}, {"a": "aaaa", "b": "bbbb", "c": "cccc"}, "map # forces replacement",
+      action="delete-create", reason="replace_because_cannot_update", replace=[["map_field"]])
+ccase(71, "map-deletion", MP + "in-place update - deletion", "map_field", MAP(STR),
+      {"a": "aaaa", "b": "bbbb", "c": "cccc"}, {"b": "bbbb"}, "map element deletion -> null")
+ccase(72, "map-unknown-element", MP + "update to unknown element", "map_field", MAP(STR),
+      {"a": "aaaa", "b": "bbbb", "c": "cccc"}, {"a": "aaaa", "b": U, "c": "cccc"},
+      "map element -> (known after apply)")
+ccase(73, "map-create-empty", MP + "creation - empty", "map_field", MAP(STR), "CREATE", {},
+      "empty map on create renders {}", action="create")
