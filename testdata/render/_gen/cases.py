@@ -327,3 +327,112 @@ ccase(72, "map-unknown-element", MP + "update to unknown element", "map_field", 
       "map element -> (known after apply)")
 ccase(73, "map-create-empty", MP + "creation - empty", "map_field", MAP(STR), "CREATE", {},
       "empty map on create renders {}", action="create")
+
+# ------------------------------------------- nested blocks / nested attributes
+NL = "TestResourceChange_nestedList/"
+
+def test_schema(nesting, plus=False, multiple=False, sensitive=False):
+    """plan_test.go testSchema / testSchemaPlus / testSchemaMultipleBlocks / testSchemaSensitive."""
+    disk_key = "disk" if nesting == "single" and not (multiple or sensitive) else "disks"
+    attrs = {"id": A(STR, optional=True, computed=True), "ami": A(STR, optional=True),
+             disk_key: NA(nesting, {"mount_point": A(STR, optional=True), "size": A(STR, optional=True)},
+                          sensitive=sensitive)}
+    if sensitive:
+        return BLK(attrs)
+    rbd = {"volume_type": A(STR, optional=True, computed=True)}
+    if plus:
+        rbd["new_field"] = A(STR, optional=True, computed=True)
+    blocks = {"root_block_device": NB(nesting, BLK(rbd))}
+    if multiple:
+        blocks["leaf_block_device"] = NB(nesting, BLK({"volume_type": A(STR, optional=True, computed=True)}))
+    return BLK(attrs, blocks)
+
+def disk(mp, size): return {"mount_point": mp, "size": size}
+def rbd(vt, nf="ABSENT"):
+    d = {"volume_type": vt}
+    if nf != "ABSENT": d["new_field"] = nf
+    return d
+def inst(ami, disks=None, rbds=None, key="disks", id_=ID0, **extra):
+    d = {"id": id_, "ami": ami}
+    if disks is not None: d[key] = disks
+    if rbds is not None: d["root_block_device"] = rbds
+    d.update(extra)
+    return d
+
+single(74, "nested-list-equal", NL + "in-place update - equal", "update",
+       inst("ami-BEFORE", [disk("/var/diska", "50GB")], [rbd("gp2")]),
+       inst("ami-AFTER", [disk("/var/diska", "50GB")], [rbd("gp2")]),
+       test_schema("list"), "unchanged list nested attribute and block: # (1 unchanged block hidden)")
+single(75, "nested-list-creation", NL + "in-place update - creation", "update",
+       inst("ami-BEFORE", [], []),
+       inst("ami-AFTER", [disk("/var/diska", "50GB")], [rbd(None)]),
+       test_schema("list"), "new nested block with null attribute; new list nested attribute element")
+single(76, "nested-list-insertion", NL + "in-place update - insertion", "update",
+       inst("ami-BEFORE", [disk("/var/diska", None), disk("/var/diskb", "50GB")], [rbd("gp2", None)]),
+       inst("ami-AFTER", [disk("/var/diska", "50GB"), disk("/var/diskb", "50GB")], [rbd("gp2", "new_value")]),
+       test_schema("list", plus=True), "attribute added inside nested block and nested attribute")
+single(77, "nested-list-force-inside", NL + "force-new update (inside blocks)", "delete-create",
+       inst("ami-BEFORE", [disk("/var/diska", "50GB")], [rbd("gp2")]),
+       inst("ami-AFTER", [disk("/var/diskb", "50GB")], [rbd("different")]),
+       test_schema("list"), "# forces replacement on attributes inside nested block/attribute",
+       reason="replace_because_cannot_update",
+       replace=[["root_block_device", 0, "volume_type"], ["disks", 0, "mount_point"]])
+single(78, "nested-list-force-whole", NL + "force-new update (whole block)", "delete-create",
+       inst("ami-BEFORE", [disk("/var/diska", "50GB")], [rbd("gp2")]),
+       inst("ami-AFTER", [disk("/var/diskb", "50GB")], [rbd("different")]),
+       test_schema("list"), "# forces replacement on whole nested block / list attribute",
+       reason="replace_because_cannot_update", replace=[["root_block_device"], ["disks"]])
+single(79, "nested-list-deletion", NL + "in-place update - deletion", "update",
+       inst("ami-BEFORE", [disk("/var/diska", "50GB")], [rbd("gp2")]),
+       inst("ami-AFTER", [], []),
+       test_schema("list"), "deleted nested block and nested attribute element")
+single(80, "nested-list-dynamic-attr", NL + "with dynamically-typed attribute", "update",
+       {"block": []}, {"block": [{"attr": "foo"}, {"attr": True}]},
+       BLK(None, {"block": NB("list", BLK({"attr": A("dynamic", optional=True)}))}),
+       "dynamic-typed attribute in list blocks (string and bool)")
+single(81, "nested-list-sequence-deletion", NL + "in-place sequence update - deletion", "update",
+       {"list": [{"attr": "x"}, {"attr": "y"}]}, {"list": [{"attr": "y"}, {"attr": "z"}]},
+       BLK(None, {"list": NB("list", BLK({"attr": A(STR, required=True)}))}),
+       "list blocks: removed first, added last")
+single(82, "nested-list-unknown", NL + "in-place update - unknown", "update",
+       inst("ami-BEFORE", [disk("/var/diska", "50GB")], [rbd("gp2", "new_value")]),
+       inst("ami-AFTER", UL, [rbd("gp2", "new_value")]),
+       test_schema("list", plus=True), "list nested attribute becomes unknown")
+single(83, "nested-list-modification", NL + "in-place update - modification", "update",
+       inst("ami-BEFORE", [disk("/var/diska", "50GB"), disk("/var/diskb", "50GB"), disk("/var/diskc", "50GB")], [rbd("gp2", "new_value")]),
+       inst("ami-AFTER", [disk("/var/diska", "50GB"), disk("/var/diskb", "75GB"), disk("/var/diskc", "25GB")], [rbd("gp2", "new_value")]),
+       test_schema("list", plus=True), "modified elements in list nested attribute, hidden unchanged")
+
+NS = "TestResourceChange_nestedSet/"
+single(84, "nested-set-create-sensitive", NS + "creation from null - sensitive set", "create", None,
+       inst("ami-AFTER", S([disk("/var/diska", None)]), [rbd("gp2")]),
+       test_schema("set"), "create with a sensitive-marked set nested attribute + set block")
+single(85, "nested-set-creation", NS + "in-place update - creation", "update",
+       inst("ami-BEFORE", [], []), inst("ami-AFTER", [disk("/var/diska", None)], [rbd("gp2")]),
+       test_schema("set"), "set nested attribute and set block created; null attribute omitted")
+single(86, "nested-set-becomes-sensitive", NS + "in-place update - creation - sensitive set", "update",
+       inst("ami-BEFORE", [], []), inst("ami-AFTER", S([disk("/var/diska", None)]), [rbd("gp2")]),
+       test_schema("set"), "Warning: this attribute value will be marked as sensitive")
+single(87, "nested-set-marked-sensitive-unchanged", NS + "in-place update - marking set sensitive", "update",
+       inst("ami-BEFORE", [disk("/var/diska", "50GB")], []), inst("ami-AFTER", S([disk("/var/diska", "50GB")]), []),
+       test_schema("set"), "marked sensitive warning: The value is unchanged.")
+single(88, "nested-set-insertion", NS + "in-place update - insertion", "update",
+       inst("ami-BEFORE", [disk("/var/diska", None), disk("/var/diskb", "100GB")], [rbd("gp2", None)]),
+       inst("ami-AFTER", [disk("/var/diska", "50GB"), disk("/var/diskb", "100GB")], [rbd("gp2", "new_value")]),
+       test_schema("set", plus=True), "set elements are replaced (- old, + new) not updated; set blocks likewise")
+single(89, "nested-set-force-whole", NS + "force-new update (whole block)", "delete-create",
+       inst("ami-BEFORE", [disk("/var/diska", "50GB")], [rbd("gp2")]),
+       inst("ami-AFTER", [disk("/var/diskb", "50GB")], [rbd("different")]),
+       test_schema("set"), "# forces replacement on each set element / set block",
+       reason="replace_because_cannot_update", replace=[["root_block_device"], ["disks"]])
+single(90, "nested-set-deletion", NS + "in-place update - deletion", "update",
+       inst("ami-BEFORE", [disk("/var/diska", "50GB")], [rbd("gp2", "new_value")]),
+       inst("ami-AFTER", [], []),
+       test_schema("set", plus=True), "set nested attribute elements and set block deleted")
+single(91, "nested-set-null-to-empty", NS + "in-place update - empty nested sets", "update",
+       inst("ami-BEFORE", None, []), inst("ami-AFTER", [], []),
+       test_schema("set"), "null -> empty nested set renders + disks = []")
+single(92, "nested-set-unknown", NS + "in-place update - unknown", "update",
+       inst("ami-BEFORE", [disk("/var/diska", "50GB")], [rbd("gp2", "new_value")]),
+       inst("ami-AFTER", UL, [rbd("gp2", "new_value")]),
+       test_schema("set", plus=True), "nested set becomes unknown; (1 unchanged block hidden)")
