@@ -436,3 +436,52 @@ single(92, "nested-set-unknown", NS + "in-place update - unknown", "update",
        inst("ami-BEFORE", [disk("/var/diska", "50GB")], [rbd("gp2", "new_value")]),
        inst("ami-AFTER", UL, [rbd("gp2", "new_value")]),
        test_schema("set", plus=True), "nested set becomes unknown; (1 unchanged block hidden)")
+
+# ------------------------------------------------------------ action reasons
+AR = "TestResourceChange_actionReason/"
+EMPTY = BLK()
+def arcase(num, slug, sub, action, reason, rule, addr="test_instance.example"):
+    before = {}
+    after = None if action in ("delete", "forget") else {}
+    single(num, slug, AR + sub, action, before, after, EMPTY, rule, addr=addr, reason=reason)
+
+arcase(93, "delete-no-reason", "delete for no particular reason", "delete", None,
+       "destroy with empty schema renders {} on one line")
+arcase(94, "delete-wrong-repetition-nokey", "delete because of wrong repetition mode (NoKey)", "delete",
+       "delete_because_wrong_repetition", "(because resource uses count or for_each)")
+arcase(95, "delete-wrong-repetition-int", "delete because of wrong repetition mode (IntKey)", "delete",
+       "delete_because_wrong_repetition", "(because resource does not use count)", addr="test_instance.example[1]")
+arcase(96, "delete-wrong-repetition-string", "delete because of wrong repetition mode (StringKey)", "delete",
+       "delete_because_wrong_repetition", "(because resource does not use for_each)", addr='test_instance.example["a"]')
+arcase(97, "delete-no-resource-config", "delete because no resource configuration", "delete",
+       "delete_because_no_resource_config", "(because T.N is not in configuration), module address",
+       addr="module.foo.test_instance.example")
+arcase(98, "delete-no-module", "delete because no module", "delete",
+       "delete_because_no_module", "(because module.foo[1] is not in configuration)",
+       addr="module.foo[1].test_instance.example")
+arcase(99, "delete-count-index", "delete because out of range for count", "delete",
+       "delete_because_count_index", "(because index [1] is out of range for count)", addr="test_instance.example[1]")
+arcase(100, "delete-each-key", "delete because out of range for for_each", "delete",
+       "delete_because_each_key", '(because key ["boop"] is not in for_each map)', addr='test_instance.example["boop"]')
+arcase(101, "replace-no-reason-create-first", "replace for no particular reason (create first)", "create-delete",
+       None, "create-then-delete: +/- symbol and legend")
+arcase(102, "replace-by-request-delete-first", "replace by request (delete first)", "delete-create",
+       "replace_by_request", "will be replaced, as requested")
+arcase(103, "replace-by-request-create-first", "replace by request (create first)", "create-delete",
+       "replace_by_request", "replaced as requested, create first")
+arcase(104, "replace-tainted-create-first", "replace because tainted (create first)", "create-delete",
+       "replace_because_tainted", "is tainted, so it must be replaced (create first)")
+arcase(105, "forget-no-module", "forget because no module", "forget",
+       "delete_because_no_module", "forget ignores delete reasons; module instance address",
+       addr="module.foo[1].test_instance.example")
+
+# ------------------------------------------------------------------- moved
+MV = "TestResourceChange_moved/"
+MV_SCHEMA = BLK({"id": A(STR, computed=True), "foo": A(STR, optional=True), "bar": A(STR, optional=True)})
+single(106, "moved-and-updated", MV + "moved and updated", "update",
+       {"id": "12345", "foo": "hello", "bar": "baz"}, {"id": "12345", "foo": "hello", "bar": "boop"},
+       MV_SCHEMA, "(moved from ...) on an update", previous_address="test_instance.previous")
+single(107, "moved-only", MV + "moved without changes", "noop",
+       {"id": "12345", "foo": "hello", "bar": "baz"}, {"id": "12345", "foo": "hello", "bar": "baz"},
+       MV_SCHEMA, "has moved to; no legend; move-only not counted in Plan line",
+       previous_address="test_instance.previous")
