@@ -485,3 +485,74 @@ single(107, "moved-only", MV + "moved without changes", "noop",
        {"id": "12345", "foo": "hello", "bar": "baz"}, {"id": "12345", "foo": "hello", "bar": "baz"},
        MV_SCHEMA, "has moved to; no legend; move-only not counted in Plan line",
        previous_address="test_instance.previous")
+
+NM = "TestResourceChange_nestedMap/"
+single(108, "nested-map-from-null", NM + "creation from null", "update",
+       {"id": None, "ami": None, "disks": None, "root_block_device": None},
+       inst("ami-AFTER", {"disk_a": disk("/var/diska", None)}, {"a": rbd("gp2")}),
+       test_schema("map"), "map nested attribute and map block (labelled block \"a\") created from null")
+single(109, "nested-map-change-attr", NM + "in-place update - change attr", "update",
+       inst("ami-BEFORE", {"disk_a": disk("/var/diska", None)}, {"a": rbd("gp2", None)}),
+       inst("ami-AFTER", {"disk_a": disk("/var/diska", "50GB")}, {"a": rbd("gp2", "new_value")}),
+       test_schema("map", plus=True), "attribute added inside map element and map block")
+single(110, "nested-map-insertion", NM + "in-place update - insertion", "update",
+       inst("ami-BEFORE", {"disk_a": disk("/var/diska", "50GB")}, {"a": rbd("gp2", None)}),
+       inst("ami-AFTER", {"disk_a": disk("/var/diska", "50GB"), "disk_2": disk("/var/disk2", "50GB")},
+            {"a": rbd("gp2", None), "b": rbd("gp2", "new_value")}),
+       test_schema("map", plus=True), "new map element/new labelled block; hidden unchanged element and block")
+single(111, "nested-map-force", NM + "force-new update (whole block)", "delete-create",
+       inst("ami-BEFORE", {"disk_a": disk("/var/diska", "50GB")}, {"a": rbd("gp2"), "b": rbd("standard")}),
+       inst("ami-AFTER", {"disk_a": disk("/var/diska", "100GB")}, {"a": rbd("different"), "b": rbd("standard")}),
+       test_schema("map"), "# forces replacement on a map element and on one labelled block",
+       reason="replace_because_cannot_update", replace=[["root_block_device", "a"], ["disks"]])
+single(112, "nested-map-insertion-sensitive", NM + "in-place update - insertion sensitive", "update",
+       inst("ami-BEFORE", {}, {"a": rbd("gp2", "new_value")}),
+       inst("ami-AFTER", {"disk_a": {"mount_point": S("/var/diska"), "size": "50GB"}}, {"a": rbd("gp2", "new_value")}),
+       test_schema("map", plus=True), "sensitive-marked attribute inside a new map element")
+single(113, "nested-map-multiple-blocks-changed", NM + "in-place update - multiple different blocks changed", "update",
+       inst("ami-BEFORE", {"disk_a": disk("/var/diska", "50GB")}, {"a": rbd("gp2")}, leaf_block_device={"b": rbd("gp2")}),
+       inst("ami-AFTER", {"disk_a": disk("/var/diska", "50GB")}, {"a": rbd("gp3")}, leaf_block_device={"b": rbd("gp3")}),
+       test_schema("map", multiple=True), "two block types, blank line between block types, sorted by type")
+single(114, "nested-map-mixed-blocks-changed", NM + "in-place update - mixed blocks changed", "update",
+       inst("ami-BEFORE", {"disk_a": disk("/var/diska", "50GB")}, {"a": rbd("gp2"), "b": rbd("gp2")},
+            leaf_block_device={"a": rbd("gp2"), "b": rbd("gp2")}),
+       inst("ami-AFTER", {"disk_a": disk("/var/diska", "50GB")}, {"a": rbd("gp2"), "b": rbd("gp3")},
+            leaf_block_device={"a": rbd("gp2"), "b": rbd("gp3")}),
+       test_schema("map", multiple=True), "changed and unchanged blocks of two types: (2 unchanged blocks hidden)")
+
+NSI = "TestResourceChange_nestedSingle/"
+single(115, "nested-single-equal", NSI + "in-place update - equal", "update",
+       inst("ami-BEFORE", disk("/var/diska", "50GB"), rbd("gp2"), key="disk"),
+       inst("ami-AFTER", disk("/var/diska", "50GB"), rbd("gp2"), key="disk"),
+       test_schema("single"), "unchanged single nested attribute and single block hidden")
+single(116, "nested-single-creation", NSI + "in-place update - creation", "update",
+       inst("ami-BEFORE", None, None, key="disk", root_block_device=None),
+       inst("ami-AFTER", disk("/var/diska", "50GB"), rbd(None), key="disk"),
+       test_schema("single"), "single block created with only null attributes renders {}")
+single(117, "nested-single-force-inside", NSI + "force-new update (inside blocks)", "delete-create",
+       inst("ami-BEFORE", disk("/var/diska", "50GB"), rbd("gp2"), key="disk"),
+       inst("ami-AFTER", disk("/var/diskb", "50GB"), rbd("different"), key="disk"),
+       test_schema("single"), "# forces replacement inside single block / single nested attribute",
+       reason="replace_because_cannot_update",
+       replace=[["root_block_device", "volume_type"], ["disk", "mount_point"]])
+single(118, "nested-single-force-whole", NSI + "force-new update (whole block)", "delete-create",
+       inst("ami-BEFORE", disk("/var/diska", "50GB"), rbd("gp2"), key="disk"),
+       inst("ami-AFTER", disk("/var/diskb", "50GB"), rbd("different"), key="disk"),
+       test_schema("single"), "# forces replacement on whole single block / nested attribute",
+       reason="replace_because_cannot_update", replace=[["root_block_device"], ["disk"]])
+single(119, "nested-single-deletion", NSI + "in-place update - deletion", "update",
+       inst("ami-BEFORE", disk("/var/diska", "50GB"), rbd("gp2"), key="disk"),
+       inst("ami-AFTER", None, None, key="disk", root_block_device=None),
+       test_schema("single"), "single block and nested attribute deleted")
+single(120, "nested-single-dynamic-attr", NSI + "with dynamically-typed attribute", "update",
+       {"block": None}, {"block": {"attr": "foo"}},
+       BLK(None, {"block": NB("single", BLK({"attr": A("dynamic", optional=True)}))}),
+       "single block with dynamic attribute created")
+single(121, "nested-single-unknown", NSI + "in-place update - unknown", "update",
+       inst("ami-BEFORE", disk("/var/diska", "50GB"), rbd("gp2", "new_value"), key="disk"),
+       inst("ami-AFTER", UM, rbd("gp2", "new_value"), key="disk"),
+       test_schema("single", plus=True), "single nested attribute -> (known after apply)")
+single(122, "nested-single-modification", NSI + "in-place update - modification", "update",
+       inst("ami-BEFORE", disk("/var/diska", "50GB"), rbd("gp2", "new_value"), key="disk"),
+       inst("ami-AFTER", disk("/var/diska", "25GB"), rbd("gp2", "new_value"), key="disk"),
+       test_schema("single", plus=True), "modified attribute inside single nested attribute")
