@@ -556,3 +556,87 @@ single(122, "nested-single-modification", NSI + "in-place update - modification"
        inst("ami-BEFORE", disk("/var/diska", "50GB"), rbd("gp2", "new_value"), key="disk"),
        inst("ami-AFTER", disk("/var/diska", "25GB"), rbd("gp2", "new_value"), key="disk"),
        test_schema("single", plus=True), "modified attribute inside single nested attribute")
+
+# ---------------------------------------------------- sensitive (marks)
+SV = "TestResourceChange_sensitiveVariable/"
+def sv_schema(attrs, blocks):
+    return BLK(attrs, blocks)
+ATTR_O = lambda ty: A(ty, optional=True)
+AN_ANOTHER = BLK({"an_attr": ATTR_O(STR), "another": ATTR_O(STR)})
+AN = BLK({"an_attr": ATTR_O(STR)})
+BASE = {"id": A(STR, optional=True, computed=True), "ami": ATTR_O(STR), "list_field": ATTR_O(LIST(STR)),
+        "map_key": ATTR_O(MAP(NUM)), "map_whole": ATTR_O(MAP(STR))}
+
+single(123, "sensitive-create", SV + "creation", "create", None,
+       {"id": ID0, "ami": S("ami-123"), "map_key": {"breakfast": 800, "dinner": S(2000)},
+        "map_whole": S({"breakfast": "pizza", "dinner": "pizza"}), "list_field": ["hello", S("friends"), "!"],
+        "nested_block_list": S([{"an_attr": "secretval", "another": "not secret"}]),
+        "nested_block_set": S([{"an_attr": "secretval", "another": "not secret"}])},
+       sv_schema(BASE, {"nested_block_list": NB("list", AN_ANOTHER), "nested_block_set": NB("set", AN_ANOTHER)}),
+       "(sensitive value) for marked attrs, list elements, map keys; sensitive blocks hide contents")
+BS_SCHEMA = sv_schema({**BASE, "special": ATTR_O(BOOL), "some_number": ATTR_O(NUM)},
+                      {"nested_block": NB("list", AN), "nested_block_set": NB("set", AN)})
+single(124, "sensitive-before-only", SV + "in-place update - before sensitive", "update",
+       {"id": ID0, "ami": S("ami-BEFORE"), "special": S(True), "some_number": S(1),
+        "list_field": ["hello", "friends", S("!")], "map_key": {"breakfast": 800, "dinner": S(2000)},
+        "map_whole": S({"breakfast": "pizza", "dinner": "pizza"}),
+        "nested_block": S([{"an_attr": "secretval"}]), "nested_block_set": S([{"an_attr": "secretval"}])},
+       {"id": ID0, "ami": "ami-AFTER", "special": False, "some_number": 2,
+        "list_field": ["hello", "friends", "."], "map_key": {"breakfast": 800, "dinner": 1900},
+        "map_whole": {"breakfast": "cereal", "dinner": "pizza"},
+        "nested_block": [{"an_attr": "changed"}], "nested_block_set": [{"an_attr": "changed"}]},
+       BS_SCHEMA, "Warning: will no longer be marked as sensitive (attributes, map key, block)")
+single(125, "sensitive-after-only", SV + "in-place update - after sensitive", "update",
+       {"id": ID0, "list_field": ["hello", "friends"], "map_key": {"breakfast": 800, "dinner": 2000},
+        "map_whole": {"breakfast": "pizza", "dinner": "pizza"}, "nested_block_single": {"an_attr": "original"}},
+       {"id": ID0, "list_field": [S("goodbye"), "friends"], "map_key": {"breakfast": 700, "dinner": S(2100)},
+        "map_whole": S({"breakfast": "cereal", "dinner": "pizza"}), "nested_block_single": S({"an_attr": "changed"})},
+       sv_schema({"id": A(STR, optional=True, computed=True), "list_field": ATTR_O(LIST(STR)),
+                  "map_key": ATTR_O(MAP(NUM)), "map_whole": ATTR_O(MAP(STR))},
+                 {"nested_block_single": NB("single", AN)}),
+       "Warning: will be marked as sensitive (attributes, map key, single block)")
+single(126, "sensitive-both", SV + "in-place update - both sensitive", "update",
+       {"id": ID0, "ami": S("ami-BEFORE"), "list_field": [S("hello"), "friends"],
+        "map_key": {"breakfast": 800, "dinner": S(2000)}, "map_whole": S({"breakfast": "pizza", "dinner": "pizza"}),
+        "nested_block_map": S({"foo": {"an_attr": "original"}})},
+       {"id": ID0, "ami": S("ami-AFTER"), "list_field": [S("goodbye"), "friends"],
+        "map_key": {"breakfast": 800, "dinner": S(1800)}, "map_whole": S({"breakfast": "cereal", "dinner": "pizza"}),
+        "nested_block_map": S({"foo": {"an_attr": U}})},
+       sv_schema(BASE, {"nested_block_map": NB("map", AN)}),
+       "sensitive before and after: no warnings; sensitive map block with unknown inside")
+single(127, "sensitive-unmarked-value-unchanged", SV + "in-place update - value unchanged, sensitivity changes", "update",
+       {"id": ID0, "ami": S("ami-BEFORE"), "special": S(True), "some_number": S(1),
+        "list_field": ["hello", "friends", S("!")], "map_key": {"breakfast": 800, "dinner": S(2000)},
+        "map_whole": S({"breakfast": "pizza", "dinner": "pizza"}),
+        "nested_block": S([{"an_attr": "secretval"}]), "nested_block_set": S([{"an_attr": "secretval"}])},
+       {"id": ID0, "ami": "ami-BEFORE", "special": True, "some_number": 1,
+        "list_field": ["hello", "friends", "!"], "map_key": {"breakfast": 800, "dinner": 2000},
+        "map_whole": {"breakfast": "pizza", "dinner": "pizza"},
+        "nested_block": [{"an_attr": "secretval"}], "nested_block_set": [{"an_attr": "secretval"}]},
+       BS_SCHEMA, "no longer sensitive warnings with 'The value is unchanged.'")
+DEL_SCHEMA = sv_schema(BASE, {"nested_block_set": NB("set", AN_ANOTHER)})
+DEL_BEFORE = {"id": ID0, "ami": S("ami-BEFORE"), "list_field": ["hello", S("friends")],
+              "map_key": {"breakfast": 800, "dinner": S(2000)}, "map_whole": S({"breakfast": "pizza", "dinner": "pizza"}),
+              "nested_block_set": S([{"an_attr": "secret", "another": "not secret"}])}
+single(128, "sensitive-destroy", SV + "deletion", "delete", DEL_BEFORE, None, DEL_SCHEMA,
+       "destroy with sensitive values and sensitive set block")
+single(129, "sensitive-forget", SV + "forget", "forget", DEL_BEFORE, None, DEL_SCHEMA,
+       "forget with sensitive values (no symbols)")
+single(130, "sensitive-block-forces-replacement", SV + "update with sensitive value forcing replacement", "delete-create",
+       {"id": ID0, "ami": S("ami-BEFORE"), "nested_block_set": S([{"an_attr": "secret"}])},
+       {"id": ID0, "ami": S("ami-AFTER"), "nested_block_set": S([{"an_attr": "changed"}])},
+       sv_schema({"id": A(STR, optional=True, computed=True), "ami": ATTR_O(STR)},
+                 {"nested_block_set": NB("set", BLK({"an_attr": A(STR, required=True)}))}),
+       "sensitive value # forces replacement; sensitive set block forces replacement",
+       replace=[["ami"], ["nested_block_set"]])
+single(131, "sensitive-schema-attr-forces-replacement", SV + "update with sensitive attribute forcing replacement", "delete-create",
+       {"id": ID0, "ami": "ami-BEFORE"}, {"id": ID0, "ami": "ami-AFTER"},
+       BLK({"id": A(STR, optional=True, computed=True), "ami": A(STR, optional=True, computed=True, sensitive=True)}),
+       "schema-sensitive attribute forcing replacement", replace=[["ami"]])
+single(132, "sensitive-nested-type-forces-replacement", SV + "update with sensitive nested type attribute forcing replacement", "delete-create",
+       {"id": ID0, "conn_info": {"user": "not-secret", "password": "top-secret"}},
+       {"id": ID0, "conn_info": {"user": "not-secret", "password": "new-secret"}},
+       BLK({"id": A(STR, optional=True, computed=True),
+            "conn_info": NA("single", {"user": A(STR, optional=True), "password": A(STR, optional=True, sensitive=True)})}),
+       "nested attribute with schema-sensitive member forcing replacement",
+       replace=[["conn_info"], ["password"]])
