@@ -640,3 +640,26 @@ single(132, "sensitive-nested-type-forces-replacement", SV + "update with sensit
             "conn_info": NA("single", {"user": A(STR, optional=True), "password": A(STR, optional=True, sensitive=True)})}),
        "nested attribute with schema-sensitive member forcing replacement",
        replace=[["conn_info"], ["password"]])
+
+# ------------------------------------------- schema-sensitive nested attributes
+def sscase(num, slug, key, nesting, before_disks, after_disks, rule, action="update", before_ami="ami-BEFORE", **kw):
+    def wrap(d):
+        if d is None or isinstance(d, type(U)): return d
+        return {"disk_a": d} if nesting == "map" else [d]
+    b = {"id": ID0, "ami": before_ami, "disks": wrap(before_disks) if before_disks != "EMPTY" else ({} if nesting == "map" else [])}
+    a = {"id": ID0, "ami": "ami-AFTER", "disks": wrap(after_disks)}
+    single(num, slug, key, action, b, a, test_schema(nesting, sensitive=True), rule, **kw)
+
+sscase(133, "sensitive-schema-map-update", "TestResourceChange_nestedMapSensitiveSchema/in-place update", "map",
+       "EMPTY", disk("/var/diska", None), "schema-sensitive map nested attribute: ~ disks = (sensitive value)")
+sscase(134, "sensitive-schema-map-deletion", "TestResourceChange_nestedMapSensitiveSchema/in-place update - deletion", "map",
+       disk("/var/diska", "50GB"), None, "schema-sensitive attribute removed: (sensitive value) -> null")
+sscase(135, "sensitive-schema-list-force", "TestResourceChange_nestedListSensitiveSchema/force-new update (whole block)", "list",
+       disk("/var/diska", "50GB"), disk("/var/diska", "100GB"), "(sensitive value) # forces replacement",
+       action="delete-create", reason="replace_because_cannot_update", replace=[["disks"]])
+sscase(136, "sensitive-schema-set-unknown", "TestResourceChange_nestedSetSensitiveSchema/in-place update - unknown", "set",
+       disk("/var/diska", "50GB"), UL, "schema-sensitive set becoming unknown still renders (sensitive value)")
+single(137, "sensitive-schema-list-from-null", "TestResourceChange_nestedListSensitiveSchema/creation from null", "update",
+       {"id": None, "ami": None, "disks": None},
+       {"id": ID0, "ami": "ami-AFTER", "disks": [disk("/var/diska", None)]},
+       test_schema("list", sensitive=True), "attributes null -> value inside an update (+ lines)")
