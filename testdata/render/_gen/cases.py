@@ -663,3 +663,162 @@ single(137, "sensitive-schema-list-from-null", "TestResourceChange_nestedListSen
        {"id": None, "ami": None, "disks": None},
        {"id": ID0, "ami": "ami-AFTER", "disks": [disk("/var/diska", None)]},
        test_schema("list", sensitive=True), "attributes null -> value inside an update (+ lines)")
+
+# ------------------------------------------- multi-resource full-output tests
+NI = BLK({"ami": A(STR, optional=True)},
+         {"network_interface": NB("list", BLK({"device_index": A(NUM, optional=True),
+                                               "description": A(STR, optional=True)}))})
+NI_VAL = {"ami": "bar", "network_interface": [{"device_index": 0, "description": "Main network interface"}]}
+DEPOSED_TEXT = '''
+OpenTofu used the selected providers to generate the following execution
+plan. Resource actions are indicated with the following symbols:
+  + create
+  - destroy
+
+OpenTofu will perform the following actions:
+
+  # test_instance.foo will be created
+  + resource "test_instance" "foo" {
+      + ami = "bar"
+
+      + network_interface {
+          + description  = "Main network interface"
+          + device_index = 0
+        }
+    }
+
+  # test_instance.foo (deposed object 00000000) will be destroyed
+  # (left over from a partially-failed replacement of this instance)
+  - resource "test_instance" "foo" {
+      - ami = "bar" -> null
+
+      - network_interface {
+          - description  = "Main network interface" -> null
+          - device_index = 0 -> null
+        }
+    }
+
+Plan: 1 to add, 0 to change, 1 to destroy.
+'''
+def bodies(text):
+    """Split the resource bodies out of a full output (for the framing self-check)."""
+    mid = text.split("OpenTofu will perform the following actions:\n\n", 1)[1].split("\n\nPlan:", 1)[0]
+    return mid.split("\n\n  # ") if False else None
+
+case("138-deposed-and-create", [
+        {"address": "test_instance.foo", "action": "create", "before": None, "after": NI_VAL, "schema": NI,
+         "expected": DEPOSED_TEXT.split("\n\n  # test_instance.foo (deposed")[0].split("actions:\n\n")[1]},
+        {"address": "test_instance.foo", "action": "delete", "before": NI_VAL, "after": None, "schema": NI,
+         "deposed": "00000000",
+         "expected": "  # test_instance.foo (deposed" + DEPOSED_TEXT.split("\n\n  # test_instance.foo (deposed")[1].split("\n\nPlan:")[0]}],
+     test="TestLocal_planDeposedOnly", expected_full=DEPOSED_TEXT,
+     rule="current object created while a deposed object is destroyed; list block; legend with two actions; blank line before blocks")
+
+OUT_TEXT = '''
+Changes to Outputs:
+  + added            = "after"
+  ~ changed          = "before" -> "after"
+  - removed          = "before" -> null
+  ~ sensitive_after  = (sensitive value)
+  ~ sensitive_before = (sensitive value)
+
+You can apply this plan to save these new output values to the OpenTofu
+state, without changing any real infrastructure.
+'''
+case("139-outputs-only", [], test="TestLocal_planOutputsChanged",
+     rule="only output changes: Changes to Outputs + 'You can apply this plan' paragraph; name padding; sensitive outputs; no-op output skipped",
+     outputs=[
+        {"name": "added", "action": "create", "before": None, "after": "after", "render": '  + added            = "after"'},
+        {"name": "changed", "action": "update", "before": "before", "after": "after", "render": '  ~ changed          = "before" -> "after"'},
+        {"name": "removed", "action": "delete", "before": "before", "after": None, "render": '  - removed          = "before" -> null'},
+        {"name": "sensitive_after", "action": "update", "before": "before", "after": "after", "sensitive": True, "render": "  ~ sensitive_after  = (sensitive value)"},
+        {"name": "sensitive_before", "action": "update", "before": "before", "after": "after", "sensitive": True, "render": "  ~ sensitive_before = (sensitive value)"},
+        {"name": "unchanged", "action": "noop", "before": "before", "after": "before"}],
+     expected_full=OUT_TEXT)
+
+SIMPLE_RES = BLK({"id": A(STR, computed=True), "value": A(STR, optional=True),
+                  "value_wo": {"type": STR, "description_kind": "plain", "optional": True, "write_only": True}},
+                 {"nested_block": NB("single", BLK({"nested_block_attr": {"type": STR, "description_kind": "plain", "optional": True, "write_only": True}}))})
+SIMPLE_DS = BLK({"id": A(STR, computed=True), "value": A(STR, optional=True)})
+EPH_TEXT = '''
+OpenTofu used the selected providers to generate the following execution
+plan. Resource actions are indicated with the following symbols:
+  + create
+ <= read (data resources)
+
+OpenTofu will perform the following actions:
+
+  # simple_resource.test_res will be created
+  + resource "simple_resource" "test_res" {
+      + id       = (known after apply)
+      + value    = "test value"
+      + value_wo = (write-only attribute)
+    }
+
+  # simple_resource.test_res_second_provider will be created
+  + resource "simple_resource" "test_res_second_provider" {
+      + id       = (known after apply)
+      + value    = "just a simple resource to ensure that the second provider it's working fine"
+      + value_wo = (write-only attribute)
+    }
+
+  # module.call.data.simple_resource.deferred_data will be read during apply
+  # (depends on a resource or a module with changes pending)
+ <= data "simple_resource" "deferred_data" {
+      + id    = (known after apply)
+      + value = "hardcoded"
+    }
+
+Plan: 2 to add, 0 to change, 0 to destroy.
+
+Changes to Outputs:
+  + final_output = "just a simple resource to ensure that the second provider it's working fine"
+'''
+_eb = EPH_TEXT.split("actions:\n\n")[1].split("\n\nPlan:")[0].split("\n\n")
+SECOND = "just a simple resource to ensure that the second provider it's working fine"
+case("140-write-only-read-and-outputs", [
+        {"address": "simple_resource.test_res", "action": "create", "before": None,
+         "after": {"id": U, "value": "test value", "value_wo": None, "nested_block": None}, "schema": SIMPLE_RES, "expected": _eb[0]},
+        {"address": "simple_resource.test_res_second_provider", "action": "create", "before": None,
+         "after": {"id": U, "value": SECOND, "value_wo": None, "nested_block": None}, "schema": SIMPLE_RES, "expected": _eb[1]},
+        {"address": "module.call.data.simple_resource.deferred_data", "action": "read", "before": None,
+         "after": {"id": U, "value": "hardcoded"}, "schema": SIMPLE_DS, "reason": "read_because_dependency_pending",
+         "expected": _eb[2]}],
+     test="e2etest/primary_test.go TestEphemeralWorkflowAndOutput",
+     rule="(write-only attribute); data source read in a module with before null; create + read legend; outputs after Plan line",
+     outputs=[{"name": "final_output", "action": "create", "before": None, "after": SECOND,
+               "render": '  + final_output = "' + SECOND + '"'}],
+     expected_full=EPH_TEXT)
+
+DS_TEXT = '''
+OpenTofu used the selected providers to generate the following execution
+plan. Resource actions are indicated with the following symbols:
+  + create
+ <= read (data resources)
+
+OpenTofu will perform the following actions:
+
+  # data.test_data_source.bar will be read during apply
+ <= data "test_data_source" "bar" {
+      + bar = "foo"
+      + id  = "C6743020-40BD-4591-81E6-CD08494341D3"
+    }
+
+  # test_resource.foo will be created
+  + resource "test_resource" "foo" {
+      + foo = "bar"
+      + id  = (known after apply)
+    }
+
+Plan: 1 to add, 0 to change, 0 to destroy.
+'''
+_db = DS_TEXT.split("actions:\n\n")[1].split("\n\nPlan:")[0].split("\n\n")
+case("141-data-read-and-create", [
+        {"address": "data.test_data_source.bar", "action": "read", "before": None,
+         "after": {"id": "C6743020-40BD-4591-81E6-CD08494341D3", "bar": "foo"},
+         "schema": BLK({"id": A(STR, computed=True), "bar": A(STR, optional=True)}), "expected": _db[0]},
+        {"address": "test_resource.foo", "action": "create", "before": None, "after": {"id": U, "foo": "bar"},
+         "schema": BLK({"id": A(STR, computed=True), "foo": A(STR, optional=True)}), "expected": _db[1]}],
+     test="views/operation_test.go TestOperation_planWithDatasource",
+     rule="data source read (known values, before null) listed before a managed create; Plan line ignores reads",
+     expected_full=DS_TEXT)
