@@ -822,3 +822,36 @@ case("141-data-read-and-create", [
      test="views/operation_test.go TestOperation_planWithDatasource",
      rule="data source read (known values, before null) listed before a managed create; Plan line ignores reads",
      expected_full=DS_TEXT)
+
+# ------------------------------------------------------------------- state
+ST_RES = BLK({"id": A(STR, computed=True), "foo": A(STR, optional=True), "woozles": A(STR, optional=True)},
+             {"nested": NB("list", BLK({"compute": A(STR, optional=True), "value": A(STR, optional=True)}))})
+ST_DS = BLK({"compute": A(STR, optional=True), "value": A(STR, computed=True)})
+BAZ = {"address": "test_resource.baz[0]", "schema": ST_RES, "values": {"woozles": "confuzles"}}
+BAZ_N = {"address": "test_resource.baz[0]", "schema": ST_RES,
+         "values": {"woozles": "confuzles", "nested": [{"value": "42"}]}}
+def state_case(name, test, rule, resources, outputs=None, text=None):
+    c = {"name": name, "resources": [], "state": True, "state_resources": resources, "test": test,
+         "rule": rule, "expected_full": text if text is not None else up(test)}
+    if outputs: c["state_outputs"] = outputs
+    CASES.append(c)
+
+state_case("142-state-empty", "TestState/0", "state: empty state message", [],
+           text="The state file is empty. No resources are represented.\n")
+state_case("143-state-basic", "TestState/basicStateOutput",
+           "state: data + managed resource with count index, null attributes omitted, Outputs section",
+           [{"address": "data.test_data_source.data", "schema": ST_DS, "values": {"compute": "sure"}}, BAZ],
+           outputs={"bar": {"sensitive": False, "value": "bar value", "type": "string"}})
+state_case("144-state-nested-block", "TestState/nestedStateOutput", "state: nested list block", [BAZ_N])
+state_case("145-state-deposed", "TestState/deposedNestedStateOutput", "state: current and deposed object",
+           [BAZ_N, dict(BAZ_N, deposed="1234")])
+state_case("146-state-only-deposed", "TestState/onlyDeposedOutput", "state: two deposed objects only",
+           [dict(BAZ_N, deposed="1234"), dict(BAZ_N, deposed="5678")])
+state_case("147-state-outputs", "TestState/stateWithMoreOutputsOutput",
+           "state: outputs of several types sorted by name, sensitive output, map output",
+           [BAZ], outputs={
+               "bool_var": {"sensitive": False, "value": True, "type": "bool"},
+               "int_var": {"sensitive": False, "value": 42, "type": "number"},
+               "map_var": {"sensitive": False, "value": {"first": "foo", "second": "bar"}, "type": ["map", "string"]},
+               "sensitive_var": {"sensitive": True, "value": "secret!!!", "type": "string"},
+               "string_var": {"sensitive": False, "value": "string value", "type": "string"}})

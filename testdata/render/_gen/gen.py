@@ -421,7 +421,9 @@ def build_state(case, d):
     if case.get("state_outputs"):
         values["outputs"] = case["state_outputs"]
     values["root_module"] = root
-    doc = {"format_version": "1.0", "terraform_version": "1.12.6", "values": values}
+    doc = {"format_version": "1.0", "terraform_version": "1.12.6"}
+    if res or case.get("state_outputs"):
+        doc["values"] = values
     write(d, "plan.json", json.dumps(doc, indent=2) + "\n")
     write(d, "schemas.json", json.dumps(schemas_doc(types, dtypes), indent=2) + "\n")
     if case.get("args"):
