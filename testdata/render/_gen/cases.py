@@ -855,3 +855,88 @@ state_case("147-state-outputs", "TestState/stateWithMoreOutputsOutput",
                "map_var": {"sensitive": False, "value": {"first": "foo", "second": "bar"}, "type": ["map", "string"]},
                "sensitive_var": {"sensitive": True, "value": "secret!!!", "type": "string"},
                "string_var": {"sensitive": False, "value": "string value", "type": "string"}})
+
+# ------------------------------------------------------------------------
+# Derived cases: no upstream test prints these exact texts; the expected
+# output is assembled from format strings in plan.go (resourceChangeComment,
+# actionDescription) around bodies that ARE verbatim from upstream tests.
+# ------------------------------------------------------------------------
+def derived(name, resources, rule, src, **kw):
+    return case(name, resources, test=None, rule=rule + " — DERIVED from " + src, **kw)
+
+EMPTY_DEL_BODY = '  - resource "test_instance" "{n}" {{}}'
+derived("148-delete-no-move-target", [
+    {"address": "test_instance.b", "previous_address": "test_instance.a", "action": "delete", "before": {},
+     "after": None, "schema": EMPTY, "reason": "delete_because_no_move_target",
+     "expected": "  # test_instance.b will be destroyed\n"
+                 "  # (because test_instance.a was moved to test_instance.b, which is not in configuration)\n"
+                 "  # (moved from test_instance.a)\n" + EMPTY_DEL_BODY.format(n="b")}],
+    "delete because no move target, followed by (moved from …)", "plan.go:534-535,600-602")
+derived("149-delete-enabled-false", [
+    {"address": "test_instance.example", "action": "delete", "before": {}, "after": None, "schema": EMPTY,
+     "reason": "delete_because_enabled_false",
+     "expected": "  # test_instance.example will be destroyed\n  # (because enabled is false)\n"
+                 + EMPTY_DEL_BODY.format(n="example")}],
+    "delete because enabled is false", "plan.go:522-523")
+derived("150-replace-by-triggers", [
+    {"address": "test_instance.example", "action": "delete-create", "before": {}, "after": {}, "schema": EMPTY,
+     "reason": "replace_by_triggers",
+     "expected": "  # test_instance.example will be replaced due to changes in replace_triggered_by\n"
+                 '-/+ resource "test_instance" "example" {}'}],
+    "replace due to replace_triggered_by", "plan.go:470-471")
+derived("151-read-check-nested", [
+    {"address": "data.test_instance.example", "action": "read", "before": {"name": "name"},
+     "after": {"name": "name"}, "schema": BLK({"name": A(STR, optional=True)}), "reason": "read_because_check_nested",
+     "expected": up(PT + "read during apply for unspecified reason").replace(
+         "will be read during apply\n", "will be read during apply\n  # (config will be reloaded to verify a check block)\n")}],
+    "read because check nested", "plan.go:446-447")
+derived("152-forget-lifecycle-config", [
+    {"address": "test_instance.example", "action": "forget", "before": {}, "after": None, "schema": EMPTY,
+     "reason": "forgot_because_lifecycle_destroy_in_config",
+     "expected": "  # test_instance.example will be removed from the OpenTofu state but will not be destroyed \n"
+                 " (because lifecycle.destroy = false is set in the configuration)\n"
+                 + up(AR + "forget for no particular reason").split("\n", 1)[1]}],
+    "forget because lifecycle.destroy = false in config (note the trailing space and the unprefixed line)",
+    "plan.go:556-567")
+derived("153-forget-lifecycle-state", [
+    {"address": "test_instance.example", "action": "forget", "before": {}, "after": None, "schema": EMPTY,
+     "reason": "forgot_because_lifecycle_destroy_in_state",
+     "expected": "  # test_instance.example will be removed from the OpenTofu state but will not be destroyed \n"
+                 " (because lifecycle.destroy = false was configured before this resource was removed from the configuration)\n"
+                 + up(AR + "forget for no particular reason").split("\n", 1)[1]}],
+    "forget because lifecycle.destroy = false persisted in state", "plan.go:556-567")
+derived("154-forget-then-create", [
+    {"address": "test_instance.example", "action": "forget-create", "before": {}, "after": {}, "schema": EMPTY,
+     "expected": "  # test_instance.example must be replaced - older instance will not be destroyed (lifecycle.destroy = false)\n"
+                 '  ./+ resource "test_instance" "example" {}'}],
+    "forget-then-create: ./+ symbol and legend, Plan line with forget count", "plan.go:577-597, 619-641; renderers/util.go:92-93")
+derived("155-forget-then-create-tainted", [
+    {"address": "test_instance.example", "action": "forget-create", "before": {}, "after": {}, "schema": EMPTY,
+     "reason": "replace_because_tainted",
+     "expected": "  # test_instance.example is tainted, so it must be replaced - older instance will not be destroyed (lifecycle.destroy = false)\n"
+                 '  ./+ resource "test_instance" "example" {}'}],
+    "forget-then-create of a tainted object", "plan.go:577-597")
+
+def readdress(text, typ):
+    return text.replace("test_instance.example", typ + ".example").replace('"test_instance" "example"', '"' + typ + '" "example"')
+
+derived("156-all-actions-legend", [
+    {"address": "data.test_f.example", "action": "read", "before": {"name": "name"}, "after": {"name": "name"},
+     "schema": BLK({"name": A(STR, optional=True)}), "expected": readdress(up(PT + "read during apply for unspecified reason"), "test_f")},
+    {"address": "test_a.example", "action": "create", "before": None, "after": {"id": U}, "schema": BLK(ID_C),
+     "expected": readdress(up(PT + "creation"), "test_a")},
+    {"address": "test_b.example", "action": "update", "before": {"id": ID0, "ami": "ami-BEFORE"},
+     "after": {"id": ID0, "ami": "ami-AFTER"}, "schema": BLK(ID_AMI), "expected": readdress(up(PT + "string in-place update"), "test_b")},
+    {"address": "test_c.example", "action": "delete", "before": {"id": ID0}, "after": None, "schema": BLK(ID_C),
+     "expected": readdress(up(PT + "deletion"), "test_c")},
+    {"address": "test_d.example", "action": "delete-create", "before": {"id": ID0, "ami": "ami-BEFORE"},
+     "after": {"id": ID0, "ami": "ami-AFTER"}, "schema": BLK(ID_AMI), "reason": "replace_because_cannot_update",
+     "replace_paths": [["ami"]], "expected": readdress(up(PT + "string force-new update"), "test_d")},
+    {"address": "test_e.example", "action": "create-delete", "before": {}, "after": {}, "schema": EMPTY,
+     "expected": readdress(up(AR + "replace for no particular reason (create first)"), "test_e")},
+    {"address": "test_g.example", "action": "forget", "before": {"id": ID0}, "after": None, "schema": BLK(ID_C),
+     "expected": readdress(up(PT + "forget"), "test_g")},
+    {"address": "test_h.example", "action": "noop", "before": {"id": ID0}, "after": {"id": ID0}, "schema": BLK(ID_C),
+     "expected": None}],
+    "every legend line in its fixed order; bodies in plan order; no-op hidden; Plan line with forget count",
+    "plan.go:195-278 with bodies from TestResourceChange_primitiveTypes/actionReason")
