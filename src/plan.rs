@@ -385,12 +385,19 @@ impl ResourceChange<'_> {
 }
 
 impl Plan<'_> {
-    /// Whether this document is a state (no `resource_changes`, but `values`).
+    /// Whether this document is a state: no plan-only section at all (`show -json` of an
+    /// empty state is just `{"format_version": …, "terraform_version": …}`).
     pub fn is_state(&self) -> bool {
         self.resource_changes.is_none()
             && self.output_changes.is_none()
             && self.resource_drift.is_none()
-            && self.values.is_some()
+            && self.relevant_attributes.is_none()
+            && self.planned_values.is_none()
+            && self.prior_state.is_none()
+            && self.configuration.is_none()
+            && self.errored.is_none()
+            && self.applyable.is_none()
+            && self.timestamp.is_none()
     }
 }
 

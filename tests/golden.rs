@@ -46,7 +46,10 @@ fn golden_corpus_size() {
         .filter_map(Result::ok)
         .filter(|e| e.path().join("plan.json").is_file() && e.path().join("expected.txt").is_file())
         .count();
-    assert!(cases >= MIN_CASES, "golden corpus has {cases} cases, expected at least {MIN_CASES}");
+    assert!(
+        cases >= MIN_CASES,
+        "golden corpus has {cases} cases, expected at least {MIN_CASES}"
+    );
 }
 
 /// Runs the binary on one case; `Err` carries a readable explanation.
@@ -67,9 +70,13 @@ fn run_case(dir: &Path) -> Result<(), String> {
     }
     cmd.arg(&plan);
     cmd.current_dir(dir);
-    cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    cmd.stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
 
-    let mut child = cmd.spawn().map_err(|e| format!("cannot spawn carbon-show: {e}"))?;
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| format!("cannot spawn carbon-show: {e}"))?;
     // The plan is also offered on stdin, for a CLI that reads `tofu show -json … |`.
     if let Some(mut stdin) = child.stdin.take() {
         let bytes = std::fs::read(&plan).map_err(|e| format!("cannot read plan: {e}"))?;
@@ -94,7 +101,11 @@ fn run_case(dir: &Path) -> Result<(), String> {
         problems.push_str("stdout differs from expected.txt (- expected, + actual):\n");
         problems.push_str(&line_diff(&expected, &actual));
     }
-    if problems.is_empty() { Ok(()) } else { Err(problems) }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems)
+    }
 }
 
 /// Extra CLI arguments, one per line, from the optional `args` file.
@@ -103,9 +114,13 @@ fn extra_args(dir: &Path) -> Result<Vec<String>, String> {
     if !path.is_file() {
         return Ok(Vec::new());
     }
-    let text =
-        std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    Ok(text.lines().filter(|l| !l.is_empty()).map(str::to_owned).collect())
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    Ok(text
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(str::to_owned)
+        .collect())
 }
 
 /// A small LCS line diff: ` ` common, `-` only expected, `+` only actual. Lines show trailing

@@ -1,1 +1,3 @@
 //! The one integration-test binary: runs the built `carbon-show` on fixtures.
+
+mod golden;
