@@ -104,6 +104,10 @@ pub struct Attribute {
     pub sensitive: bool,
     #[serde(default)]
     pub write_only: bool,
+    /// Inferred from values (no schema): `# forces replacement` is then shown even on
+    /// `dynamic` values, which OpenTofu's JSON differ never marks.
+    #[serde(skip)]
+    pub implied: bool,
 }
 
 #[derive(Debug, Clone, Deserialize, Default)]
@@ -184,7 +188,8 @@ impl Schemas {
 
 /// Infers a block schema from the values of a change (before, after, after_unknown, …).
 ///
-/// A key whose values are arrays of objects becomes a list block; every other key becomes
+/// A key whose values are arrays of objects becomes a list block (so does a key whose values
+/// are all empty arrays: in real plans those are nearly always absent blocks); every other key becomes
 /// an attribute: objects whose members are all primitive become `map(dynamic)`, anything
 /// else `dynamic` (rendered like an output value).
 pub fn implied_block(values: &[&Value]) -> Block {
@@ -212,10 +217,7 @@ fn implied_block_depth(values: &[&Value], depth: usize) -> Block {
             && non_null.iter().all(|v| {
                 v.as_array()
                     .is_some_and(|a| a.iter().all(|e| matches!(e, Value::Object(_))))
-            })
-            && non_null
-                .iter()
-                .any(|v| v.as_array().is_some_and(|a| !a.is_empty()));
+            });
         if is_block {
             let elems: Vec<&Value> = non_null
                 .iter()
@@ -252,6 +254,7 @@ fn implied_block_depth(values: &[&Value], depth: usize) -> Block {
             key.to_string(),
             Attribute {
                 type_: Some(type_),
+                implied: true,
                 ..Attribute::default()
             },
         );
@@ -286,5 +289,9 @@ mod tests {
         );
         assert_eq!(b.attributes["list"].type_, Some(Type::Dynamic));
         assert_eq!(b.attributes["id"].type_, Some(Type::Dynamic));
+        let v: Value = serde_json::from_str(r#"{"empty":[],"unknown":true}"#).unwrap();
+        let b = implied_block(&[&v]);
+        assert!(b.block_types.contains_key("empty"));
+        assert!(b.attributes.contains_key("unknown"));
     }
 }

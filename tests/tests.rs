@@ -1,3 +1,7 @@
 //! The one integration-test binary: runs the built `carbon-show` on fixtures.
 
+mod cli;
+mod color;
+mod common;
 mod golden;
+mod plans;

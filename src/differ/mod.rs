@@ -225,10 +225,14 @@ pub fn compute_diff_for_attribute<'v, 'a>(
     if let Some(nested) = &attr.nested_type {
         return compute_diff_for_nested(change, nested);
     }
-    match &attr.type_ {
+    let mut d = match &attr.type_ {
         Some(t) => compute_diff_for_type(change, t),
         None => compute_diff_for_output(change),
+    };
+    if attr.implied && change.replace_paths.matches() {
+        d.replace = true;
     }
+    d
 }
 
 fn compute_diff_for_nested<'v, 'a>(change: &Change<'v, 'a>, nested: &'v NestedType) -> Diff<'a> {
