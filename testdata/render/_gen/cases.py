@@ -940,3 +940,62 @@ derived("156-all-actions-legend", [
      "expected": None}],
     "every legend line in its fixed order; bodies in plan order; no-op hidden; Plan line with forget count",
     "plan.go:195-278 with bodies from TestResourceChange_primitiveTypes/actionReason")
+
+# -------------------------------------------------------------- drift
+DR_SCHEMA = BLK({"id": A(STR, optional=True, computed=True), "ami": A(STR, optional=True),
+                 "instance_type": A(STR, optional=True)})
+def drv(ami, it): return {"id": ID0, "ami": ami, "instance_type": it}
+DRIFT_BODY = '''  # test_instance.example has changed
+  ~ resource "test_instance" "example" {
+      ~ ami           = "ami-A" -> "ami-B"
+        id            = "i-02ae66f368e8518a9"
+        # (1 unchanged attribute hidden)
+    }'''
+CHANGE_BODY = '''  # test_instance.example will be updated in-place
+  ~ resource "test_instance" "example" {
+      ~ ami           = "ami-B" -> "ami-A"
+        id            = "i-02ae66f368e8518a9"
+        # (1 unchanged attribute hidden)
+    }'''
+derived("157-drift-relevant-update", [
+    {"address": "test_instance.example", "action": "update", "before": drv("ami-B", "t2.large"),
+     "after": drv("ami-A", "t2.large"), "schema": DR_SCHEMA, "expected": CHANGE_BODY}],
+    "drift section (has changed) with only relevant attributes shown, horizontal rule, then the plan; hidden attribute counts for alignment",
+    "plan.go:322-376 (renderHumanDiffDrift), 190-193; diff.go:17-55; differ/block.go:143-146 (non-relevant = unchanged)",
+    drift=[{"address": "test_instance.example", "action": "update", "before": drv("ami-A", "t2.micro"),
+            "after": drv("ami-B", "t2.large"), "schema": DR_SCHEMA}],
+    drift_text=[DRIFT_BODY],
+    relevant_attributes=[{"resource": "test_instance.example", "attribute": ["ami"]}])
+derived("158-drift-irrelevant-hidden", [
+    {"address": "test_instance.example", "action": "update", "before": drv("ami-A", "t2.large"),
+     "after": drv("ami-B", "t2.large"), "schema": DR_SCHEMA,
+     "expected": CHANGE_BODY.replace('"ami-B" -> "ami-A"', '"ami-A" -> "ami-B"')}],
+    "drift touching only non-relevant attributes is a no-op and is not shown",
+    "plan.go:326-340; differ/block.go:143-146",
+    drift=[{"address": "test_instance.example", "action": "update", "before": drv("ami-A", "t2.micro"),
+            "after": drv("ami-A", "t2.large"), "schema": DR_SCHEMA}],
+    relevant_attributes=[{"resource": "test_instance.example", "attribute": ["ami"]}])
+derived("159-drift-only-no-changes", [
+    {"address": "test_instance.example", "action": "noop", "before": drv("ami-A", "t2.large"),
+     "after": drv("ami-A", "t2.large"), "schema": DR_SCHEMA, "expected": None}],
+    "only drift (no planned change): drift is not shown in normal mode, plain No changes. text",
+    "plan.go:342-346 (diffs.Empty), 105-188",
+    drift=[{"address": "test_instance.example", "action": "update", "before": drv("ami-A", "t2.micro"),
+            "after": drv("ami-A", "t2.large"), "schema": DR_SCHEMA}],
+    relevant_attributes=[{"resource": "test_instance.example", "attribute": ["instance_type"]}])
+
+# ------------------------------------------------------------ outputs
+LIST_OUT = up("TestOutputChanges/element added to list") if "TestOutputChanges/element added to list" in UPSTREAM else None
+derived("160-create-with-outputs", [
+    {"address": "test_instance.example", "action": "create", "before": None, "after": {"id": U},
+     "schema": BLK(ID_C), "expected": up(PT + "creation")}],
+    "Changes to Outputs after the Plan line: unknown output, list output diff, sensitive output, deleted output; name padding; no 'You can apply' paragraph",
+    "plan.go:280-319 with output renderings from TestOutputChanges",
+    outputs=[
+        {"name": "foo", "action": "update", "before": ["alpha", "beta", "delta", "epsilon"],
+         "after": ["alpha", "beta", "gamma", "delta", "epsilon"],
+         "render": '  ~ foo    = [\n        # (1 unchanged element hidden)\n        "beta",\n      + "gamma",\n        "delta",\n        # (1 unchanged element hidden)\n    ]'},
+        {"name": "id", "action": "create", "before": None, "after": U, "render": "  + id     = (known after apply)"},
+        {"name": "old", "action": "delete", "before": "bar", "after": None, "render": '  - old    = "bar" -> null'},
+        {"name": "secret", "action": "update", "before": "hunter2", "after": "correct-horse-battery-staple",
+         "sensitive": True, "render": "  ~ secret = (sensitive value)"}])
