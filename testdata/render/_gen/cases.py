@@ -999,3 +999,27 @@ derived("160-create-with-outputs", [
         {"name": "old", "action": "delete", "before": "bar", "after": None, "render": '  - old    = "bar" -> null'},
         {"name": "secret", "action": "update", "before": "hunter2", "after": "correct-horse-battery-staple",
          "sensitive": True, "render": "  ~ secret = (sensitive value)"}])
+
+# ------------------------------------------------- --flavor terraform
+TF = dict(args=["--flavor", "terraform"], provider="registry.terraform.io/hashicorp/test", terraform_version="1.15.9")
+TFT = "terraform-v1.15.9/"
+_tfb = up(TFT + "views/TestOperation_planWithDatasource").split("actions:\n\n")[1].split("\n\nPlan:")[0].split("\n\n")
+TR_SCHEMA = BLK({"id": A(STR, computed=True), "foo": A(STR, optional=True)})
+case("161-flavor-terraform-create", [
+        {"address": "test_resource.foo", "action": "create", "before": None, "after": {"id": U, "foo": "bar"},
+         "schema": TR_SCHEMA, "expected": _tfb[1]}],
+     test="hashicorp/terraform v1.15.9 internal/command/views/operation_test.go TestOperation_plan",
+     rule="--flavor terraform: Terraform wording of legend and actions header",
+     expected_full=up(TFT + "views/TestOperation_plan"), **TF)
+case("162-flavor-terraform-data-read", [
+        {"address": "data.test_data_source.bar", "action": "read", "before": None,
+         "after": {"id": "C6743020-40BD-4591-81E6-CD08494341D3", "bar": "foo"},
+         "schema": BLK({"id": A(STR, computed=True), "bar": A(STR, optional=True)}), "expected": _tfb[0]},
+        {"address": "test_resource.foo", "action": "create", "before": None, "after": {"id": U, "foo": "bar"},
+         "schema": TR_SCHEMA, "expected": _tfb[1]}],
+     test="hashicorp/terraform v1.15.9 internal/command/views/operation_test.go TestOperation_planWithDatasource",
+     rule="--flavor terraform with a data source read",
+     expected_full=up(TFT + "views/TestOperation_planWithDatasource"), **TF)
+case("163-flavor-terraform-no-changes", [], test="hashicorp/terraform v1.15.9 internal/command/jsonformat/plan_test.go TestRenderHuman_EmptyPlan",
+     rule="--flavor terraform: No changes. text (different word wrap)",
+     expected_full=up(TFT + "jsonformat/TestRenderHuman_EmptyPlan"), **TF)
