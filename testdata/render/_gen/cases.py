@@ -1023,3 +1023,25 @@ case("162-flavor-terraform-data-read", [
 case("163-flavor-terraform-no-changes", [], test="hashicorp/terraform v1.15.9 internal/command/jsonformat/plan_test.go TestRenderHuman_EmptyPlan",
      rule="--flavor terraform: No changes. text (different word wrap)",
      expected_full=up(TFT + "jsonformat/TestRenderHuman_EmptyPlan"), **TF)
+
+# ----------------------------------------------------- more derived cases
+derived("164-outputs-type-change", [],
+    "output type changes (string -> number, object -> array) render as `before -> after` with no null suffix",
+    "computed/renderers/type_change.go:30-33, renderer_test.go output_map_to_list, plan.go:280-319",
+    outputs=[
+        {"name": "a", "action": "update", "before": "old", "after": 4, "render": '  ~ a = "old" -> 4'},
+        {"name": "b", "action": "update", "before": {"element_one": 0, "element_two": 1}, "after": [0, 1],
+         "render": "  ~ b = {\n      - element_one = 0\n      - element_two = 1\n    } -> [\n      + 0,\n      + 1,\n    ]"}])
+c = derived("165-errored-plan", [
+    {"address": "test_instance.example", "action": "create", "before": None, "after": {"id": U},
+     "schema": BLK(ID_C), "expected": up(PT + "creation")}],
+    "errored plan: 'OpenTofu planned the following actions, but then encountered a problem:'",
+    "plan.go:226-230; views/show.go:198-200 (plan.Errored -> plans.Errored quality)")
+c["errored"] = True
+c["expected_full"] = frame(c, [{"mode": "managed"}]).replace(
+    "\nOpenTofu will perform the following actions:\n",
+    "\nOpenTofu planned the following actions, but then encountered a problem:\n")
+c = derived("166-errored-plan-no-changes", [],
+    "errored plan without changes: 'Planning failed.' instead of 'No changes.'", "plan.go:113-119")
+c["errored"] = True
+c["expected_full"] = "\nPlanning failed. OpenTofu encountered an error while generating this plan.\n\n"
