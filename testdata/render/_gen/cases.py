@@ -1045,3 +1045,79 @@ c = derived("166-errored-plan-no-changes", [],
     "errored plan without changes: 'Planning failed.' instead of 'No changes.'", "plan.go:113-119")
 c["errored"] = True
 c["expected_full"] = "\nPlanning failed. OpenTofu encountered an error while generating this plan.\n\n"
+
+# ---------------------------------------------------------- breadth extras
+single(167, "create-null-string-whitespace", PT + "creation (null string with extra whitespace)", "create", None,
+       {"string": "null "}, BLK({"string": A(STR, optional=True)}), "string \"null \" keeps its whitespace")
+jcase(168, "json-to-empty-tuple", "in-place update (to empty tuple)", '{"aaa": ["value"]}', '{"aaa": []}',
+      "jsonencode tuple emptied")
+jcase(169, "json-list-addition", "JSON list item addition", '["first","second"]', '["first","second","third"]',
+      "jsonencode list element added at the end")
+jcase(170, "json-object-addition", "JSON list object addition", '{"first":"111"}', '{"first":"111","second":"222"}',
+      "jsonencode object attribute added")
+jcase(171, "json-list-of-objects-add", "JSON list of objects - adding item", '[{"one": "111"}]',
+      '[{"one": "111"}, {"two": "222"}]', "jsonencode list of objects: unchanged object shown in full, new object")
+jcase(172, "json-object-list-of-objects", "JSON object with list of objects", '{"parent":[{"one": "111"}]}',
+      '{"parent":[{"one": "111"}, {"two": "222"}]}', "jsonencode object holding a list of objects")
+ccase(173, "list-first-addition", PL + "in-place update - first addition", "list_field", LIST(STR), [], ["new-element"],
+      "empty list -> one element")
+ccase(174, "list-full-to-empty", PL + "in-place update - full to empty", "list_field", LIST(STR),
+      ["aaaa", "bbbb", "cccc"], [], "list emptied: all elements removed, no null suffix")
+ccase(175, "list-unknown-element", PL + "update to unknown element", "list_field", LIST(STR),
+      ["aaaa", "bbbb", "cccc"], ["aaaa", U, "cccc"], "one list element becomes unknown")
+ccase(176, "set-first-insertion", PS + "in-place update - first insertion", "set_field", SET(STR), [], ["new-element"],
+      "empty set -> one element")
+ccase(177, "set-full-to-empty", PS + "in-place update - full to empty set", "set_field", SET(STR), ["aaaa", "bbbb"], [],
+      "set emptied")
+ccase(178, "set-null-to-empty", PS + "in-place update - null to empty set", "set_field", SET(STR), None, [],
+      "null -> empty set")
+ccase(179, "map-first-insertion", MP + "in-place update - first insertion", "map_field", MAP(STR), {},
+      {"new-key": "new-element", "be:ep": "boop"}, "empty map -> two elements")
+single(180, "nested-list-first-insertion", NL + "in-place update - first insertion", "update",
+       inst("ami-BEFORE", [], []), inst("ami-AFTER", [disk("/var/diska", None)], [rbd("gp2")]),
+       test_schema("list"), "first element of a list nested attribute and list block")
+single(181, "nested-set-null-insertion", NS + "in-place update - null insertion", "update",
+       inst("ami-BEFORE", None, [rbd("gp2", None)]),
+       inst("ami-AFTER", [disk("/var/diska", "50GB")], [rbd("gp2", "new_value")]),
+       test_schema("set", plus=True), "null nested set -> set (+ disks = [ ... ])")
+single(182, "nested-map-creation", NM + "in-place update - creation", "update",
+       inst("ami-BEFORE", {}, {}), inst("ami-AFTER", {"disk_a": disk("/var/diska", None)}, {"a": rbd("gp2")}),
+       test_schema("map"), "empty map nested attribute/map block -> one element")
+single(183, "nested-map-deletion", NM + "in-place update - deletion", "update",
+       inst("ami-BEFORE", {"disk_a": disk("/var/diska", "50GB")}, {"a": rbd("gp2", "new_value")}),
+       inst("ami-AFTER", {}, {}), test_schema("map", plus=True), "map element and labelled block deleted")
+single(184, "nested-map-unknown", NM + "in-place update - unknown", "update",
+       inst("ami-BEFORE", {"disk_a": disk("/var/diska", "50GB")}, {"a": rbd("gp2", "new_value")}),
+       inst("ami-AFTER", UM, {"a": rbd("gp2", "new_value")}), test_schema("map", plus=True),
+       "map nested attribute becomes unknown")
+single(185, "nested-map-multiple-unchanged-blocks", NM + "in-place update - multiple unchanged blocks", "update",
+       inst("ami-BEFORE", {"disk_a": disk("/var/diska", "50GB")}, {"a": rbd("gp2"), "b": rbd("gp2")}),
+       inst("ami-AFTER", {"disk_a": disk("/var/diska", "50GB")}, {"a": rbd("gp2"), "b": rbd("gp2")}),
+       test_schema("map"), "(2 unchanged blocks hidden) after (1 unchanged attribute hidden)")
+single(186, "nested-map-first-block-changed", NM + "in-place update - multiple blocks first changed", "update",
+       inst("ami-BEFORE", {"disk_a": disk("/var/diska", "50GB")}, {"a": rbd("gp2"), "b": rbd("gp2")}),
+       inst("ami-AFTER", {"disk_a": disk("/var/diska", "50GB")}, {"a": rbd("gp2"), "b": rbd("gp3")}),
+       test_schema("map"), "one of two labelled blocks changed")
+single(187, "nested-map-mixed-unchanged", NM + "in-place update - mixed blocks unchanged", "update",
+       inst("ami-BEFORE", {"disk_a": disk("/var/diska", "50GB")}, {"a": rbd("gp2"), "b": rbd("gp2")},
+            leaf_block_device={"a": rbd("gp2"), "b": rbd("gp2")}),
+       inst("ami-AFTER", {"disk_a": disk("/var/diska", "50GB")}, {"a": rbd("gp2"), "b": rbd("gp2")},
+            leaf_block_device={"a": rbd("gp2"), "b": rbd("gp2")}),
+       test_schema("map", multiple=True), "(4 unchanged blocks hidden) across two block types")
+arcase(188, "replace-no-reason-delete-first", "replace for no particular reason (delete first)", "delete-create",
+       None, "delete-then-create without reason")
+arcase(189, "replace-tainted-delete-first", "replace because tainted (delete first)", "delete-create",
+       "replace_because_tainted", "tainted, delete first, empty schema")
+arcase(190, "replace-cannot-update-create-first", "replace because cannot update (create first)", "create-delete",
+       "replace_because_cannot_update", "cannot update, create first")
+arcase(191, "forget-no-reason", "forget for no particular reason", "forget", None, "forget with empty schema")
+arcase(192, "forget-no-resource-config", "forget because no resource configuration", "forget",
+       "delete_because_no_resource_config", "forget in a module, reason not shown",
+       addr="module.foo.test_instance.example")
+sscase(193, "sensitive-schema-set-update", "TestResourceChange_nestedSetSensitiveSchema/in-place update", "set",
+       "EMPTY", disk("/var/diska", None), "schema-sensitive set nested attribute updated")
+sscase(194, "sensitive-schema-map-force", "TestResourceChange_nestedMapSensitiveSchema/force-new update (whole block)", "map",
+       disk("/var/diska", "50GB"), disk("/var/diska", "100GB"), "schema-sensitive map forces replacement",
+       action="delete-create", reason="replace_because_cannot_update", replace=[["disks"]])
+sscase(195, "sensitive-schema-list-unknown", "TestResourceChange_nestedListSensitiveSchema/in-place update - unknown", "list",
+       disk("/var/diska", "50GB"), UL, "schema-sensitive list becomes unknown")
