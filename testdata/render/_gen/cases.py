@@ -1121,3 +1121,9 @@ sscase(194, "sensitive-schema-map-force", "TestResourceChange_nestedMapSensitive
        action="delete-create", reason="replace_because_cannot_update", replace=[["disks"]])
 sscase(195, "sensitive-schema-list-unknown", "TestResourceChange_nestedListSensitiveSchema/in-place update - unknown", "list",
        disk("/var/diska", "50GB"), UL, "schema-sensitive list becomes unknown")
+state_case("196-state-aligned-attributes", None,
+           "state: attribute alignment in a state resource (from command/test_test.go TestTest_Verbose, state part)",
+           [{"address": "test_resource.foo", "schema": BLK({"id": A(STR, optional=True, computed=True), "value": A(STR, optional=True)}),
+             "values": {"id": "constant_value", "value": "bar"}}],
+           text='# test_resource.foo:\nresource "test_resource" "foo" {\n    id    = "constant_value"\n    value = "bar"\n}\n')
+CASES[-1]["test"] = "command/test_test.go TestTest_Verbose (state rendering lines)"
