@@ -836,7 +836,7 @@ def state_case(name, test, rule, resources, outputs=None, text=None):
     if outputs: c["state_outputs"] = outputs
     CASES.append(c)
 
-state_case("142-state-empty", "TestState/0", "state: empty state message", [],
+state_case("142-state-empty", "TestState (case 0, empty state)", "state: empty state message", [],
            text="The state file is empty. No resources are represented.\n")
 state_case("143-state-basic", "TestState/basicStateOutput",
            "state: data + managed resource with count index, null attributes omitted, Outputs section",

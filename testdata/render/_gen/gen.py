@@ -452,7 +452,16 @@ if __name__ == "__main__":
     rows = []
     for c in cases.CASES:
         t = c.get("test") or ""
-        where = ("state_test.go" if t.startswith("TestState") else "plan_test.go") + " `" + t + "`" if t else "(see rule)"
+        if not t:
+            where = "(see rule)"
+        elif t.startswith("TestState"):
+            where = "jsonformat/state_test.go `" + t + "`"
+        elif t.startswith(("TestResourceChange", "TestRenderHuman", "TestOutputChanges")):
+            where = "jsonformat/plan_test.go `" + t + "`"
+        elif t.startswith("TestLocal_"):
+            where = "backend/local/backend_plan_test.go `" + t + "`"
+        else:
+            where = t
         rows.append(f"| `{c['name']}` | {where} | {c.get('rule', '')} |")
     head = open(os.path.join(HERE, "README.head.md")).read()
     write(ROOT, "README.md", head + "\n".join(rows) + "\n" + open(os.path.join(HERE, "README.tail.md")).read())
