@@ -836,7 +836,7 @@ def state_case(name, test, rule, resources, outputs=None, text=None):
     if outputs: c["state_outputs"] = outputs
     CASES.append(c)
 
-state_case("142-state-empty", "TestState/0", "state: empty state message", [],
+state_case("142-state-empty", "TestState (case 0, empty state)", "state: empty state message", [],
            text="The state file is empty. No resources are represented.\n")
 state_case("143-state-basic", "TestState/basicStateOutput",
            "state: data + managed resource with count index, null attributes omitted, Outputs section",
@@ -940,3 +940,190 @@ derived("156-all-actions-legend", [
      "expected": None}],
     "every legend line in its fixed order; bodies in plan order; no-op hidden; Plan line with forget count",
     "plan.go:195-278 with bodies from TestResourceChange_primitiveTypes/actionReason")
+
+# -------------------------------------------------------------- drift
+DR_SCHEMA = BLK({"id": A(STR, optional=True, computed=True), "ami": A(STR, optional=True),
+                 "instance_type": A(STR, optional=True)})
+def drv(ami, it): return {"id": ID0, "ami": ami, "instance_type": it}
+DRIFT_BODY = '''  # test_instance.example has changed
+  ~ resource "test_instance" "example" {
+      ~ ami           = "ami-A" -> "ami-B"
+        id            = "i-02ae66f368e8518a9"
+        # (1 unchanged attribute hidden)
+    }'''
+CHANGE_BODY = '''  # test_instance.example will be updated in-place
+  ~ resource "test_instance" "example" {
+      ~ ami           = "ami-B" -> "ami-A"
+        id            = "i-02ae66f368e8518a9"
+        # (1 unchanged attribute hidden)
+    }'''
+derived("157-drift-relevant-update", [
+    {"address": "test_instance.example", "action": "update", "before": drv("ami-B", "t2.large"),
+     "after": drv("ami-A", "t2.large"), "schema": DR_SCHEMA, "expected": CHANGE_BODY}],
+    "drift section (has changed) with only relevant attributes shown, horizontal rule, then the plan; hidden attribute counts for alignment",
+    "plan.go:322-376 (renderHumanDiffDrift), 190-193; diff.go:17-55; differ/block.go:143-146 (non-relevant = unchanged)",
+    drift=[{"address": "test_instance.example", "action": "update", "before": drv("ami-A", "t2.micro"),
+            "after": drv("ami-B", "t2.large"), "schema": DR_SCHEMA}],
+    drift_text=[DRIFT_BODY],
+    relevant_attributes=[{"resource": "test_instance.example", "attribute": ["ami"]}])
+derived("158-drift-irrelevant-hidden", [
+    {"address": "test_instance.example", "action": "update", "before": drv("ami-A", "t2.large"),
+     "after": drv("ami-B", "t2.large"), "schema": DR_SCHEMA,
+     "expected": CHANGE_BODY.replace('"ami-B" -> "ami-A"', '"ami-A" -> "ami-B"')}],
+    "drift touching only non-relevant attributes is a no-op and is not shown",
+    "plan.go:326-340; differ/block.go:143-146",
+    drift=[{"address": "test_instance.example", "action": "update", "before": drv("ami-A", "t2.micro"),
+            "after": drv("ami-A", "t2.large"), "schema": DR_SCHEMA}],
+    relevant_attributes=[{"resource": "test_instance.example", "attribute": ["ami"]}])
+derived("159-drift-only-no-changes", [
+    {"address": "test_instance.example", "action": "noop", "before": drv("ami-A", "t2.large"),
+     "after": drv("ami-A", "t2.large"), "schema": DR_SCHEMA, "expected": None}],
+    "only drift (no planned change): drift is not shown in normal mode, plain No changes. text",
+    "plan.go:342-346 (diffs.Empty), 105-188",
+    drift=[{"address": "test_instance.example", "action": "update", "before": drv("ami-A", "t2.micro"),
+            "after": drv("ami-A", "t2.large"), "schema": DR_SCHEMA}],
+    relevant_attributes=[{"resource": "test_instance.example", "attribute": ["instance_type"]}])
+
+# ------------------------------------------------------------ outputs
+LIST_OUT = up("TestOutputChanges/element added to list") if "TestOutputChanges/element added to list" in UPSTREAM else None
+derived("160-create-with-outputs", [
+    {"address": "test_instance.example", "action": "create", "before": None, "after": {"id": U},
+     "schema": BLK(ID_C), "expected": up(PT + "creation")}],
+    "Changes to Outputs after the Plan line: unknown output, list output diff, sensitive output, deleted output; name padding; no 'You can apply' paragraph",
+    "plan.go:280-319 with output renderings from TestOutputChanges",
+    outputs=[
+        {"name": "foo", "action": "update", "before": ["alpha", "beta", "delta", "epsilon"],
+         "after": ["alpha", "beta", "gamma", "delta", "epsilon"],
+         "render": '  ~ foo    = [\n        # (1 unchanged element hidden)\n        "beta",\n      + "gamma",\n        "delta",\n        # (1 unchanged element hidden)\n    ]'},
+        {"name": "id", "action": "create", "before": None, "after": U, "render": "  + id     = (known after apply)"},
+        {"name": "old", "action": "delete", "before": "bar", "after": None, "render": '  - old    = "bar" -> null'},
+        {"name": "secret", "action": "update", "before": "hunter2", "after": "correct-horse-battery-staple",
+         "sensitive": True, "render": "  ~ secret = (sensitive value)"}])
+
+# ------------------------------------------------- --flavor terraform
+TF = dict(args=["--flavor", "terraform"], provider="registry.terraform.io/hashicorp/test", terraform_version="1.15.9")
+TFT = "terraform-v1.15.9/"
+_tfb = up(TFT + "views/TestOperation_planWithDatasource").split("actions:\n\n")[1].split("\n\nPlan:")[0].split("\n\n")
+TR_SCHEMA = BLK({"id": A(STR, computed=True), "foo": A(STR, optional=True)})
+case("161-flavor-terraform-create", [
+        {"address": "test_resource.foo", "action": "create", "before": None, "after": {"id": U, "foo": "bar"},
+         "schema": TR_SCHEMA, "expected": _tfb[1]}],
+     test="hashicorp/terraform v1.15.9 internal/command/views/operation_test.go TestOperation_plan",
+     rule="--flavor terraform: Terraform wording of legend and actions header",
+     expected_full=up(TFT + "views/TestOperation_plan"), **TF)
+case("162-flavor-terraform-data-read", [
+        {"address": "data.test_data_source.bar", "action": "read", "before": None,
+         "after": {"id": "C6743020-40BD-4591-81E6-CD08494341D3", "bar": "foo"},
+         "schema": BLK({"id": A(STR, computed=True), "bar": A(STR, optional=True)}), "expected": _tfb[0]},
+        {"address": "test_resource.foo", "action": "create", "before": None, "after": {"id": U, "foo": "bar"},
+         "schema": TR_SCHEMA, "expected": _tfb[1]}],
+     test="hashicorp/terraform v1.15.9 internal/command/views/operation_test.go TestOperation_planWithDatasource",
+     rule="--flavor terraform with a data source read",
+     expected_full=up(TFT + "views/TestOperation_planWithDatasource"), **TF)
+case("163-flavor-terraform-no-changes", [], test="hashicorp/terraform v1.15.9 internal/command/jsonformat/plan_test.go TestRenderHuman_EmptyPlan",
+     rule="--flavor terraform: No changes. text (different word wrap)",
+     expected_full=up(TFT + "jsonformat/TestRenderHuman_EmptyPlan"), **TF)
+
+# ----------------------------------------------------- more derived cases
+derived("164-outputs-type-change", [],
+    "output type changes (string -> number, object -> array) render as `before -> after` with no null suffix",
+    "computed/renderers/type_change.go:30-33, renderer_test.go output_map_to_list, plan.go:280-319",
+    outputs=[
+        {"name": "a", "action": "update", "before": "old", "after": 4, "render": '  ~ a = "old" -> 4'},
+        {"name": "b", "action": "update", "before": {"element_one": 0, "element_two": 1}, "after": [0, 1],
+         "render": "  ~ b = {\n      - element_one = 0\n      - element_two = 1\n    } -> [\n      + 0,\n      + 1,\n    ]"}])
+c = derived("165-errored-plan", [
+    {"address": "test_instance.example", "action": "create", "before": None, "after": {"id": U},
+     "schema": BLK(ID_C), "expected": up(PT + "creation")}],
+    "errored plan: 'OpenTofu planned the following actions, but then encountered a problem:'",
+    "plan.go:226-230; views/show.go:198-200 (plan.Errored -> plans.Errored quality)")
+c["errored"] = True
+c["expected_full"] = frame(c, [{"mode": "managed"}]).replace(
+    "\nOpenTofu will perform the following actions:\n",
+    "\nOpenTofu planned the following actions, but then encountered a problem:\n")
+c = derived("166-errored-plan-no-changes", [],
+    "errored plan without changes: 'Planning failed.' instead of 'No changes.'", "plan.go:113-119")
+c["errored"] = True
+c["expected_full"] = "\nPlanning failed. OpenTofu encountered an error while generating this plan.\n\n"
+
+# ---------------------------------------------------------- breadth extras
+single(167, "create-null-string-whitespace", PT + "creation (null string with extra whitespace)", "create", None,
+       {"string": "null "}, BLK({"string": A(STR, optional=True)}), "string \"null \" keeps its whitespace")
+jcase(168, "json-to-empty-tuple", "in-place update (to empty tuple)", '{"aaa": ["value"]}', '{"aaa": []}',
+      "jsonencode tuple emptied")
+jcase(169, "json-list-addition", "JSON list item addition", '["first","second"]', '["first","second","third"]',
+      "jsonencode list element added at the end")
+jcase(170, "json-object-addition", "JSON list object addition", '{"first":"111"}', '{"first":"111","second":"222"}',
+      "jsonencode object attribute added")
+jcase(171, "json-list-of-objects-add", "JSON list of objects - adding item", '[{"one": "111"}]',
+      '[{"one": "111"}, {"two": "222"}]', "jsonencode list of objects: unchanged object shown in full, new object")
+jcase(172, "json-object-list-of-objects", "JSON object with list of objects", '{"parent":[{"one": "111"}]}',
+      '{"parent":[{"one": "111"}, {"two": "222"}]}', "jsonencode object holding a list of objects")
+ccase(173, "list-first-addition", PL + "in-place update - first addition", "list_field", LIST(STR), [], ["new-element"],
+      "empty list -> one element")
+ccase(174, "list-full-to-empty", PL + "in-place update - full to empty", "list_field", LIST(STR),
+      ["aaaa", "bbbb", "cccc"], [], "list emptied: all elements removed, no null suffix")
+ccase(175, "list-unknown-element", PL + "update to unknown element", "list_field", LIST(STR),
+      ["aaaa", "bbbb", "cccc"], ["aaaa", U, "cccc"], "one list element becomes unknown")
+ccase(176, "set-first-insertion", PS + "in-place update - first insertion", "set_field", SET(STR), [], ["new-element"],
+      "empty set -> one element")
+ccase(177, "set-full-to-empty", PS + "in-place update - full to empty set", "set_field", SET(STR), ["aaaa", "bbbb"], [],
+      "set emptied")
+ccase(178, "set-null-to-empty", PS + "in-place update - null to empty set", "set_field", SET(STR), None, [],
+      "null -> empty set")
+ccase(179, "map-first-insertion", MP + "in-place update - first insertion", "map_field", MAP(STR), {},
+      {"new-key": "new-element", "be:ep": "boop"}, "empty map -> two elements")
+single(180, "nested-list-first-insertion", NL + "in-place update - first insertion", "update",
+       inst("ami-BEFORE", [], []), inst("ami-AFTER", [disk("/var/diska", None)], [rbd("gp2")]),
+       test_schema("list"), "first element of a list nested attribute and list block")
+single(181, "nested-set-null-insertion", NS + "in-place update - null insertion", "update",
+       inst("ami-BEFORE", None, [rbd("gp2", None)]),
+       inst("ami-AFTER", [disk("/var/diska", "50GB")], [rbd("gp2", "new_value")]),
+       test_schema("set", plus=True), "null nested set -> set (+ disks = [ ... ])")
+single(182, "nested-map-creation", NM + "in-place update - creation", "update",
+       inst("ami-BEFORE", {}, {}), inst("ami-AFTER", {"disk_a": disk("/var/diska", None)}, {"a": rbd("gp2")}),
+       test_schema("map"), "empty map nested attribute/map block -> one element")
+single(183, "nested-map-deletion", NM + "in-place update - deletion", "update",
+       inst("ami-BEFORE", {"disk_a": disk("/var/diska", "50GB")}, {"a": rbd("gp2", "new_value")}),
+       inst("ami-AFTER", {}, {}), test_schema("map", plus=True), "map element and labelled block deleted")
+single(184, "nested-map-unknown", NM + "in-place update - unknown", "update",
+       inst("ami-BEFORE", {"disk_a": disk("/var/diska", "50GB")}, {"a": rbd("gp2", "new_value")}),
+       inst("ami-AFTER", UM, {"a": rbd("gp2", "new_value")}), test_schema("map", plus=True),
+       "map nested attribute becomes unknown")
+single(185, "nested-map-multiple-unchanged-blocks", NM + "in-place update - multiple unchanged blocks", "update",
+       inst("ami-BEFORE", {"disk_a": disk("/var/diska", "50GB")}, {"a": rbd("gp2"), "b": rbd("gp2")}),
+       inst("ami-AFTER", {"disk_a": disk("/var/diska", "50GB")}, {"a": rbd("gp2"), "b": rbd("gp2")}),
+       test_schema("map"), "(2 unchanged blocks hidden) after (1 unchanged attribute hidden)")
+single(186, "nested-map-first-block-changed", NM + "in-place update - multiple blocks first changed", "update",
+       inst("ami-BEFORE", {"disk_a": disk("/var/diska", "50GB")}, {"a": rbd("gp2"), "b": rbd("gp2")}),
+       inst("ami-AFTER", {"disk_a": disk("/var/diska", "50GB")}, {"a": rbd("gp2"), "b": rbd("gp3")}),
+       test_schema("map"), "one of two labelled blocks changed")
+single(187, "nested-map-mixed-unchanged", NM + "in-place update - mixed blocks unchanged", "update",
+       inst("ami-BEFORE", {"disk_a": disk("/var/diska", "50GB")}, {"a": rbd("gp2"), "b": rbd("gp2")},
+            leaf_block_device={"a": rbd("gp2"), "b": rbd("gp2")}),
+       inst("ami-AFTER", {"disk_a": disk("/var/diska", "50GB")}, {"a": rbd("gp2"), "b": rbd("gp2")},
+            leaf_block_device={"a": rbd("gp2"), "b": rbd("gp2")}),
+       test_schema("map", multiple=True), "(4 unchanged blocks hidden) across two block types")
+arcase(188, "replace-no-reason-delete-first", "replace for no particular reason (delete first)", "delete-create",
+       None, "delete-then-create without reason")
+arcase(189, "replace-tainted-delete-first", "replace because tainted (delete first)", "delete-create",
+       "replace_because_tainted", "tainted, delete first, empty schema")
+arcase(190, "replace-cannot-update-create-first", "replace because cannot update (create first)", "create-delete",
+       "replace_because_cannot_update", "cannot update, create first")
+arcase(191, "forget-no-reason", "forget for no particular reason", "forget", None, "forget with empty schema")
+arcase(192, "forget-no-resource-config", "forget because no resource configuration", "forget",
+       "delete_because_no_resource_config", "forget in a module, reason not shown",
+       addr="module.foo.test_instance.example")
+sscase(193, "sensitive-schema-set-update", "TestResourceChange_nestedSetSensitiveSchema/in-place update", "set",
+       "EMPTY", disk("/var/diska", None), "schema-sensitive set nested attribute updated")
+sscase(194, "sensitive-schema-map-force", "TestResourceChange_nestedMapSensitiveSchema/force-new update (whole block)", "map",
+       disk("/var/diska", "50GB"), disk("/var/diska", "100GB"), "schema-sensitive map forces replacement",
+       action="delete-create", reason="replace_because_cannot_update", replace=[["disks"]])
+sscase(195, "sensitive-schema-list-unknown", "TestResourceChange_nestedListSensitiveSchema/in-place update - unknown", "list",
+       disk("/var/diska", "50GB"), UL, "schema-sensitive list becomes unknown")
+state_case("196-state-aligned-attributes", None,
+           "state: attribute alignment in a state resource (from command/test_test.go TestTest_Verbose, state part)",
+           [{"address": "test_resource.foo", "schema": BLK({"id": A(STR, optional=True, computed=True), "value": A(STR, optional=True)}),
+             "values": {"id": "constant_value", "value": "bar"}}],
+           text='# test_resource.foo:\nresource "test_resource" "foo" {\n    id    = "constant_value"\n    value = "bar"\n}\n')
+CASES[-1]["test"] = "command/test_test.go TestTest_Verbose (state rendering lines)"
