@@ -281,7 +281,7 @@ impl<'r> HumanRenderer<'r> {
         if shown.is_empty() && outputs_text.is_empty() {
             if errored {
                 if have_refresh_changes {
-                    write!(out, "{}\n", self.rule())?;
+                    writeln!(out, "{}", self.rule())?;
                 }
                 write!(
                     out,
@@ -299,14 +299,14 @@ impl<'r> HumanRenderer<'r> {
                     }
                     PlanMode::Destroy => {
                         if have_refresh_changes {
-                            write!(out, "{}\n", self.rule())?;
+                            writeln!(out, "{}", self.rule())?;
                         }
                         write!(out, "{}", self.c("\n[reset][bold][green]No changes.[reset][bold] No objects need to be destroyed.[reset]\n\n"))?;
                         writeln!(out, "{}", self.wrap("Either you have not created any objects yet or the existing objects were already deleted outside of OpenTofu."))?;
                     }
                     PlanMode::Normal => {
                         if have_refresh_changes {
-                            write!(out, "{}\n", self.rule())?;
+                            writeln!(out, "{}", self.rule())?;
                         }
                         write!(out, "{}", self.c("\n[reset][bold][green]No changes.[reset][bold] Your infrastructure matches the configuration.[reset]\n\n"))?;
                         if have_refresh_changes {
@@ -329,7 +329,7 @@ impl<'r> HumanRenderer<'r> {
         }
 
         if have_refresh_changes {
-            write!(out, "{}\n", self.rule())?;
+            writeln!(out, "{}", self.rule())?;
         }
 
         if will_print {
@@ -388,7 +388,7 @@ impl<'r> HumanRenderer<'r> {
                     format!("{to_add} to add, {to_change} to change, {to_destroy} to destroy.")
                 }
             };
-            write!(out, "{}{summary}\n", self.c("\n[bold]Plan:[reset] "))?;
+            writeln!(out, "{}{summary}", self.c("\n[bold]Plan:[reset] "))?;
             for line in self.annotator.summary_lines() {
                 writeln!(out, "{}", self.theme.paint(self.theme.annotation, &line))?;
             }
@@ -396,7 +396,7 @@ impl<'r> HumanRenderer<'r> {
 
         if !outputs_text.is_empty() {
             write!(out, "\nChanges to Outputs:\n")?;
-            write!(out, "{outputs_text}\n")?;
+            writeln!(out, "{outputs_text}")?;
             if counts.is_empty() {
                 writeln!(out, "{}", self.wrap("\nYou can apply this plan to save these new output values to the OpenTofu state, without changing any real infrastructure."))?;
             }
