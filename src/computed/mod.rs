@@ -111,8 +111,9 @@ pub enum Renderer<'a> {
         after: Box<Diff<'a>>,
     },
     WriteOnly,
-    /// A value this renderer does not understand; printed with a marker, never dropped.
-    Unsupported(String),
+    /// A value whose shape does not match its schema (a string where a list was expected,
+    /// …): printed as plain JSON followed by a marker, never dropped.
+    Unexpected(Box<Diff<'a>>),
 }
 
 #[cfg(test)]

@@ -221,7 +221,11 @@ impl Diff<'_> {
                 forces_replacement(self.replace, opts),
                 null_suffix(self.action, opts)
             ),
-            Renderer::Unsupported(what) => format!("(unsupported value: {what})"),
+            Renderer::Unexpected(inner) => format!(
+                "{} {}",
+                inner.render_human(ind, opts),
+                opts.c("[dark_gray]# (unexpected value shape)[reset]")
+            ),
         }
     }
 

@@ -81,11 +81,15 @@ fn list_context() {
 }
 
 #[test]
-fn unsupported_is_marked() {
+fn unexpected_is_marked() {
     let theme = Theme::plain();
-    let d = Diff::new(Renderer::Unsupported("x".into()), Action::Unknown, false);
+    let d = Diff::new(
+        Renderer::Unexpected(Box::new(prim(n(1), n(2), Action::Update))),
+        Action::Update,
+        false,
+    );
     assert_eq!(
         d.render_human(0, &RenderOpts::new(&theme)),
-        "(unsupported value: x)"
+        "1 -> 2 # (unexpected value shape)"
     );
 }

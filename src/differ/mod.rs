@@ -20,6 +20,45 @@ use crate::plan::{Action, Value};
 use crate::schema::{Attribute, Block, NestedType, NestingMode, Type};
 pub(crate) use change::{FALSE, NULL, TRUE};
 
+/// The JSON shape a schema expects.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    Object,
+    Array,
+    Scalar,
+}
+
+fn fits(v: &Value, shape: Shape) -> bool {
+    match v {
+        Value::Null => true,
+        Value::Object(_) => shape == Shape::Object,
+        Value::Array(_) => shape == Shape::Array,
+        _ => shape == Shape::Scalar,
+    }
+}
+
+fn misfit(change: &Change, shape: Shape) -> bool {
+    !fits(change.before, shape) || !fits(change.after, shape)
+}
+
+/// A value that does not fit its schema: diffed as plain JSON, with a marker.
+fn unexpected<'v, 'a>(change: &Change<'v, 'a>) -> Diff<'a> {
+    let inner = json_transform(change);
+    let action = inner.action;
+    Diff::new(
+        Renderer::Unexpected(Box::new(inner)),
+        action,
+        change.replace_paths.matches(),
+    )
+}
+
+fn nesting_shape(mode: NestingMode) -> Shape {
+    match mode {
+        NestingMode::List | NestingMode::Set => Shape::Array,
+        NestingMode::Map | NestingMode::Single | NestingMode::Group => Shape::Object,
+    }
+}
+
 fn as_diff<'a>(change: &Change<'_, 'a>, renderer: Renderer<'a>) -> Diff<'a> {
     Diff::new(
         renderer,
@@ -103,6 +142,9 @@ pub fn compute_diff_for_block<'v, 'a>(change: &Change<'v, 'a>, block: &'v Block)
     }) {
         return d;
     }
+    if misfit(change, Shape::Object) {
+        return unexpected(change);
+    }
     let mut current = change.default_action_for_iteration();
     let mut attributes = BTreeMap::new();
     // Write-only attributes are diffed last (they inherit the action so far).
@@ -142,6 +184,12 @@ pub fn compute_diff_for_block<'v, 'a>(change: &Change<'v, 'a>, block: &'v Block)
                 continue;
             }
             blocks.insert(key.clone(), entry(BlockKind::Single(Box::new(d))));
+            continue;
+        }
+        if misfit(&child, nesting_shape(block_type.nesting_mode)) {
+            let d = unexpected(&child);
+            current = compare_actions(current, d.action);
+            attributes.insert(key.clone(), d);
             continue;
         }
         let (kind, action) = match block_type.nesting_mode {
@@ -244,6 +292,9 @@ fn compute_diff_for_nested<'v, 'a>(change: &Change<'v, 'a>, nested: &'v NestedTy
     }) {
         return d;
     }
+    if misfit(change, nesting_shape(nested.nesting_mode)) {
+        return unexpected(change);
+    }
     match nested.nesting_mode {
         NestingMode::Single | NestingMode::Group => {
             let (attributes, action) = process_object(change, &nested.attributes, |c, a, p| {
@@ -329,6 +380,9 @@ fn nested_single<'v, 'a>(
     }) {
         return d;
     }
+    if misfit(change, Shape::Object) {
+        return unexpected(change);
+    }
     let (attrs, action) = process_object(change, attributes, |c, a, p| {
         compute_diff_for_attribute(c, a, p)
     });
@@ -396,6 +450,14 @@ pub fn compute_diff_for_type<'v, 'a>(change: &Change<'v, 'a>, ty: &'v Type) -> D
     }) {
         return d;
     }
+    let shape = match ty {
+        Type::Object(_) | Type::Map(_) => Some(Shape::Object),
+        Type::List(_) | Type::Set(_) | Type::Tuple(_) => Some(Shape::Array),
+        _ => None,
+    };
+    if shape.is_some_and(|s| misfit(change, s)) {
+        return unexpected(change);
+    }
     match ty {
         Type::Dynamic => compute_diff_for_output(change),
         Type::String | Type::Number | Type::Bool => {
@@ -405,9 +467,8 @@ pub fn compute_diff_for_type<'v, 'a>(change: &Change<'v, 'a>, ty: &'v Type) -> D
                 _ => PrimType::Bool,
             };
             // A value of the wrong shape is shown, with a marker, rather than dropped.
-            let odd = |v: &Value| matches!(v, Value::Array(_) | Value::Object(_));
-            if odd(change.before) || odd(change.after) {
-                return compute_diff_for_output(change);
+            if misfit(change, Shape::Scalar) {
+                return unexpected(change);
             }
             as_diff(
                 change,

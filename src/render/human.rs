@@ -3,9 +3,7 @@
 use std::io::{self, Write};
 
 use super::theme::Theme;
-use crate::computed::{
-    Diff, RenderOpts, Renderer, action_symbol, ensure_valid_attribute_name, go_quote,
-};
+use crate::computed::{Diff, RenderOpts, action_symbol, ensure_valid_attribute_name, go_quote};
 use crate::differ::{self, Change, Matcher};
 use crate::plan::{Action, Plan, ResourceChange, StateModule, Value};
 use crate::schema::{self, Block, Schemas, Type};
@@ -799,11 +797,6 @@ enum Cause {
 
 fn raw_json(v: &Value) -> String {
     v.to_json().to_string()
-}
-
-/// Whether a diff tree holds a value the renderer could not classify.
-pub fn has_unsupported(d: &Diff) -> bool {
-    matches!(d.renderer, Renderer::Unsupported(_))
 }
 
 #[cfg(test)]
