@@ -372,6 +372,10 @@ impl<'r> HumanRenderer<'r> {
             let to_destroy = count(Action::Delete)
                 + count(Action::DeleteThenCreate)
                 + count(Action::CreateThenDelete);
+            if self.options.flavor == Flavor::Terraform {
+                // Terraform counts no forgets.
+                forgetting = 0;
+            }
             let summary = match (importing > 0, forgetting > 0) {
                 (true, true) => format!(
                     "{importing} to import, {to_add} to add, {to_change} to change, {to_destroy} to destroy, {forgetting} to forget."
@@ -540,8 +544,12 @@ impl<'r> HumanRenderer<'r> {
         let prev = rc.previous_address.as_deref().unwrap_or("");
         let mut b = String::new();
         let mut printed_moved = false;
+        let terraform = self.options.flavor == Flavor::Terraform;
         let replaced = |b: &mut String| {
             match reason {
+            "replace_because_tainted" if terraform => b.push_str(&format!(
+                "[bold]  # {addr}[reset] is tainted, so must be [bold][red]replaced[reset]"
+            )),
             "replace_because_tainted" => b.push_str(&format!(
                 "[bold]  # {addr}[reset] is tainted, so it must be [bold][red]replaced[reset]"
             )),
@@ -633,6 +641,15 @@ impl<'r> HumanRenderer<'r> {
                 if deposed {
                     b.push_str(left_over);
                 }
+            }
+            Action::Forget if terraform => {
+                if deposed {
+                    b.push_str(&format!("[bold] # {addr}[reset] will be removed from Terraform state, but [bold][red]will not be destroyed[reset]"));
+                    b.push_str("\n[bold] # (left over from a partially-failed replacement of this instance)");
+                } else {
+                    b.push_str(&format!("[bold] # {addr}[reset] will no longer be managed by Terraform, but [bold][red]will not be destroyed[reset]"));
+                }
+                b.push_str("\n # (destroy = false is set in the configuration)");
             }
             Action::Forget => {
                 b.push_str(&format!("[bold]  # {addr}[reset] will be removed from the OpenTofu state [bold][red]but will not be destroyed[reset]"));
