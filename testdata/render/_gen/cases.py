@@ -1127,3 +1127,63 @@ state_case("196-state-aligned-attributes", None,
              "values": {"id": "constant_value", "value": "bar"}}],
            text='# test_resource.foo:\nresource "test_resource" "foo" {\n    id    = "constant_value"\n    value = "bar"\n}\n')
 CASES[-1]["test"] = "command/test_test.go TestTest_Verbose (state rendering lines)"
+
+# -------------------------------------------------- --mode (not in the JSON)
+RULE77 = "─" * 77
+c = derived("197-refresh-only-no-changes", [], "refresh-only mode without drift: 'still matches' text",
+            "plan.go:123-133", args=["--mode", "refresh-only"])
+c["expected_full"] = ("\nNo changes. Your infrastructure still matches the configuration.\n\n"
+                      "OpenTofu has checked that the real remote objects still match the result of\n"
+                      "your most recent changes, and found no differences.\n")
+c = derived("198-destroy-mode-no-changes", [], "destroy mode with nothing to destroy", "plan.go:134-142",
+            args=["--mode", "destroy"])
+c["expected_full"] = ("\nNo changes. No objects need to be destroyed.\n\n"
+                      "Either you have not created any objects yet or the existing objects were\n"
+                      "already deleted outside of OpenTofu.\n")
+REFRESH_EPILOGUE = ("\n\nThis is a refresh-only plan, so OpenTofu will not take any actions to undo\n"
+                    "these. If you were expecting these changes then you can apply this plan to\n"
+                    "record the updated values in the OpenTofu state without changing any remote\n"
+                    "objects.\n")
+DRIFT_HEAD = ("\nNote: Objects have changed outside of OpenTofu\n\n"
+              "OpenTofu detected the following changes made outside of OpenTofu since the\n"
+              "last \"tofu apply\" which may have affected this plan:\n")
+RO_UPDATE = '''  # test_instance.example has changed
+  ~ resource "test_instance" "example" {
+      ~ ami           = "ami-A" -> "ami-B"
+        id            = "i-02ae66f368e8518a9"
+      ~ instance_type = "t2.micro" -> "t2.large"
+    }'''
+RO_DELETE = '''  # test_instance.gone has been deleted
+  - resource "test_instance" "gone" {
+      - ami           = "ami-A" -> null
+      - id            = "i-0123456789abcdef0" -> null
+      - instance_type = "t2.micro" -> null
+    }'''
+c = derived("199-refresh-only-drift", [],
+            "refresh-only mode: every drifted attribute shown (no relevance filter), has changed / has been deleted, refresh-only epilogue, nothing after",
+            "plan.go:322-376, 123-130 (return after drift); diff.go:24-27 (AlwaysMatcher)",
+            args=["--mode", "refresh-only"],
+            drift=[{"address": "test_instance.example", "action": "update", "before": drv("ami-A", "t2.micro"),
+                    "after": drv("ami-B", "t2.large"), "schema": DR_SCHEMA},
+                   {"address": "test_instance.gone", "action": "delete",
+                    "before": {"id": "i-0123456789abcdef0", "ami": "ami-A", "instance_type": "t2.micro"},
+                    "after": None, "schema": DR_SCHEMA}])
+c["expected_full"] = DRIFT_HEAD + "\n" + RO_UPDATE + "\n" + "\n" + RO_DELETE + "\n" + REFRESH_EPILOGUE
+MOVED_DRIFT = '''  # test_instance.anywhere has moved to test_instance.somewhere
+    resource "test_instance" "somewhere" {
+        id  = "1234"
+        # (1 unchanged attribute hidden)
+    }'''
+c = derived("200-refresh-only-moved", [],
+            "refresh-only mode shows move-only drift (has moved to)",
+            "plan.go:326-333; wording as views/operation_test.go 'move-only changes in refresh-only mode'",
+            args=["--mode", "refresh-only"],
+            drift=[{"address": "test_instance.somewhere", "previous_address": "test_instance.anywhere", "action": "noop",
+                    "before": {"id": "1234", "foo": "bar"}, "after": {"id": "1234", "foo": "bar"},
+                    "schema": BLK({"id": A(STR, computed=True), "foo": A(STR, optional=True)})}])
+c["expected_full"] = DRIFT_HEAD + "\n" + MOVED_DRIFT + "\n" + REFRESH_EPILOGUE
+c = derived("201-destroy-mode-plan", [
+    {"address": "test_instance.example", "action": "delete", "before": {"id": "i-02ae66f368e8518a9"}, "after": None,
+     "schema": BLK(ID_C), "expected": up(PT + "deletion")}],
+    "destroy mode with a planned destroy renders like a normal plan", "plan.go:195-278",
+    args=["--mode", "destroy"])
