@@ -153,3 +153,61 @@ fn block_with_schema() {
         "{\n      ~ ami = \"a\" -> \"b\"\n        id  = \"i-1\"\n      ~ pw  = (sensitive value)\n\n      ~ disk {\n          ~ size = 1 -> 2\n        }\n    }"
     );
 }
+
+#[test]
+fn matcher_table() {
+    let paths = v(r#"[["a", 0, "b"], ["c"], []]"#);
+    let m = Matcher::parse(&paths, false);
+    assert!(m.matches(), "the empty path matches here");
+    let a = m.child_key("a");
+    assert!(!a.matches() && a.matches_partial());
+    assert!(a.child_index(0).child_key("b").matches());
+    assert!(!a.child_index(1).matches_partial());
+    assert!(m.child_key("c").matches());
+    // Without propagation, a matched path does not reach the children.
+    assert!(!m.child_key("c").child_key("d").matches_partial());
+    // Relevant attributes propagate: everything below a match matches.
+    let mut rel = Matcher::empty(true);
+    let p = v(r#"["c"]"#);
+    rel.push(&p);
+    assert!(rel.child_key("c").child_key("d").child_index(3).matches());
+    // Index steps may be written as strings.
+    let s = v(r#"[["1"]]"#);
+    assert!(Matcher::parse(&s, false).child_index(1).matches());
+    assert!(Matcher::Always.child_key("x").matches());
+}
+
+#[test]
+fn set_rendering_table() {
+    let cases = [
+        (
+            r#"["a","b"]"#,
+            r#"["b","c"]"#,
+            "[\n      - \"a\",\n      + \"c\",\n        # (1 unchanged element hidden)\n    ]",
+        ),
+        ("null", r#"["a"]"#, "[\n      + \"a\",\n    ]"),
+        (r#"["a"]"#, "[]", "[\n      - \"a\",\n    ]"),
+        ("[]", "[]", "[]"),
+    ];
+    for (b, a, want) in cases {
+        assert_eq!(
+            render_type(b, a, "false", r#"["set","string"]"#),
+            want,
+            "{b} -> {a}"
+        );
+    }
+}
+
+#[test]
+fn process_slice_pairs_like_opentofu() {
+    let before = ["a", "b", "c"];
+    let after = ["a", "x", "c"];
+    let mut pairs = Vec::new();
+    process_slice(&before, &after, |b, a| pairs.push((b, a)), |_, _| false);
+    // a kept, b removed, x added, c kept.
+    assert_eq!(pairs, vec![(0, 0), (1, 3), (3, 1), (2, 2)]);
+    let mut pairs = Vec::new();
+    process_slice(&before, &after, |b, a| pairs.push((b, a)), |_, _| true);
+    // With element diffing, b and x are paired as one update.
+    assert_eq!(pairs, vec![(0, 0), (1, 1), (2, 2)]);
+}
