@@ -2,11 +2,16 @@
 
 use std::io::{self, Write};
 
+use rayon::prelude::*;
+
 use super::theme::Theme;
 use crate::computed::{Diff, RenderOpts, action_symbol, ensure_valid_attribute_name, go_quote};
 use crate::differ::{self, Change, Matcher};
 use crate::plan::{Action, Plan, ResourceChange, StateModule, Value};
 use crate::schema::{self, Block, Schemas, Type};
+
+/// How many resources are rendered in parallel before being written out.
+const RENDER_CHUNK: usize = 256;
 
 /// The width OpenTofu wraps prose at when stdout is not a terminal.
 pub const DEFAULT_COLUMNS: usize = 78;
@@ -53,7 +58,9 @@ impl Default for HumanOptions {
 /// Extra lines the carbon work adds to the plan: comment lines under each resource header
 /// and a summary after the `Plan:` line. The default methods add nothing, so the output
 /// equals OpenTofu's.
-pub trait Annotator {
+///
+/// Annotators must be `Sync`: resources are rendered in parallel.
+pub trait Annotator: Sync {
     /// Lines printed as `  # <line>` (theme slot `annotation`) under the resource's header
     /// comment, before its `resource "…" "…" {` line.
     fn resource_lines(&self, _rc: &ResourceChange) -> Vec<String> {
@@ -223,7 +230,7 @@ impl<'r> HumanRenderer<'r> {
             .resource_changes
             .as_ref()
             .unwrap_or(&empty_rc)
-            .iter()
+            .par_iter()
             .map(|rc| self.compute(rc, Matcher::Always))
             .collect();
         let outputs: Vec<(&str, Diff)> = plan
@@ -358,8 +365,13 @@ impl<'r> HumanRenderer<'r> {
                     self.words("\nOpenTofu will perform the following actions:\n")
                 )?;
             }
-            for c in &shown {
-                if let Some(text) = self.render_resource(c, Cause::Change) {
+            // Rendered in parallel, a chunk at a time, written in order.
+            for chunk in shown.chunks(RENDER_CHUNK) {
+                let texts: Vec<Option<String>> = chunk
+                    .par_iter()
+                    .map(|c| self.render_resource(c, Cause::Change))
+                    .collect();
+                for text in texts.into_iter().flatten() {
                     writeln!(out)?;
                     writeln!(out, "{text}")?;
                 }
