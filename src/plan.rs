@@ -502,7 +502,7 @@ pub fn parse<'a>(path: &Path, bytes: &'a [u8]) -> Result<Plan<'a>, Error> {
                 path: path.to_path_buf(),
                 message: format!(
                     "{} (line {}, column {})",
-                    strip_position(&e.to_string()),
+                    redact_strings(&strip_position(&e.to_string())),
                     e.line(),
                     e.column()
                 ),
@@ -518,6 +518,36 @@ pub fn parse<'a>(path: &Path, bytes: &'a [u8]) -> Result<Plan<'a>, Error> {
 /// Parses the same bytes into a `serde_json::Value` (for the mapping engine).
 pub fn parse_value(path: &Path, bytes: &[u8]) -> Result<serde_json::Value, Error> {
     serde_json::from_slice(bytes).map_err(|e| json_error(path, &e))
+}
+
+/// serde's data errors quote the offending value (`invalid type: string "…"`); a plan may
+/// hold secrets, so quoted text never reaches stderr.
+fn redact_strings(msg: &str) -> String {
+    let mut out = String::with_capacity(msg.len());
+    let mut in_quote = false;
+    let mut escaped = false;
+    for ch in msg.chars() {
+        if in_quote {
+            if escaped {
+                escaped = false;
+            } else if ch == '\\' {
+                escaped = true;
+            } else if ch == '"' {
+                in_quote = false;
+                out.push_str("\"…\"");
+            }
+            continue;
+        }
+        if ch == '"' {
+            in_quote = true;
+            continue;
+        }
+        out.push(ch);
+    }
+    if in_quote {
+        out.push_str("\"…");
+    }
+    out
 }
 
 fn line_col(bytes: &[u8], offset: usize) -> (usize, usize) {
@@ -556,6 +586,19 @@ mod tests {
         assert!(matches!(parse(p, b"[1]"), Err(Error::NotAPlan { .. })));
         assert!(matches!(parse(p, b""), Err(Error::Json { .. })));
         assert!(matches!(parse(p, b"{\"a\":"), Err(Error::Json { .. })));
+    }
+
+    #[test]
+    fn data_errors_do_not_echo_values() {
+        let e = parse(
+            Path::new("p"),
+            br#"{"format_version":"1.0","resource_changes":[{"address":"hunter2"}],"output_changes":"s3cret"}"#,
+        )
+        .unwrap_err();
+        let msg = e.to_string();
+        assert!(!msg.contains("s3cret"), "{msg}");
+        assert!(msg.contains("line 1"), "{msg}");
+        assert_eq!(redact_strings(r#"a "b\"c" d"#), "a \"…\" d");
     }
 
     #[test]
