@@ -273,7 +273,7 @@ fn render_primitive_value(v: &Value, opts: &RenderOpts) -> String {
         Value::Bool(false) => "false".into(),
         Value::Number(n) => n.to_string(),
         Value::String(s) => go_quote(s),
-        other => format!("(unsupported value: {})", other.to_json()),
+        other => other.to_string(),
     }
 }
 
@@ -320,7 +320,7 @@ fn evaluate_string<'s>(v: &'s Value, opts: &RenderOpts) -> EvaluatedString<'s> {
         }
         other => {
             return EvaluatedString {
-                text: other.to_json().to_string().into(),
+                text: other.to_string().into(),
                 json: None,
                 multiline: false,
                 null: false,

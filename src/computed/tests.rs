@@ -14,7 +14,7 @@ fn prim<'a>(b: Value<'a>, a: Value<'a>, action: Action) -> Diff<'a> {
 }
 
 fn n(i: u64) -> Value<'static> {
-    Value::Number(i.into())
+    Value::Number(i.to_string().into())
 }
 
 #[test]

@@ -96,7 +96,7 @@ impl<'v, 'a> Matcher<'v, 'a> {
 
     pub fn child_index(&self, index: usize) -> Self {
         self.child(|s| match s {
-            Value::Number(n) => n.as_f64().is_some_and(|f| f as i64 == index as i64),
+            Value::Number(n) => n.parse::<f64>().is_ok_and(|f| f as i64 == index as i64),
             Value::String(s) => s.parse::<f64>().is_ok_and(|f| f as i64 == index as i64),
             _ => false,
         })

@@ -871,14 +871,12 @@ thread_local! {
 const MAX_JSON_STRING_DEPTH: usize = 8;
 
 /// Parses a string that looks like JSON (as OpenTofu does: the first JSON value, numbers
-/// kept). Returns `None` when it is not JSON or when strings nest too deep.
-pub fn parse_json_string(s: &str) -> Option<Value<'static>> {
+/// kept as written). Returns `None` when it is not JSON or when strings nest too deep.
+pub fn parse_json_string(s: &str) -> Option<Value<'_>> {
     if JSON_STRING_DEPTH.with(|d| d.get()) >= MAX_JSON_STRING_DEPTH {
         return None;
     }
-    let mut de = serde_json::Deserializer::from_str(s).into_iter::<serde_json::Value>();
-    let v = de.next()?.ok()?;
-    Some(from_json(&v))
+    crate::plan::parse_first_json(s)
 }
 
 /// Keeps nested `jsonencode` rendering bounded: call around rendering a JSON string.
@@ -887,22 +885,6 @@ pub(crate) fn with_json_depth<T>(f: impl FnOnce() -> T) -> T {
     let out = f();
     JSON_STRING_DEPTH.with(|d| d.set(d.get() - 1));
     out
-}
-
-fn from_json(v: &serde_json::Value) -> Value<'static> {
-    use serde_json::Value as J;
-    match v {
-        J::Null => Value::Null,
-        J::Bool(b) => Value::Bool(*b),
-        J::Number(n) => Value::Number(n.clone()),
-        J::String(s) => Value::String(s.clone().into()),
-        J::Array(a) => Value::Array(a.iter().map(from_json).collect()),
-        J::Object(o) => Value::Object(
-            o.iter()
-                .map(|(k, v)| (std::borrow::Cow::Owned(k.clone()), from_json(v)))
-                .collect(),
-        ),
-    }
 }
 
 #[cfg(test)]

@@ -825,7 +825,7 @@ enum Cause {
 }
 
 fn raw_json(v: &Value) -> String {
-    v.to_json().to_string()
+    v.to_string()
 }
 
 #[cfg(test)]

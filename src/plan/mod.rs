@@ -3,12 +3,13 @@
 //! # Representation of values
 //!
 //! `before`, `after`, `after_unknown`, `before_sensitive` and `after_sensitive` are decoded
-//! eagerly into [`Value`], a small borrowed JSON tree: strings without escapes borrow from the
-//! input (`Cow::Borrowed`), objects are `BTreeMap`s (so keys come out sorted byte-wise, as
-//! OpenTofu sorts them) and numbers keep serde_json's `Number`. Decoding eagerly means that
-//! serde_json's recursion limit (128) applies while the document is read, so a 10,000-deep
-//! value is a JSON error with a line and column, never a stack overflow later on, and every
-//! recursion of the differ and the renderer is bounded by that depth.
+//! eagerly into [`Value`], a small borrowed JSON tree: serde_json hands each of them over as
+//! a `&RawValue` slice of the input, and [`value`]'s parser builds the tree from it. Strings
+//! without escapes and all numbers borrow from the input (numbers keep their text, like Go's
+//! `json.Number`), objects are `BTreeMap`s (keys sorted byte-wise, as OpenTofu sorts them).
+//! Decoding eagerly means that the nesting limit (128) applies while the document is read,
+//! so a 10,000-deep value is a JSON error with a line and column, never a stack overflow
+//! later on, and every recursion of the differ and the renderer is bounded by that depth.
 //!
 //! Sections the human renderer does not read (`prior_state`, `planned_values`, `configuration`,
 //! `checks`) are skipped without being built; the mapping engine gets the whole document as a
@@ -16,153 +17,15 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::fmt;
 use std::path::Path;
 
 use serde::Deserialize;
-use serde::de::{self, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, IgnoredAny};
 
 use crate::error::Error;
 
-/// A borrowed JSON value.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub enum Value<'a> {
-    #[default]
-    Null,
-    Bool(bool),
-    Number(serde_json::Number),
-    String(Cow<'a, str>),
-    Array(Vec<Value<'a>>),
-    Object(BTreeMap<Cow<'a, str>, Value<'a>>),
-}
-
-impl<'a> Value<'a> {
-    pub fn is_null(&self) -> bool {
-        matches!(self, Value::Null)
-    }
-    pub fn as_bool(&self) -> Option<bool> {
-        match self {
-            Value::Bool(b) => Some(*b),
-            _ => None,
-        }
-    }
-    pub fn as_str(&self) -> Option<&str> {
-        match self {
-            Value::String(s) => Some(s),
-            _ => None,
-        }
-    }
-    pub fn as_array(&self) -> Option<&[Value<'a>]> {
-        match self {
-            Value::Array(a) => Some(a),
-            _ => None,
-        }
-    }
-    pub fn as_object(&self) -> Option<&BTreeMap<Cow<'a, str>, Value<'a>>> {
-        match self {
-            Value::Object(o) => Some(o),
-            _ => None,
-        }
-    }
-    /// Converts to an owned `serde_json::Value`.
-    pub fn to_json(&self) -> serde_json::Value {
-        match self {
-            Value::Null => serde_json::Value::Null,
-            Value::Bool(b) => serde_json::Value::Bool(*b),
-            Value::Number(n) => serde_json::Value::Number(n.clone()),
-            Value::String(s) => serde_json::Value::String(s.to_string()),
-            Value::Array(a) => serde_json::Value::Array(a.iter().map(Value::to_json).collect()),
-            Value::Object(o) => serde_json::Value::Object(
-                o.iter()
-                    .map(|(k, v)| (k.to_string(), v.to_json()))
-                    .collect(),
-            ),
-        }
-    }
-}
-
-impl<'de: 'a, 'a> Deserialize<'de> for Value<'a> {
-    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<'a>(std::marker::PhantomData<Value<'a>>);
-        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
-            type Value = Value<'a>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("any JSON value")
-            }
-            fn visit_unit<E>(self) -> Result<Value<'a>, E> {
-                Ok(Value::Null)
-            }
-            fn visit_none<E>(self) -> Result<Value<'a>, E> {
-                Ok(Value::Null)
-            }
-            fn visit_some<D: de::Deserializer<'de>>(self, d: D) -> Result<Value<'a>, D::Error> {
-                Value::deserialize(d)
-            }
-            fn visit_bool<E>(self, b: bool) -> Result<Value<'a>, E> {
-                Ok(Value::Bool(b))
-            }
-            fn visit_i64<E>(self, n: i64) -> Result<Value<'a>, E> {
-                Ok(Value::Number(n.into()))
-            }
-            fn visit_u64<E>(self, n: u64) -> Result<Value<'a>, E> {
-                Ok(Value::Number(n.into()))
-            }
-            fn visit_f64<E>(self, n: f64) -> Result<Value<'a>, E> {
-                Ok(serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number))
-            }
-            fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Value<'a>, E> {
-                Ok(Value::String(Cow::Borrowed(s)))
-            }
-            fn visit_str<E>(self, s: &str) -> Result<Value<'a>, E> {
-                Ok(Value::String(Cow::Owned(s.to_owned())))
-            }
-            fn visit_string<E>(self, s: String) -> Result<Value<'a>, E> {
-                Ok(Value::String(Cow::Owned(s)))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value<'a>, A::Error> {
-                let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(64));
-                while let Some(v) = seq.next_element()? {
-                    out.push(v);
-                }
-                Ok(Value::Array(out))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value<'a>, A::Error> {
-                let mut out = BTreeMap::new();
-                while let Some(k) = map.next_key::<CowKey<'a>>()? {
-                    let v = map.next_value()?;
-                    out.insert(k.0, v);
-                }
-                Ok(Value::Object(out))
-            }
-        }
-        d.deserialize_any(V(std::marker::PhantomData))
-    }
-}
-
-/// A map key that borrows when it can.
-struct CowKey<'a>(Cow<'a, str>);
-
-impl<'de: 'a, 'a> Deserialize<'de> for CowKey<'a> {
-    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct K<'a>(std::marker::PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> Visitor<'de> for K<'a> {
-            type Value = CowKey<'a>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a string")
-            }
-            fn visit_borrowed_str<E>(self, s: &'de str) -> Result<CowKey<'a>, E> {
-                Ok(CowKey(Cow::Borrowed(s)))
-            }
-            fn visit_str<E>(self, s: &str) -> Result<CowKey<'a>, E> {
-                Ok(CowKey(Cow::Owned(s.to_owned())))
-            }
-            fn visit_string<E>(self, s: String) -> Result<CowKey<'a>, E> {
-                Ok(CowKey(Cow::Owned(s)))
-            }
-        }
-        d.deserialize_str(K(std::marker::PhantomData))
-    }
-}
+mod value;
+pub use value::{MAX_DEPTH, Value, ValueError, parse_first as parse_first_json};
 
 /// A borrowed string that is also happy with `null`.
 fn opt_cow<'de, D: de::Deserializer<'de>>(d: D) -> Result<Option<Cow<'de, str>>, D::Error> {
@@ -496,7 +359,18 @@ pub fn parse<'a>(path: &Path, bytes: &'a [u8]) -> Result<Plan<'a>, Error> {
             version: v.to_string(),
         });
     }
-    let plan: Plan<'a> = serde_json::from_str(text).map_err(|e| {
+    let (result, value_error) =
+        value::with_document(text, || serde_json::from_str::<Plan<'a>>(text));
+    if let Some((offset, message)) = value_error {
+        let (line, column) = line_col(bytes, offset);
+        return Err(Error::Json {
+            path: path.to_path_buf(),
+            line,
+            column,
+            message: message.to_string(),
+        });
+    }
+    let plan: Plan<'a> = result.map_err(|e| {
         if e.is_data() {
             Error::NotAPlan {
                 path: path.to_path_buf(),
