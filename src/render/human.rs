@@ -402,7 +402,8 @@ impl<'r> HumanRenderer<'r> {
                     format!("{to_add} to add, {to_change} to change, {to_destroy} to destroy.")
                 }
             };
-            writeln!(out, "{}{summary}", self.c("\n[bold]Plan:[reset] "))?;
+            // Coloured as one piece, like OpenTofu (its reset lands after the newline).
+            write!(out, "{}", self.c(&format!("\n[bold]Plan:[reset] {summary}\n")))?;
             for line in self.annotator.summary_lines() {
                 writeln!(out, "{}", self.theme.paint(self.theme.annotation, &line))?;
             }
