@@ -56,6 +56,14 @@ fn terraform_flavor() {
 }
 
 #[test]
+fn terraform_flavor_keeps_addresses() {
+    let doc = r#"{"format_version":"1.2","resource_changes":[{"address":"a.OpenTofu","mode":"managed","type":"a","name":"OpenTofu","change":{"actions":["create"],"after":{"x":"OpenTofu"}}}]}"#;
+    let out = stdout(&render(doc, &["--flavor", "terraform"]));
+    assert!(out.contains("  # a.OpenTofu will be created\n"), "{out}");
+    assert!(out.contains("+ x = \"OpenTofu\""), "{out}");
+}
+
+#[test]
 fn missing_file_is_io_error() {
     let o = render("", &["/nonexistent/plan.json"]);
     assert_one_line_error(&o, 4, "/nonexistent/plan.json");

@@ -734,7 +734,8 @@ impl<'r> HumanRenderer<'r> {
                 );
             }
         }
-        self.words(&b)
+        // No product-wording pass here: `b` holds addresses, which must stay as they are.
+        b
     }
 
     /// Renders a state document as `tofu show` does.
