@@ -403,7 +403,11 @@ impl<'r> HumanRenderer<'r> {
                 }
             };
             // Coloured as one piece, like OpenTofu (its reset lands after the newline).
-            write!(out, "{}", self.c(&format!("\n[bold]Plan:[reset] {summary}\n")))?;
+            write!(
+                out,
+                "{}",
+                self.c(&format!("\n[bold]Plan:[reset] {summary}\n"))
+            )?;
             for line in self.annotator.summary_lines() {
                 writeln!(out, "{}", self.theme.paint(self.theme.annotation, &line))?;
             }
