@@ -274,3 +274,31 @@ fn state_document() {
         "# a.b:\nresource \"a\" \"b\" {\n    id   = \"1\"\n    tags = {\n        \"k\" = \"v\"\n    }\n}\n\n\nOutputs:\n\no = \"v\"\n"
     );
 }
+
+/// JSON documents inside strings inside JSON documents…, each nested 127 deep: rendered
+/// (the nested `jsonencode` expansion is bounded), never a stack overflow.
+#[test]
+fn nested_json_strings_are_bounded() {
+    fn build(leaf: &str) -> String {
+        let mut inner = leaf.to_string();
+        for _ in 0..9 {
+            let doc = format!("{}{}{}", "[".repeat(127), inner, "]".repeat(127));
+            inner = serde_json::to_string(&doc).unwrap();
+        }
+        inner
+    }
+    let doc = format!(
+        r#"{{"format_version":"1.2","resource_changes":[{{"address":"a.b","mode":"managed","type":"a","name":"b","change":{{"actions":["update"],"before":{{"x":{}}},"after":{{"x":{}}}}}}}]}}"#,
+        build("1"),
+        build("2")
+    );
+    let o = render(&doc, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("~ x = jsonencode("),
+        "{}",
+        &out[..out.len().min(500)]
+    );
+    assert!(out.ends_with("Plan: 0 to add, 1 to change, 0 to destroy.\n"));
+}
