@@ -12,7 +12,7 @@
 //! later on, and every recursion of the differ and the renderer is bounded by that depth.
 //!
 //! Sections the human renderer does not read (`prior_state`, `planned_values`, `configuration`,
-//! `checks`) are skipped without being built; the mapping engine gets the whole document as a
+//! `checks`) are kept as borrowed `&RawValue` slices, never built; the mapping engine gets the whole document as a
 //! `serde_json::Value` from [`parse_value`] over the same bytes.
 
 use std::borrow::Cow;
@@ -21,6 +21,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 use serde::de::{self, IgnoredAny};
+use serde_json::value::RawValue;
 
 use crate::error::Error;
 
@@ -60,14 +61,16 @@ pub struct Plan<'a> {
     /// State documents (`show -json` of a state) carry their resources here.
     #[serde(borrow, default)]
     pub values: Option<StateValues<'a>>,
-    #[serde(default)]
-    pub prior_state: Option<IgnoredAny>,
-    #[serde(default)]
-    pub planned_values: Option<IgnoredAny>,
-    #[serde(default)]
-    pub configuration: Option<IgnoredAny>,
-    #[serde(default)]
-    pub checks: Option<IgnoredAny>,
+    /// Sections the human renderer does not read, kept as borrowed raw JSON (no parsing
+    /// beyond a syntax check, no allocation).
+    #[serde(borrow, default)]
+    pub prior_state: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    pub planned_values: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    pub configuration: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    pub checks: Option<&'a RawValue>,
     #[serde(default)]
     pub errored: Option<bool>,
     #[serde(default)]
