@@ -1,1 +1,297 @@
 //! Provider schemas (`providers schema -json`): tells blocks from attributes and marks sensitive attributes.
+//!
+//! Without a schema document, [`implied_block`] infers a block schema from the values
+//! themselves (see `docs/rendering.md` for where that heuristic can differ from OpenTofu).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::Deserialize;
+
+use crate::error::Error;
+use crate::plan::Value;
+
+/// A cty type, as written in `attribute.type`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Type {
+    String,
+    Number,
+    Bool,
+    Dynamic,
+    List(Box<Type>),
+    Set(Box<Type>),
+    Map(Box<Type>),
+    Object(BTreeMap<String, Type>),
+    Tuple(Vec<Type>),
+}
+
+impl Type {
+    fn from_json(v: &serde_json::Value) -> Result<Type, String> {
+        use serde_json::Value as J;
+        match v {
+            J::String(s) => match s.as_str() {
+                "string" => Ok(Type::String),
+                "number" => Ok(Type::Number),
+                "bool" => Ok(Type::Bool),
+                "dynamic" => Ok(Type::Dynamic),
+                other => Err(format!("unknown type {other:?}")),
+            },
+            J::Array(a) if a.len() == 2 => {
+                let kind = a[0].as_str().unwrap_or("");
+                match kind {
+                    "list" => Ok(Type::List(Box::new(Type::from_json(&a[1])?))),
+                    "set" => Ok(Type::Set(Box::new(Type::from_json(&a[1])?))),
+                    "map" => Ok(Type::Map(Box::new(Type::from_json(&a[1])?))),
+                    "object" => {
+                        let attrs = a[1].as_object().ok_or("object type without attributes")?;
+                        let mut out = BTreeMap::new();
+                        for (k, t) in attrs {
+                            out.insert(k.clone(), Type::from_json(t)?);
+                        }
+                        Ok(Type::Object(out))
+                    }
+                    "tuple" => {
+                        let elems = a[1].as_array().ok_or("tuple type without elements")?;
+                        Ok(Type::Tuple(
+                            elems
+                                .iter()
+                                .map(Type::from_json)
+                                .collect::<Result<_, _>>()?,
+                        ))
+                    }
+                    other => Err(format!("unknown type kind {other:?}")),
+                }
+            }
+            // ["object", {...}, ["optional"]] (type constraints with optional attributes)
+            J::Array(a) if a.len() == 3 && a[0] == "object" => {
+                Type::from_json(&J::Array(a[..2].to_vec()))
+            }
+            other => Err(format!("unknown type {other}")),
+        }
+    }
+
+    pub fn is_primitive(&self) -> bool {
+        matches!(self, Type::String | Type::Number | Type::Bool)
+    }
+}
+
+impl<'de> Deserialize<'de> for Type {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = serde_json::Value::deserialize(d)?;
+        Type::from_json(&v).map_err(serde::de::Error::custom)
+    }
+}
+
+/// How a nested block or nested attribute type repeats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum NestingMode {
+    #[default]
+    Single,
+    Group,
+    List,
+    Set,
+    Map,
+}
+
+#[derive(Debug, Clone, Deserialize, Default)]
+pub struct Attribute {
+    #[serde(rename = "type", default)]
+    pub type_: Option<Type>,
+    #[serde(default)]
+    pub nested_type: Option<NestedType>,
+    #[serde(default)]
+    pub sensitive: bool,
+    #[serde(default)]
+    pub write_only: bool,
+    /// Inferred from values (no schema): `# forces replacement` is then shown even on
+    /// `dynamic` values, which OpenTofu's JSON differ never marks.
+    #[serde(skip)]
+    pub implied: bool,
+}
+
+#[derive(Debug, Clone, Deserialize, Default)]
+pub struct NestedType {
+    #[serde(default)]
+    pub attributes: BTreeMap<String, Attribute>,
+    #[serde(default)]
+    pub nesting_mode: NestingMode,
+}
+
+#[derive(Debug, Clone, Deserialize, Default)]
+pub struct Block {
+    #[serde(default)]
+    pub attributes: BTreeMap<String, Attribute>,
+    #[serde(default)]
+    pub block_types: BTreeMap<String, BlockType>,
+}
+
+#[derive(Debug, Clone, Deserialize, Default)]
+pub struct BlockType {
+    #[serde(default)]
+    pub nesting_mode: NestingMode,
+    #[serde(default)]
+    pub block: Block,
+}
+
+#[derive(Debug, Clone, Deserialize, Default)]
+pub struct ResourceSchema {
+    #[serde(default)]
+    pub block: Block,
+}
+
+#[derive(Debug, Clone, Deserialize, Default)]
+pub struct ProviderSchema {
+    #[serde(default)]
+    pub resource_schemas: BTreeMap<String, ResourceSchema>,
+    #[serde(default)]
+    pub data_source_schemas: BTreeMap<String, ResourceSchema>,
+}
+
+/// A whole `providers schema -json` document.
+#[derive(Debug, Clone, Deserialize, Default)]
+pub struct Schemas {
+    #[serde(default)]
+    pub format_version: Option<String>,
+    #[serde(default)]
+    pub provider_schemas: BTreeMap<String, ProviderSchema>,
+}
+
+impl Schemas {
+    /// Parses a schema document; `path` names it in errors.
+    pub fn parse(path: &Path, bytes: &[u8]) -> Result<Schemas, Error> {
+        serde_json::from_slice(bytes).map_err(|e| Error::Schema {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })
+    }
+
+    /// The block schema of a resource (`mode` "managed" or "data").
+    pub fn block(&self, provider: &str, mode: &str, type_: &str) -> Option<&Block> {
+        let p = self.provider_schemas.get(provider).or_else(|| {
+            // Terraform 0.12 wrote short provider names ("aws") in plans and long ones in
+            // schemas, or the other way round: match on the last path segment.
+            let short = provider.rsplit('/').next().unwrap_or(provider);
+            self.provider_schemas
+                .iter()
+                .find(|(k, _)| k.rsplit('/').next() == Some(short))
+                .map(|(_, v)| v)
+        })?;
+        let map = if mode == "data" {
+            &p.data_source_schemas
+        } else {
+            &p.resource_schemas
+        };
+        map.get(type_).map(|r| &r.block)
+    }
+}
+
+/// Infers a block schema from the values of a change (before, after, after_unknown, …).
+///
+/// A key whose values are arrays of objects becomes a list block (so does a key whose values
+/// are all empty arrays: in real plans those are nearly always absent blocks); every other key becomes
+/// an attribute: objects whose members are all primitive become `map(dynamic)`, anything
+/// else `dynamic` (rendered like an output value).
+pub fn implied_block(values: &[&Value]) -> Block {
+    implied_block_depth(values, 0)
+}
+
+fn implied_block_depth(values: &[&Value], depth: usize) -> Block {
+    let mut block = Block::default();
+    let mut keys: BTreeMap<&str, Vec<&Value>> = BTreeMap::new();
+    for v in values {
+        if let Some(o) = v.as_object() {
+            for (k, child) in o {
+                keys.entry(k.as_ref()).or_default().push(child);
+            }
+        }
+    }
+    for (key, children) in keys {
+        let non_null: Vec<&Value> = children
+            .iter()
+            .copied()
+            .filter(|v| !v.is_null() && !matches!(v, Value::Bool(_)))
+            .collect();
+        let is_block = depth < 64
+            && !non_null.is_empty()
+            && non_null.iter().all(|v| {
+                v.as_array()
+                    .is_some_and(|a| a.iter().all(|e| matches!(e, Value::Object(_))))
+            });
+        if is_block {
+            let elems: Vec<&Value> = non_null
+                .iter()
+                .flat_map(|v| v.as_array().unwrap_or(&[]).iter())
+                .collect();
+            block.block_types.insert(
+                key.to_string(),
+                BlockType {
+                    nesting_mode: NestingMode::List,
+                    block: implied_block_depth(&elems, depth + 1),
+                },
+            );
+            continue;
+        }
+        let is_map = !non_null.is_empty()
+            && children.iter().filter(|v| !v.is_null()).all(|v| match v {
+                Value::Object(o) => o.values().all(|e| {
+                    matches!(
+                        e,
+                        Value::String(_) | Value::Number(_) | Value::Bool(_) | Value::Null
+                    )
+                }),
+                // after_unknown / sensitive markers
+                Value::Bool(_) => true,
+                _ => false,
+            })
+            && non_null.iter().any(|v| matches!(v, Value::Object(_)));
+        let type_ = if is_map {
+            Type::Map(Box::new(Type::Dynamic))
+        } else {
+            Type::Dynamic
+        };
+        block.attributes.insert(
+            key.to_string(),
+            Attribute {
+                type_: Some(type_),
+                implied: true,
+                ..Attribute::default()
+            },
+        );
+    }
+    block
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_types() {
+        let t: Type = serde_json::from_str(r#"["map",["list","string"]]"#).unwrap();
+        assert_eq!(t, Type::Map(Box::new(Type::List(Box::new(Type::String)))));
+        let t: Type = serde_json::from_str(r#"["object",{"a":"number"}]"#).unwrap();
+        assert!(matches!(t, Type::Object(_)));
+        assert!(serde_json::from_str::<Type>(r#""frob""#).is_err());
+    }
+
+    #[test]
+    fn implied() {
+        let v: Value = serde_json::from_str(
+            r#"{"id":"x","tags":{"a":"b"},"ebs":[{"size":1}],"list":["a"],"n":null}"#,
+        )
+        .unwrap();
+        let b = implied_block(&[&v]);
+        assert!(b.block_types.contains_key("ebs"));
+        assert_eq!(
+            b.attributes["tags"].type_,
+            Some(Type::Map(Box::new(Type::Dynamic)))
+        );
+        assert_eq!(b.attributes["list"].type_, Some(Type::Dynamic));
+        assert_eq!(b.attributes["id"].type_, Some(Type::Dynamic));
+        let v: Value = serde_json::from_str(r#"{"empty":[],"unknown":true}"#).unwrap();
+        let b = implied_block(&[&v]);
+        assert!(b.block_types.contains_key("empty"));
+        assert!(b.attributes.contains_key("unknown"));
+    }
+}

@@ -1,4 +1,11 @@
 //! The one integration-test binary: runs the built `carbon-show` on fixtures.
-mod impact;
+
+mod api;
+mod cli;
+mod color;
+mod common;
 mod data;
+mod golden;
+mod impact;
 mod mapping;
+mod plans;

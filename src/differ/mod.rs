@@ -1,1 +1,891 @@
 //! The differ: turns a change (before, after, unknown, sensitive, replace paths) into a computed Diff tree.
+//!
+//! The rules are OpenTofu's (`internal/command/jsonformat/differ`): sensitivity is checked
+//! first, then unknown values, then the shape given by the schema (block, nested attribute
+//! or cty type); attributes without a type (`dynamic`, outputs) are diffed as plain JSON.
+//! Recursion follows the value and schema trees, whose depth serde_json bounds at 128;
+//! JSON documents found inside strings are only expanded a few levels deep.
+
+mod change;
+mod collections;
+
+use std::cell::Cell;
+use std::collections::BTreeMap;
+
+pub use change::{Change, Matcher, Unknown};
+pub use collections::{compare_actions, longest_common_subsequence, process_slice};
+
+use crate::computed::{BlockEntry, BlockKind, Diff, PrimType, Renderer};
+use crate::plan::{Action, Value};
+use crate::schema::{Attribute, Block, NestedType, NestingMode, Type};
+pub(crate) use change::{FALSE, NULL, TRUE};
+
+/// The JSON shape a schema expects.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    Object,
+    Array,
+    Scalar,
+}
+
+fn fits(v: &Value, shape: Shape) -> bool {
+    match v {
+        Value::Null => true,
+        Value::Object(_) => shape == Shape::Object,
+        Value::Array(_) => shape == Shape::Array,
+        _ => shape == Shape::Scalar,
+    }
+}
+
+fn misfit(change: &Change, shape: Shape) -> bool {
+    !fits(change.before, shape) || !fits(change.after, shape)
+}
+
+/// A value that does not fit its schema: diffed as plain JSON, with a marker.
+fn unexpected<'v, 'a>(change: &Change<'v, 'a>) -> Diff<'a> {
+    let inner = json_transform(change);
+    let action = inner.action;
+    Diff::new(
+        Renderer::Unexpected(Box::new(inner)),
+        action,
+        change.replace_paths.matches(),
+    )
+}
+
+fn nesting_shape(mode: NestingMode) -> Shape {
+    match mode {
+        NestingMode::List | NestingMode::Set => Shape::Array,
+        NestingMode::Map | NestingMode::Single | NestingMode::Group => Shape::Object,
+    }
+}
+
+fn as_diff<'a>(change: &Change<'_, 'a>, renderer: Renderer<'a>) -> Diff<'a> {
+    Diff::new(
+        renderer,
+        change.calculate_action(),
+        change.replace_paths.matches(),
+    )
+}
+
+/// Sensitivity first: a sensitive value is diffed without its marks and wrapped.
+fn check_for_sensitive<'v, 'a>(
+    change: &Change<'v, 'a>,
+    block: bool,
+    inner: impl FnOnce(&Change<'v, 'a>) -> Diff<'a>,
+) -> Option<Diff<'a>> {
+    let before = change.is_before_sensitive();
+    let after = change.is_after_sensitive();
+    if !before && !after {
+        return None;
+    }
+    let mut value = change.clone();
+    value.before_sensitive = &FALSE;
+    value.after_sensitive = &FALSE;
+    let inner = inner(&value);
+    let mut action = inner.action;
+    let null_noop = change.before.is_null()
+        && !change.before_explicit
+        && change.after.is_null()
+        && !change.after_explicit;
+    if action == Action::NoOp && before != after && !null_noop {
+        action = Action::Update;
+    }
+    let inner = Box::new(inner);
+    let renderer = if block {
+        Renderer::SensitiveBlock {
+            inner,
+            before,
+            after,
+        }
+    } else {
+        Renderer::Sensitive {
+            inner,
+            before,
+            after,
+        }
+    };
+    Some(Diff::new(renderer, action, change.replace_paths.matches()))
+}
+
+/// Unknown values: `(known after apply)`, keeping what was there before.
+fn check_for_unknown<'v, 'a>(
+    change: &Change<'v, 'a>,
+    child_unknown: Unknown<'v, 'a>,
+    process_before: impl FnOnce(&Change<'v, 'a>) -> Diff<'a>,
+) -> Option<Diff<'a>> {
+    if !change.is_unknown() {
+        return None;
+    }
+    let mut change = change.clone();
+    change.after_explicit = true;
+    if change.before.is_null() {
+        return Some(as_diff(&change, Renderer::Unknown { before: None }));
+    }
+    let mut before = change.as_delete();
+    before.unknown = child_unknown;
+    let b = process_before(&before);
+    Some(as_diff(
+        &change,
+        Renderer::Unknown {
+            before: Some(Box::new(b)),
+        },
+    ))
+}
+
+/// The diff of a resource (or nested block) against its block schema.
+pub fn compute_diff_for_block<'v, 'a>(change: &Change<'v, 'a>, block: &'v Block) -> Diff<'a> {
+    if let Some(d) = check_for_sensitive(change, true, |c| compute_diff_for_block(c, block)) {
+        return d;
+    }
+    if let Some(d) = check_for_unknown(change, Unknown::Attributes(&block.attributes), |c| {
+        compute_diff_for_block(c, block)
+    }) {
+        return d;
+    }
+    if misfit(change, Shape::Object) {
+        return unexpected(change);
+    }
+    let mut current = change.default_action_for_iteration();
+    let mut attributes = BTreeMap::new();
+    // Write-only attributes are diffed last (they inherit the action so far).
+    let ordered = block
+        .attributes
+        .iter()
+        .filter(|(_, a)| !a.write_only)
+        .chain(block.attributes.iter().filter(|(_, a)| a.write_only));
+    for (key, attr) in ordered {
+        let child = change.child_key(key);
+        if let Some(d) = diff_child_attribute(child, attr, current) {
+            current = compare_actions(current, d.action);
+            attributes.insert(key.clone(), d);
+        }
+    }
+
+    let mut blocks = BTreeMap::new();
+    for (key, block_type) in &block.block_types {
+        let mut child = change.child_key(key);
+        if !child.relevant.matches_partial() {
+            child = child.as_noop();
+        }
+        let before_sensitive = child.is_before_sensitive();
+        let after_sensitive = child.is_after_sensitive();
+        let replace = child.replace_paths.matches();
+        let both_null = child.before.is_null() && child.after.is_null();
+        let entry = |kind| BlockEntry {
+            kind,
+            replace,
+            before_sensitive,
+            after_sensitive,
+        };
+        if let Some(d) = check_for_unknown(&child, Unknown::Attributes(&block.attributes), |c| {
+            compute_diff_for_block(c, block)
+        }) {
+            if d.action == Action::NoOp && both_null {
+                continue;
+            }
+            blocks.insert(key.clone(), entry(BlockKind::Single(Box::new(d))));
+            continue;
+        }
+        if misfit(&child, nesting_shape(block_type.nesting_mode)) {
+            let d = unexpected(&child);
+            current = compare_actions(current, d.action);
+            attributes.insert(key.clone(), d);
+            continue;
+        }
+        let (kind, action) = match block_type.nesting_mode {
+            NestingMode::Set => {
+                let (diffs, action) = block_diffs_as_set(&child, &block_type.block);
+                (BlockKind::Set(diffs), action)
+            }
+            NestingMode::List => {
+                let (diffs, action) = block_diffs_as_list(&child, &block_type.block);
+                (BlockKind::List(diffs), action)
+            }
+            NestingMode::Map => {
+                let (diffs, action) = block_diffs_as_map(&child, &block_type.block);
+                (BlockKind::Map(diffs), action)
+            }
+            NestingMode::Single | NestingMode::Group => {
+                let d = compute_diff_for_block(&child, &block_type.block);
+                let action = d.action;
+                (BlockKind::Single(Box::new(d)), action)
+            }
+        };
+        if action == Action::NoOp && both_null {
+            continue;
+        }
+        blocks.insert(key.clone(), entry(kind));
+        current = compare_actions(current, action);
+    }
+    Diff::new(
+        Renderer::Block { attributes, blocks },
+        current,
+        change.replace_paths.matches(),
+    )
+}
+
+fn diff_child_attribute<'v, 'a>(
+    mut change: Change<'v, 'a>,
+    attr: &'v Attribute,
+    current: Action,
+) -> Option<Diff<'a>> {
+    if !change.relevant.matches_partial() {
+        change = change.as_noop();
+    }
+    if change.before.as_str() == Some("") {
+        change.before = &NULL;
+    }
+    if change.after.as_str() == Some("") {
+        change.after = &NULL;
+    }
+    change.before_explicit = false;
+    change.after_explicit = false;
+    if attr.sensitive {
+        // Schema-sensitive: hidden even if the plan forgot to mark it.
+        change.before_sensitive = &change::TRUE;
+        change.after_sensitive = &change::TRUE;
+    }
+    let d = compute_diff_for_attribute(&change, attr, current);
+    if d.action == Action::NoOp
+        && change.before.is_null()
+        && change.after.is_null()
+        && !attr.write_only
+    {
+        return None;
+    }
+    Some(d)
+}
+
+/// The diff of one attribute against its schema.
+pub fn compute_diff_for_attribute<'v, 'a>(
+    change: &Change<'v, 'a>,
+    attr: &'v Attribute,
+    parent_action: Action,
+) -> Diff<'a> {
+    if attr.write_only {
+        let action = if parent_action == Action::NoOp && change.replace_paths.matches() {
+            Action::Update
+        } else {
+            parent_action
+        };
+        return Diff::new(Renderer::WriteOnly, action, change.replace_paths.matches());
+    }
+    if let Some(nested) = &attr.nested_type {
+        return compute_diff_for_nested(change, nested);
+    }
+    let mut d = match &attr.type_ {
+        Some(t) => compute_diff_for_type(change, t),
+        None => compute_diff_for_output(change),
+    };
+    if attr.implied && change.replace_paths.matches() {
+        d.replace = true;
+    }
+    d
+}
+
+fn compute_diff_for_nested<'v, 'a>(change: &Change<'v, 'a>, nested: &'v NestedType) -> Diff<'a> {
+    if let Some(d) = check_for_sensitive(change, false, |c| compute_diff_for_nested(c, nested)) {
+        return d;
+    }
+    if let Some(d) = check_for_unknown(change, Unknown::Attributes(&nested.attributes), |c| {
+        compute_diff_for_nested(c, nested)
+    }) {
+        return d;
+    }
+    if misfit(change, nesting_shape(nested.nesting_mode)) {
+        return unexpected(change);
+    }
+    match nested.nesting_mode {
+        NestingMode::Single | NestingMode::Group => {
+            let (attributes, action) = process_object(change, &nested.attributes, |c, a, p| {
+                compute_diff_for_attribute(c, a, p)
+            });
+            Diff::new(
+                Renderer::Object {
+                    attributes,
+                    nested: true,
+                },
+                action,
+                change.replace_paths.matches(),
+            )
+        }
+        NestingMode::Map => {
+            let mut current = map_default_action(change);
+            let mut elements = BTreeMap::new();
+            for key in change.explicit_keys() {
+                let mut v = change.child_key(key);
+                if !v.relevant.matches_partial() {
+                    v = v.as_noop();
+                }
+                let d = nested_single(&v, &nested.attributes);
+                current = compare_actions(current, d.action);
+                elements.insert(key.to_string(), d);
+            }
+            Diff::new(
+                Renderer::Map {
+                    elements,
+                    nested: true,
+                },
+                current,
+                change.replace_paths.matches(),
+            )
+        }
+        NestingMode::List => {
+            let mut current = change.default_action_for_iteration();
+            let mut elements = Vec::new();
+            process_nested_list(change, |v| {
+                let d = nested_single(&v, &nested.attributes);
+                current = compare_actions(current, d.action);
+                elements.push(d);
+            });
+            Diff::new(
+                Renderer::List {
+                    elements,
+                    display_context: false,
+                },
+                current,
+                change.replace_paths.matches(),
+            )
+        }
+        NestingMode::Set => {
+            let mut current = change.default_action_for_iteration();
+            let mut elements = Vec::new();
+            process_set(change, |v| {
+                let d = nested_single(&v, &nested.attributes);
+                current = compare_actions(current, d.action);
+                elements.push(d);
+            });
+            Diff::new(
+                Renderer::Set {
+                    elements,
+                    nested: true,
+                },
+                current,
+                change.replace_paths.matches(),
+            )
+        }
+    }
+}
+
+/// One element of a nested-attribute collection: a single nested object.
+fn nested_single<'v, 'a>(
+    change: &Change<'v, 'a>,
+    attributes: &'v BTreeMap<String, Attribute>,
+) -> Diff<'a> {
+    if let Some(d) = check_for_sensitive(change, false, |c| nested_single(c, attributes)) {
+        return d;
+    }
+    if let Some(d) = check_for_unknown(change, Unknown::Attributes(attributes), |c| {
+        nested_single(c, attributes)
+    }) {
+        return d;
+    }
+    if misfit(change, Shape::Object) {
+        return unexpected(change);
+    }
+    let (attrs, action) = process_object(change, attributes, |c, a, p| {
+        compute_diff_for_attribute(c, a, p)
+    });
+    Diff::new(
+        Renderer::Object {
+            attributes: attrs,
+            nested: true,
+        },
+        action,
+        change.replace_paths.matches(),
+    )
+}
+
+fn process_object<'v, 'a, T>(
+    change: &Change<'v, 'a>,
+    attributes: &'v BTreeMap<String, T>,
+    compute: impl Fn(&Change<'v, 'a>, &'v T, Action) -> Diff<'a>,
+) -> (BTreeMap<String, Diff<'a>>, Action) {
+    let mut out = BTreeMap::new();
+    let mut current = change.default_action_for_iteration();
+    for (key, attr) in attributes {
+        let mut v = change.child_key(key);
+        if !v.relevant.matches_partial() {
+            v = v.as_noop();
+        }
+        v.before_explicit = false;
+        v.after_explicit = false;
+        let d = compute(&v, attr, current);
+        if d.action == Action::NoOp && v.before.is_null() && v.after.is_null() {
+            continue;
+        }
+        current = compare_actions(current, d.action);
+        out.insert(key.clone(), d);
+    }
+    (out, current)
+}
+
+fn map_default_action(change: &Change) -> Action {
+    let b = change.before.as_object().is_some();
+    let a = change.after.as_object().is_some();
+    match (b, a) {
+        (true, false) => Action::Delete,
+        (false, true) => Action::Create,
+        _ => Action::NoOp,
+    }
+}
+
+fn slice_default_action(change: &Change) -> Action {
+    let b = change.before.as_array().is_some();
+    let a = change.after.as_array().is_some();
+    match (b, a) {
+        (true, false) => Action::Delete,
+        (false, true) => Action::Create,
+        _ => Action::NoOp,
+    }
+}
+
+/// The diff of a value of a cty type.
+pub fn compute_diff_for_type<'v, 'a>(change: &Change<'v, 'a>, ty: &'v Type) -> Diff<'a> {
+    if let Some(d) = check_for_sensitive(change, false, |c| compute_diff_for_type(c, ty)) {
+        return d;
+    }
+    if let Some(d) = check_for_unknown(change, Unknown::Value(&FALSE), |c| {
+        compute_diff_for_type(c, ty)
+    }) {
+        return d;
+    }
+    let shape = match ty {
+        Type::Object(_) | Type::Map(_) => Some(Shape::Object),
+        Type::List(_) | Type::Set(_) | Type::Tuple(_) => Some(Shape::Array),
+        _ => None,
+    };
+    if shape.is_some_and(|s| misfit(change, s)) {
+        return unexpected(change);
+    }
+    match ty {
+        Type::Dynamic => compute_diff_for_output(change),
+        Type::String | Type::Number | Type::Bool => {
+            let prim = match ty {
+                Type::String => PrimType::String,
+                Type::Number => PrimType::Number,
+                _ => PrimType::Bool,
+            };
+            // A value of the wrong shape is shown, with a marker, rather than dropped.
+            if misfit(change, Shape::Scalar) {
+                return unexpected(change);
+            }
+            as_diff(
+                change,
+                Renderer::Primitive {
+                    before: change.before.clone(),
+                    after: change.after.clone(),
+                    ty: prim,
+                },
+            )
+        }
+        Type::Object(attrs) => {
+            let (attributes, action) =
+                process_object(change, attrs, |c, t, _| compute_diff_for_type(c, t));
+            Diff::new(
+                Renderer::Object {
+                    attributes,
+                    nested: false,
+                },
+                action,
+                change.replace_paths.matches(),
+            )
+        }
+        Type::Map(elem) => {
+            let mut current = map_default_action(change);
+            let mut elements = BTreeMap::new();
+            for key in change.all_keys() {
+                let mut v = change.child_key(key);
+                if !v.relevant.matches_partial() {
+                    v = v.as_noop();
+                }
+                let d = compute_diff_for_type(&v, elem);
+                current = compare_actions(current, d.action);
+                elements.insert(key.to_string(), d);
+            }
+            Diff::new(
+                Renderer::Map {
+                    elements,
+                    nested: false,
+                },
+                current,
+                change.replace_paths.matches(),
+            )
+        }
+        Type::List(elem) => {
+            let before = change.before.as_array().unwrap_or(&[]);
+            let after = change.after.as_array().unwrap_or(&[]);
+            let object_elems = matches!(**elem, Type::Object(_));
+            let mut current = slice_default_action(change);
+            let mut elements = Vec::new();
+            process_slice(
+                before,
+                after,
+                |bi, ai| {
+                    let mut v = change.child_index(bi, ai);
+                    v.relevant = Matcher::Always;
+                    let d = compute_diff_for_type(&v, elem);
+                    current = compare_actions(current, d.action);
+                    elements.push(d);
+                },
+                |a, b| object_elems || should_diff_multiline_strings(a, b),
+            );
+            Diff::new(
+                Renderer::List {
+                    elements,
+                    display_context: true,
+                },
+                current,
+                change.replace_paths.matches(),
+            )
+        }
+        Type::Tuple(elems) => {
+            let mut current = change.default_action_for_iteration();
+            let mut elements = Vec::new();
+            for (ix, t) in elems.iter().enumerate() {
+                let mut v = change.child_index(ix, ix);
+                if !v.relevant.matches_partial() {
+                    v = v.as_noop();
+                }
+                let d = compute_diff_for_type(&v, t);
+                current = compare_actions(current, d.action);
+                elements.push(d);
+            }
+            Diff::new(
+                Renderer::List {
+                    elements,
+                    display_context: true,
+                },
+                current,
+                change.replace_paths.matches(),
+            )
+        }
+        Type::Set(elem) => {
+            let mut current = change.default_action_for_iteration();
+            let mut elements = Vec::new();
+            process_set(change, |v| {
+                let d = compute_diff_for_type(&v, elem);
+                current = compare_actions(current, d.action);
+                elements.push(d);
+            });
+            Diff::new(
+                Renderer::Set {
+                    elements,
+                    nested: false,
+                },
+                current,
+                change.replace_paths.matches(),
+            )
+        }
+    }
+}
+
+fn block_diffs_as_list<'v, 'a>(
+    change: &Change<'v, 'a>,
+    block: &'v Block,
+) -> (Vec<Diff<'a>>, Action) {
+    let mut current = change.default_action_for_iteration();
+    let mut out = Vec::new();
+    process_nested_list(change, |v| {
+        let d = compute_diff_for_block(&v, block);
+        current = compare_actions(current, d.action);
+        out.push(d);
+    });
+    (out, current)
+}
+
+fn block_diffs_as_set<'v, 'a>(
+    change: &Change<'v, 'a>,
+    block: &'v Block,
+) -> (Vec<Diff<'a>>, Action) {
+    let mut current = change.default_action_for_iteration();
+    let mut out = Vec::new();
+    process_set(change, |v| {
+        let d = compute_diff_for_block(&v, block);
+        current = compare_actions(current, d.action);
+        out.push(d);
+    });
+    (out, current)
+}
+
+fn block_diffs_as_map<'v, 'a>(
+    change: &Change<'v, 'a>,
+    block: &'v Block,
+) -> (BTreeMap<String, Diff<'a>>, Action) {
+    let mut current = map_default_action(change);
+    let mut out = BTreeMap::new();
+    for key in change.explicit_keys() {
+        let mut v = change.child_key(key);
+        if !v.relevant.matches_partial() {
+            v = v.as_noop();
+        }
+        let d = compute_diff_for_block(&v, block);
+        current = compare_actions(current, d.action);
+        out.insert(key.to_string(), d);
+    }
+    (out, current)
+}
+
+fn process_nested_list<'v, 'a>(change: &Change<'v, 'a>, mut f: impl FnMut(Change<'v, 'a>)) {
+    let bl = change.before.as_array().map_or(0, |a| a.len());
+    let al = change.after.as_array().map_or(0, |a| a.len());
+    for ix in 0..bl.max(al) {
+        let mut v = change.child_index(ix, ix);
+        if !v.relevant.matches_partial() {
+            v = v.as_noop();
+        }
+        f(v);
+    }
+}
+
+fn process_set<'v, 'a>(change: &Change<'v, 'a>, mut f: impl FnMut(Change<'v, 'a>)) {
+    let bl = change.before.as_array().map_or(0, |a| a.len());
+    let al = change.after.as_array().map_or(0, |a| a.len());
+    let mut found_in_before: Vec<Option<usize>> = vec![None; bl];
+    let mut found_in_after: Vec<Option<usize>> = vec![None; al];
+    for (ix, fb) in found_in_before.iter_mut().enumerate() {
+        for (jx, fa) in found_in_after.iter_mut().enumerate() {
+            if fa.is_some() {
+                continue;
+            }
+            let c = change.child_index(ix, jx);
+            if c.before == c.after
+                && c.is_before_sensitive() == c.is_after_sensitive()
+                && !c.is_unknown()
+            {
+                // Like OpenTofu, the last matching element wins for `ix`.
+                *fb = Some(jx);
+                *fa = Some(ix);
+            }
+        }
+    }
+    let clear = |mut c: Change<'v, 'a>| {
+        c.relevant = Matcher::Always;
+        c
+    };
+    for (ix, fb) in found_in_before.iter().enumerate() {
+        match fb {
+            Some(jx) => f(clear(change.child_index(ix, *jx))),
+            None => f(clear(change.child_index(ix, al))),
+        }
+    }
+    for (jx, fa) in found_in_after.iter().enumerate() {
+        if fa.is_none() {
+            f(clear(change.child_index(bl, jx)));
+        }
+    }
+}
+
+/// The diff of an output value (or a `dynamic` attribute): plain JSON.
+pub fn compute_diff_for_output<'v, 'a>(change: &Change<'v, 'a>) -> Diff<'a> {
+    if let Some(d) = check_for_sensitive(change, false, compute_diff_for_output) {
+        return d;
+    }
+    if let Some(d) = check_for_unknown(change, Unknown::Value(&FALSE), compute_diff_for_output) {
+        return d;
+    }
+    json_transform(change)
+}
+
+#[derive(PartialEq, Eq, Clone, Copy)]
+enum JsonType {
+    Null,
+    Bool,
+    Number,
+    String,
+    Array,
+    Object,
+}
+
+fn json_type(v: &Value) -> JsonType {
+    match v {
+        Value::Null => JsonType::Null,
+        Value::Bool(_) => JsonType::Bool,
+        Value::Number(_) => JsonType::Number,
+        Value::String(_) => JsonType::String,
+        Value::Array(_) => JsonType::Array,
+        Value::Object(_) => JsonType::Object,
+    }
+}
+
+/// The JSON differ (outputs, dynamic values and `jsonencode` strings).
+pub fn json_transform<'v, 'a>(change: &Change<'v, 'a>) -> Diff<'a> {
+    if let Some(d) = check_for_sensitive(change, false, json_transform) {
+        return d;
+    }
+    if change.is_unknown() {
+        let mut c = change.clone();
+        c.after_explicit = true;
+        if c.before.is_null() {
+            return Diff::new(Renderer::Unknown { before: None }, Action::Create, false);
+        }
+        let mut before = c.as_delete();
+        before.unknown = Unknown::Value(&FALSE);
+        return Diff::new(
+            Renderer::Unknown {
+                before: Some(Box::new(json_transform(&before))),
+            },
+            Action::Update,
+            false,
+        );
+    }
+    let bt = json_type(change.before);
+    let at = json_type(change.after);
+    let deleted = at == JsonType::Null && !change.after_explicit;
+    let created = bt == JsonType::Null && !change.before_explicit;
+    if bt == at || created || deleted {
+        let t = if bt == JsonType::Null { at } else { bt };
+        return json_update(change, t);
+    }
+    let b = json_update(&change.as_delete(), bt);
+    let a = json_update(&change.as_create(), at);
+    Diff::new(
+        Renderer::TypeChange {
+            before: Box::new(b),
+            after: Box::new(a),
+        },
+        Action::Update,
+        false,
+    )
+}
+
+fn json_update<'v, 'a>(change: &Change<'v, 'a>, t: JsonType) -> Diff<'a> {
+    match t {
+        JsonType::Null => json_primitive(change, PrimType::Null),
+        JsonType::Bool => json_primitive(change, PrimType::Bool),
+        JsonType::Number => json_primitive(change, PrimType::Number),
+        JsonType::String => json_primitive(change, PrimType::String),
+        JsonType::Object => {
+            let mut current = map_default_action(change);
+            let mut elements = BTreeMap::new();
+            for key in change.all_keys() {
+                let mut c = change.child_key(key);
+                if !c.relevant.matches_partial() {
+                    c = c.as_noop();
+                }
+                let d = json_transform(&c);
+                current = compare_actions(current, d.action);
+                elements.insert(key.to_string(), d);
+            }
+            Diff::new(
+                Renderer::Object {
+                    attributes: elements,
+                    nested: false,
+                },
+                current,
+                false,
+            )
+        }
+        JsonType::Array => {
+            let before = change.before.as_array().unwrap_or(&[]);
+            let after = change.after.as_array().unwrap_or(&[]);
+            let mut current = slice_default_action(change);
+            let mut elements = Vec::new();
+            process_slice(
+                before,
+                after,
+                |bi, ai| {
+                    let d = json_transform(&change.child_index(bi, ai));
+                    current = compare_actions(current, d.action);
+                    elements.push(d);
+                },
+                |a, b| {
+                    (matches!(a, Value::Object(_)) && matches!(b, Value::Object(_)))
+                        || should_diff_multiline_strings(a, b)
+                },
+            );
+            Diff::new(
+                Renderer::List {
+                    elements,
+                    display_context: true,
+                },
+                current,
+                false,
+            )
+        }
+    }
+}
+
+fn json_primitive<'v, 'a>(change: &Change<'v, 'a>, ty: PrimType) -> Diff<'a> {
+    let b_missing = change.before.is_null() && !change.before_explicit;
+    let a_missing = change.after.is_null() && !change.after_explicit;
+    let action = if b_missing && !a_missing {
+        Action::Create
+    } else if !b_missing && a_missing {
+        Action::Delete
+    } else if change.before == change.after {
+        Action::NoOp
+    } else {
+        Action::Update
+    };
+    Diff::new(
+        Renderer::Primitive {
+            before: change.before.clone(),
+            after: change.after.clone(),
+            ty,
+        },
+        action,
+        false,
+    )
+}
+
+/// Diffs two decoded JSON documents (from `jsonencode`-like strings).
+pub fn json_transform_values<'a>(
+    before: Option<&Value<'a>>,
+    after: Option<&Value<'a>>,
+    before_explicit: bool,
+    after_explicit: bool,
+) -> Diff<'a> {
+    let change = Change {
+        before: before.unwrap_or(&NULL),
+        after: after.unwrap_or(&NULL),
+        before_explicit,
+        after_explicit,
+        unknown: Unknown::Value(&FALSE),
+        before_sensitive: &FALSE,
+        after_sensitive: &FALSE,
+        replace_paths: Matcher::empty(false),
+        relevant: Matcher::Always,
+    };
+    json_transform(&change)
+}
+
+/// Whether two list elements that differ should be shown as one changed element (rather
+/// than a removal and an addition): multi-line strings sharing a line.
+pub fn should_diff_multiline_strings(a: &Value, b: &Value) -> bool {
+    let (Some(a), Some(b)) = (a.as_str(), b.as_str()) else {
+        return false;
+    };
+    if !a.contains('\n') && !b.contains('\n') {
+        return false;
+    }
+    let bl: Vec<&str> = b.split('\n').collect();
+    a.split('\n').any(|l| bl.contains(&l))
+}
+
+thread_local! {
+    static JSON_STRING_DEPTH: Cell<usize> = const { Cell::new(0) };
+}
+
+/// How many `jsonencode` strings may nest inside each other before we stop expanding them.
+const MAX_JSON_STRING_DEPTH: usize = 8;
+
+/// Parses a string that looks like JSON (as OpenTofu does: the first JSON value, numbers
+/// kept as written). Returns `None` when it is not JSON or when strings nest too deep.
+pub fn parse_json_string(s: &str) -> Option<Value<'_>> {
+    if JSON_STRING_DEPTH.with(|d| d.get()) >= MAX_JSON_STRING_DEPTH {
+        return None;
+    }
+    crate::plan::parse_first_json(s)
+}
+
+/// Keeps nested `jsonencode` rendering bounded: call around rendering a JSON string.
+pub(crate) fn with_json_depth<T>(f: impl FnOnce() -> T) -> T {
+    JSON_STRING_DEPTH.with(|d| d.set(d.get() + 1));
+    let out = f();
+    JSON_STRING_DEPTH.with(|d| d.set(d.get() - 1));
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,336 @@
+//! A structured change: before/after values with their unknown and sensitive marks, the
+//! replace paths and the relevant attributes, walked in step.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::plan::{Action, Value};
+use crate::schema::Attribute;
+
+pub(crate) static NULL: Value<'static> = Value::Null;
+pub(crate) static TRUE: Value<'static> = Value::Bool(true);
+pub(crate) static FALSE: Value<'static> = Value::Bool(false);
+
+/// A set of attribute paths (`replace_paths`, `relevant_attributes`).
+#[derive(Debug, Clone)]
+pub enum Matcher<'v, 'a> {
+    /// Matches everything, at every depth.
+    Always,
+    Paths {
+        paths: Vec<&'v [Value<'a>]>,
+        /// Whether a path that already matched keeps matching every child.
+        propagate: bool,
+    },
+}
+
+impl<'v, 'a> Matcher<'v, 'a> {
+    pub fn empty(propagate: bool) -> Self {
+        Matcher::Paths {
+            paths: Vec::new(),
+            propagate,
+        }
+    }
+
+    /// Parses `[[step, …], …]`; anything else is an empty matcher.
+    pub fn parse(v: &'v Value<'a>, propagate: bool) -> Self {
+        let paths = v
+            .as_array()
+            .map(|a| a.iter().filter_map(|p| p.as_array()).collect())
+            .unwrap_or_default();
+        Matcher::Paths { paths, propagate }
+    }
+
+    /// Adds one path.
+    pub fn push(&mut self, path: &'v Value<'a>) {
+        if let (Matcher::Paths { paths, .. }, Some(p)) = (self, path.as_array()) {
+            paths.push(p);
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        matches!(self, Matcher::Paths { paths, .. } if paths.is_empty())
+    }
+
+    /// Whether this exact place matches.
+    pub fn matches(&self) -> bool {
+        match self {
+            Matcher::Always => true,
+            Matcher::Paths { paths, .. } => paths.iter().any(|p| p.is_empty()),
+        }
+    }
+
+    /// Whether this place or something below it matches.
+    pub fn matches_partial(&self) -> bool {
+        match self {
+            Matcher::Always => true,
+            Matcher::Paths { paths, .. } => !paths.is_empty(),
+        }
+    }
+
+    fn child(&self, step: impl Fn(&Value) -> bool) -> Self {
+        match self {
+            Matcher::Always => Matcher::Always,
+            Matcher::Paths { paths, propagate } => {
+                let mut out = Vec::new();
+                for p in paths {
+                    if p.is_empty() {
+                        if *propagate {
+                            out.push(*p);
+                        }
+                        continue;
+                    }
+                    if step(&p[0]) {
+                        out.push(&p[1..]);
+                    }
+                }
+                Matcher::Paths {
+                    paths: out,
+                    propagate: *propagate,
+                }
+            }
+        }
+    }
+
+    pub fn child_key(&self, key: &str) -> Self {
+        self.child(|s| s.as_str() == Some(key))
+    }
+
+    pub fn child_index(&self, index: usize) -> Self {
+        self.child(|s| match s {
+            Value::Number(n) => n.parse::<f64>().is_ok_and(|f| f as i64 == index as i64),
+            Value::String(s) => s.parse::<f64>().is_ok_and(|f| f as i64 == index as i64),
+            _ => false,
+        })
+    }
+}
+
+/// The unknown marks of a change: a value tree, or "every attribute of this schema".
+#[derive(Debug, Clone, Copy)]
+pub enum Unknown<'v, 'a> {
+    Value(&'v Value<'a>),
+    Attributes(&'v BTreeMap<String, Attribute>),
+}
+
+impl<'v, 'a> Unknown<'v, 'a> {
+    pub fn is_true(&self) -> bool {
+        matches!(self, Unknown::Value(Value::Bool(true)))
+    }
+    fn child_key(&self, key: &str) -> Self {
+        match self {
+            Unknown::Value(Value::Object(o)) => Unknown::Value(o.get(key).unwrap_or(&NULL)),
+            Unknown::Attributes(a) if a.contains_key(key) => Unknown::Value(&TRUE),
+            _ => Unknown::Value(&NULL),
+        }
+    }
+    fn child_index(&self, ix: usize) -> Self {
+        match self {
+            Unknown::Value(Value::Array(a)) => Unknown::Value(a.get(ix).unwrap_or(&NULL)),
+            _ => Unknown::Value(&NULL),
+        }
+    }
+    fn object(&self) -> Option<&'v BTreeMap<std::borrow::Cow<'a, str>, Value<'a>>> {
+        match self {
+            Unknown::Value(v) => v.as_object(),
+            Unknown::Attributes(_) => None,
+        }
+    }
+}
+
+/// One change, as the differ sees it.
+#[derive(Debug, Clone)]
+pub struct Change<'v, 'a> {
+    pub before: &'v Value<'a>,
+    pub after: &'v Value<'a>,
+    pub before_explicit: bool,
+    pub after_explicit: bool,
+    pub unknown: Unknown<'v, 'a>,
+    pub before_sensitive: &'v Value<'a>,
+    pub after_sensitive: &'v Value<'a>,
+    pub replace_paths: Matcher<'v, 'a>,
+    pub relevant: Matcher<'v, 'a>,
+}
+
+impl<'v, 'a> Change<'v, 'a> {
+    /// A change from the plan's JSON fields.
+    pub fn from_plan(c: &'v crate::plan::Change<'a>, relevant: Matcher<'v, 'a>) -> Self {
+        Change {
+            before: &c.before,
+            after: &c.after,
+            before_explicit: false,
+            after_explicit: false,
+            unknown: Unknown::Value(&c.after_unknown),
+            before_sensitive: &c.before_sensitive,
+            after_sensitive: &c.after_sensitive,
+            replace_paths: Matcher::parse(&c.replace_paths, false),
+            relevant,
+        }
+    }
+
+    /// A no-change view of a state value (before = after).
+    pub fn from_state(values: &'v Value<'a>, sensitive: &'v Value<'a>) -> Self {
+        Change {
+            before: values,
+            after: values,
+            before_explicit: false,
+            after_explicit: false,
+            unknown: Unknown::Value(&FALSE),
+            before_sensitive: sensitive,
+            after_sensitive: sensitive,
+            replace_paths: Matcher::empty(false),
+            relevant: Matcher::Always,
+        }
+    }
+
+    pub fn is_before_sensitive(&self) -> bool {
+        matches!(self.before_sensitive, Value::Bool(true))
+    }
+    pub fn is_after_sensitive(&self) -> bool {
+        matches!(self.after_sensitive, Value::Bool(true))
+    }
+    pub fn is_unknown(&self) -> bool {
+        self.unknown.is_true()
+    }
+
+    pub fn calculate_action(&self) -> Action {
+        let b_missing = self.before.is_null() && !self.before_explicit;
+        let a_missing = self.after.is_null() && !self.after_explicit;
+        if b_missing && (!self.after.is_null() || self.after_explicit) {
+            return Action::Create;
+        }
+        if a_missing && (!self.before.is_null() || self.before_explicit) {
+            return Action::Delete;
+        }
+        if self.before == self.after
+            && self.after_explicit == self.before_explicit
+            && self.is_after_sensitive() == self.is_before_sensitive()
+        {
+            return Action::NoOp;
+        }
+        Action::Update
+    }
+
+    pub fn default_action_for_iteration(&self) -> Action {
+        match (self.before.is_null(), self.after.is_null()) {
+            (true, true) => Action::NoOp,
+            (true, false) => Action::Create,
+            (false, true) => Action::Delete,
+            (false, false) => Action::NoOp,
+        }
+    }
+
+    pub fn as_noop(&self) -> Self {
+        Change {
+            before_explicit: self.before_explicit,
+            after_explicit: self.before_explicit,
+            before: self.before,
+            after: self.before,
+            unknown: Unknown::Value(&FALSE),
+            before_sensitive: self.before_sensitive,
+            after_sensitive: self.before_sensitive,
+            replace_paths: self.replace_paths.clone(),
+            relevant: self.relevant.clone(),
+        }
+    }
+
+    pub fn as_delete(&self) -> Self {
+        Change {
+            before_explicit: self.before_explicit,
+            after_explicit: false,
+            before: self.before,
+            after: &NULL,
+            unknown: Unknown::Value(&NULL),
+            before_sensitive: self.before_sensitive,
+            after_sensitive: &NULL,
+            replace_paths: self.replace_paths.clone(),
+            relevant: self.relevant.clone(),
+        }
+    }
+
+    pub fn as_create(&self) -> Self {
+        Change {
+            before_explicit: false,
+            after_explicit: self.after_explicit,
+            before: &NULL,
+            after: self.after,
+            unknown: self.unknown,
+            before_sensitive: &NULL,
+            after_sensitive: self.after_sensitive,
+            replace_paths: self.replace_paths.clone(),
+            relevant: self.relevant.clone(),
+        }
+    }
+
+    /// The child at an object key.
+    pub fn child_key(&self, key: &str) -> Self {
+        fn get<'v, 'a>(v: &'v Value<'a>, key: &str) -> (&'v Value<'a>, bool) {
+            match v.as_object().and_then(|o| o.get(key)) {
+                Some(c) => (c, true),
+                None => (&NULL, false),
+            }
+        }
+        let (before, before_explicit) = get(self.before, key);
+        let (after, after_explicit) = get(self.after, key);
+        Change {
+            before,
+            after,
+            before_explicit,
+            after_explicit,
+            unknown: self.unknown.child_key(key),
+            before_sensitive: get(self.before_sensitive, key).0,
+            after_sensitive: get(self.after_sensitive, key).0,
+            replace_paths: self.replace_paths.child_key(key),
+            relevant: self.relevant.child_key(key),
+        }
+    }
+
+    /// The child pairing element `bi` of before with element `ai` of after.
+    pub fn child_index(&self, bi: usize, ai: usize) -> Self {
+        fn get<'v, 'a>(v: &'v Value<'a>, ix: usize) -> (&'v Value<'a>, bool) {
+            match v.as_array().and_then(|a| a.get(ix)) {
+                Some(c) => (c, true),
+                None => (&NULL, false),
+            }
+        }
+        let (before, before_explicit) = get(self.before, bi);
+        let (after, after_explicit) = get(self.after, ai);
+        let before_len = self.before.as_array().map_or(0, |a| a.len());
+        let relevant_ix = if bi >= before_len { ai } else { bi };
+        Change {
+            before,
+            after,
+            before_explicit,
+            after_explicit,
+            unknown: self.unknown.child_index(ai),
+            before_sensitive: get(self.before_sensitive, bi).0,
+            after_sensitive: get(self.after_sensitive, ai).0,
+            replace_paths: self.replace_paths.child_index(relevant_ix),
+            relevant: self.relevant.child_index(relevant_ix),
+        }
+    }
+
+    /// Keys of before and after.
+    pub fn explicit_keys(&self) -> BTreeSet<&'v str> {
+        let mut keys = BTreeSet::new();
+        for v in [self.before, self.after] {
+            if let Some(o) = v.as_object() {
+                keys.extend(o.keys().map(|k| k.as_ref()));
+            }
+        }
+        keys
+    }
+
+    /// Keys of before, after, unknown and both sensitive trees.
+    pub fn all_keys(&self) -> BTreeSet<&'v str> {
+        let mut keys = self.explicit_keys();
+        for o in [
+            self.unknown.object(),
+            self.after_sensitive.as_object(),
+            self.before_sensitive.as_object(),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            keys.extend(o.keys().map(|k| k.as_ref()));
+        }
+        keys
+    }
+}

@@ -1,0 +1,213 @@
+use super::*;
+use crate::computed::RenderOpts;
+use crate::render::theme::Theme;
+use crate::schema::Schemas;
+
+fn v(s: &str) -> Value<'_> {
+    serde_json::from_str(s).unwrap()
+}
+
+#[test]
+fn compare_actions_table() {
+    use Action::*;
+    let cases = [
+        (NoOp, NoOp, NoOp),
+        (NoOp, Create, Update),
+        (Create, Create, Create),
+        (Create, NoOp, Create),
+        (Delete, Create, Update),
+        (Update, Delete, Update),
+    ];
+    for (cur, next, want) in cases {
+        assert_eq!(compare_actions(cur, next), want, "{cur:?} + {next:?}");
+    }
+}
+
+#[test]
+fn lcs_table() {
+    let cases: [(&[i32], &[i32], usize); 4] = [
+        (&[], &[1], 0),
+        (&[1, 2, 3], &[1, 2, 3], 3),
+        (&[1, 2, 3], &[3, 2, 1], 1),
+        (&[1, 2, 3, 4], &[0, 2, 4], 2),
+    ];
+    for (a, b, n) in cases {
+        assert_eq!(longest_common_subsequence(a, b).len(), n, "{a:?} {b:?}");
+    }
+}
+
+fn render_type(before: &str, after: &str, unknown: &str, ty: &str) -> String {
+    let (b, a, u) = (v(before), v(after), v(unknown));
+    let t: Type = serde_json::from_str(ty).unwrap();
+    let change = Change {
+        before: &b,
+        after: &a,
+        before_explicit: false,
+        after_explicit: false,
+        unknown: Unknown::Value(&u),
+        before_sensitive: &NULL,
+        after_sensitive: &NULL,
+        replace_paths: Matcher::empty(false),
+        relevant: Matcher::Always,
+    };
+    let theme = Theme::plain();
+    compute_diff_for_type(&change, &t).render_human(0, &RenderOpts::new(&theme))
+}
+
+#[test]
+fn type_rendering_table() {
+    let cases = [
+        ("null", r#""a""#, "false", r#""string""#, r#""a""#),
+        (r#""a""#, r#""b""#, "false", r#""string""#, r#""a" -> "b""#),
+        ("1", "2", "false", r#""number""#, "1 -> 2"),
+        (
+            r#""a""#,
+            "null",
+            "true",
+            r#""string""#,
+            r#""a" -> (known after apply)"#,
+        ),
+        ("null", "null", "true", r#""string""#, "(known after apply)"),
+        (r#""a""#, "null", "false", r#""string""#, r#""a" -> null"#),
+        (
+            r#"["a","b"]"#,
+            r#"["a","c"]"#,
+            "false",
+            r#"["list","string"]"#,
+            "[\n        \"a\",\n      - \"b\",\n      + \"c\",\n    ]",
+        ),
+        (
+            "null",
+            r#"{"k":"v"}"#,
+            "false",
+            r#"["map","string"]"#,
+            "{\n      + \"k\" = \"v\"\n    }",
+        ),
+        (
+            r#""{\"a\":1}""#,
+            r#""{\"a\":2}""#,
+            "false",
+            r#""string""#,
+            "jsonencode(\n      ~ {\n          ~ a = 1 -> 2\n        }\n    )",
+        ),
+        (
+            r#""a\nb""#,
+            r#""a\nc""#,
+            "false",
+            r#""string""#,
+            "<<-EOT\n        a\n      - b\n      + c\n    EOT",
+        ),
+    ];
+    for (b, a, u, t, want) in cases {
+        assert_eq!(render_type(b, a, u, t), want, "{b} -> {a} ({t})");
+    }
+}
+
+#[test]
+fn sensitive_never_printed() {
+    let (b, a) = (v(r#""secret1""#), v(r#""secret2""#));
+    let change = Change {
+        before: &b,
+        after: &a,
+        before_explicit: false,
+        after_explicit: false,
+        unknown: Unknown::Value(&FALSE),
+        before_sensitive: &change::TRUE,
+        after_sensitive: &change::TRUE,
+        replace_paths: Matcher::empty(false),
+        relevant: Matcher::Always,
+    };
+    let theme = Theme::plain();
+    let out =
+        compute_diff_for_type(&change, &Type::String).render_human(0, &RenderOpts::new(&theme));
+    assert_eq!(out, "(sensitive value)");
+}
+
+#[test]
+fn block_with_schema() {
+    let schemas = Schemas::parse(
+        std::path::Path::new("s"),
+        br#"{"provider_schemas":{"p":{"resource_schemas":{"t":{"block":{
+            "attributes":{"id":{"type":"string"},"ami":{"type":"string"},"pw":{"type":"string","sensitive":true}},
+            "block_types":{"disk":{"nesting_mode":"list","block":{"attributes":{"size":{"type":"number"}}}}}}}}}}}"#,
+    )
+    .unwrap();
+    let block = schemas.block("p", "managed", "t").unwrap();
+    let before = v(r#"{"id":"i-1","ami":"a","pw":"x","disk":[{"size":1}]}"#);
+    let after = v(r#"{"id":"i-1","ami":"b","pw":"y","disk":[{"size":2}]}"#);
+    let change = Change {
+        before: &before,
+        after: &after,
+        before_explicit: false,
+        after_explicit: false,
+        unknown: Unknown::Value(&NULL),
+        before_sensitive: &NULL,
+        after_sensitive: &NULL,
+        replace_paths: Matcher::empty(false),
+        relevant: Matcher::Always,
+    };
+    let theme = Theme::plain();
+    let out = compute_diff_for_block(&change, block).render_human(0, &RenderOpts::new(&theme));
+    assert_eq!(
+        out,
+        "{\n      ~ ami = \"a\" -> \"b\"\n        id  = \"i-1\"\n      ~ pw  = (sensitive value)\n\n      ~ disk {\n          ~ size = 1 -> 2\n        }\n    }"
+    );
+}
+
+#[test]
+fn matcher_table() {
+    let paths = v(r#"[["a", 0, "b"], ["c"], []]"#);
+    let m = Matcher::parse(&paths, false);
+    assert!(m.matches(), "the empty path matches here");
+    let a = m.child_key("a");
+    assert!(!a.matches() && a.matches_partial());
+    assert!(a.child_index(0).child_key("b").matches());
+    assert!(!a.child_index(1).matches_partial());
+    assert!(m.child_key("c").matches());
+    // Without propagation, a matched path does not reach the children.
+    assert!(!m.child_key("c").child_key("d").matches_partial());
+    // Relevant attributes propagate: everything below a match matches.
+    let mut rel = Matcher::empty(true);
+    let p = v(r#"["c"]"#);
+    rel.push(&p);
+    assert!(rel.child_key("c").child_key("d").child_index(3).matches());
+    // Index steps may be written as strings.
+    let s = v(r#"[["1"]]"#);
+    assert!(Matcher::parse(&s, false).child_index(1).matches());
+    assert!(Matcher::Always.child_key("x").matches());
+}
+
+#[test]
+fn set_rendering_table() {
+    let cases = [
+        (
+            r#"["a","b"]"#,
+            r#"["b","c"]"#,
+            "[\n      - \"a\",\n      + \"c\",\n        # (1 unchanged element hidden)\n    ]",
+        ),
+        ("null", r#"["a"]"#, "[\n      + \"a\",\n    ]"),
+        (r#"["a"]"#, "[]", "[\n      - \"a\",\n    ]"),
+        ("[]", "[]", "[]"),
+    ];
+    for (b, a, want) in cases {
+        assert_eq!(
+            render_type(b, a, "false", r#"["set","string"]"#),
+            want,
+            "{b} -> {a}"
+        );
+    }
+}
+
+#[test]
+fn process_slice_pairs_like_opentofu() {
+    let before = ["a", "b", "c"];
+    let after = ["a", "x", "c"];
+    let mut pairs = Vec::new();
+    process_slice(&before, &after, |b, a| pairs.push((b, a)), |_, _| false);
+    // a kept, b removed, x added, c kept.
+    assert_eq!(pairs, vec![(0, 0), (1, 3), (3, 1), (2, 2)]);
+    let mut pairs = Vec::new();
+    process_slice(&before, &after, |b, a| pairs.push((b, a)), |_, _| true);
+    // With element diffing, b and x are paired as one update.
+    assert_eq!(pairs, vec![(0, 0), (1, 1), (2, 2)]);
+}

@@ -1,1 +1,0 @@
-//! The plan model: typed, borrowing structs for `show -json` plan and state documents.

@@ -1,0 +1,489 @@
+//! The plan model: typed, borrowing structs for `show -json` plan and state documents.
+//!
+//! # Representation of values
+//!
+//! `before`, `after`, `after_unknown`, `before_sensitive` and `after_sensitive` are decoded
+//! eagerly into [`Value`], a small borrowed JSON tree: serde_json hands each of them over as
+//! a `&RawValue` slice of the input, and [`value`]'s parser builds the tree from it. Strings
+//! without escapes and all numbers borrow from the input (numbers keep their text, like Go's
+//! `json.Number`), objects are `BTreeMap`s (keys sorted byte-wise, as OpenTofu sorts them).
+//! Decoding eagerly means that the nesting limit (128) applies while the document is read,
+//! so a 10,000-deep value is a JSON error with a line and column, never a stack overflow
+//! later on, and every recursion of the differ and the renderer is bounded by that depth.
+//!
+//! Sections the human renderer does not read (`prior_state`, `planned_values`, `configuration`,
+//! `checks`) are kept as borrowed `&RawValue` slices, never built; the mapping engine gets the whole document as a
+//! `serde_json::Value` from [`parse_value`] over the same bytes.
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::Deserialize;
+use serde::de::{self, IgnoredAny};
+use serde_json::value::RawValue;
+
+use crate::error::Error;
+
+mod value;
+pub use value::{MAX_DEPTH, Value, ValueError, parse_first as parse_first_json};
+
+/// A borrowed string that is also happy with `null`.
+fn opt_cow<'de, D: de::Deserializer<'de>>(d: D) -> Result<Option<Cow<'de, str>>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum S<'a> {
+        #[serde(borrow)]
+        S(Cow<'a, str>),
+        Other(IgnoredAny),
+    }
+    Ok(match Option::<S<'de>>::deserialize(d)? {
+        Some(S::S(s)) => Some(s),
+        _ => None,
+    })
+}
+
+/// The document root: a plan (`resource_changes` …) or a state (`values`).
+#[derive(Debug, Deserialize, Default)]
+pub struct Plan<'a> {
+    #[serde(borrow, default, deserialize_with = "opt_cow")]
+    pub format_version: Option<Cow<'a, str>>,
+    #[serde(borrow, default, deserialize_with = "opt_cow")]
+    pub terraform_version: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    pub resource_changes: Option<Vec<ResourceChange<'a>>>,
+    #[serde(borrow, default)]
+    pub resource_drift: Option<Vec<ResourceChange<'a>>>,
+    #[serde(borrow, default)]
+    pub output_changes: Option<BTreeMap<Cow<'a, str>, Change<'a>>>,
+    #[serde(borrow, default)]
+    pub relevant_attributes: Option<Vec<ResourceAttr<'a>>>,
+    /// State documents (`show -json` of a state) carry their resources here.
+    #[serde(borrow, default)]
+    pub values: Option<StateValues<'a>>,
+    /// Sections the human renderer does not read, kept as borrowed raw JSON (no parsing
+    /// beyond a syntax check, no allocation).
+    #[serde(borrow, default)]
+    pub prior_state: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    pub planned_values: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    pub configuration: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    pub checks: Option<&'a RawValue>,
+    #[serde(default)]
+    pub errored: Option<bool>,
+    #[serde(default)]
+    pub applyable: Option<bool>,
+    #[serde(default)]
+    pub timestamp: Option<IgnoredAny>,
+}
+
+/// One entry of `relevant_attributes`.
+#[derive(Debug, Deserialize)]
+pub struct ResourceAttr<'a> {
+    #[serde(borrow, default)]
+    pub resource: Cow<'a, str>,
+    #[serde(borrow, default)]
+    pub attribute: Value<'a>,
+}
+
+/// One entry of `resource_changes` / `resource_drift`.
+#[derive(Debug, Deserialize)]
+pub struct ResourceChange<'a> {
+    #[serde(borrow, default)]
+    pub address: Cow<'a, str>,
+    #[serde(borrow, default, deserialize_with = "opt_cow")]
+    pub previous_address: Option<Cow<'a, str>>,
+    #[serde(borrow, default, deserialize_with = "opt_cow")]
+    pub module_address: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    pub mode: Cow<'a, str>,
+    #[serde(borrow, default, rename = "type")]
+    pub type_: Cow<'a, str>,
+    #[serde(borrow, default)]
+    pub name: Cow<'a, str>,
+    #[serde(borrow, default)]
+    pub index: Value<'a>,
+    #[serde(borrow, default)]
+    pub provider_name: Cow<'a, str>,
+    #[serde(borrow, default, deserialize_with = "opt_cow")]
+    pub deposed: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    pub change: Change<'a>,
+    #[serde(borrow, default, deserialize_with = "opt_cow")]
+    pub action_reason: Option<Cow<'a, str>>,
+}
+
+/// The `change` object of a resource or output change.
+#[derive(Debug, Deserialize, Default)]
+pub struct Change<'a> {
+    #[serde(borrow, default)]
+    pub actions: Vec<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    pub before: Value<'a>,
+    #[serde(borrow, default)]
+    pub after: Value<'a>,
+    #[serde(borrow, default)]
+    pub after_unknown: Value<'a>,
+    #[serde(borrow, default)]
+    pub before_sensitive: Value<'a>,
+    #[serde(borrow, default)]
+    pub after_sensitive: Value<'a>,
+    #[serde(borrow, default)]
+    pub replace_paths: Value<'a>,
+    #[serde(borrow, default)]
+    pub importing: Option<Importing<'a>>,
+    #[serde(borrow, default, deserialize_with = "opt_cow")]
+    pub generated_config: Option<Cow<'a, str>>,
+}
+
+/// `change.importing`.
+#[derive(Debug, Deserialize, Default)]
+pub struct Importing<'a> {
+    #[serde(borrow, default, deserialize_with = "opt_cow")]
+    pub id: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    pub identity: Value<'a>,
+}
+
+/// `values` of a state document.
+#[derive(Debug, Deserialize, Default)]
+pub struct StateValues<'a> {
+    #[serde(borrow, default)]
+    pub outputs: BTreeMap<Cow<'a, str>, StateOutput<'a>>,
+    #[serde(borrow, default)]
+    pub root_module: StateModule<'a>,
+}
+
+#[derive(Debug, Deserialize, Default)]
+pub struct StateOutput<'a> {
+    #[serde(default)]
+    pub sensitive: bool,
+    #[serde(borrow, default)]
+    pub value: Value<'a>,
+    #[serde(borrow, default, rename = "type")]
+    pub type_: Value<'a>,
+}
+
+#[derive(Debug, Deserialize, Default)]
+pub struct StateModule<'a> {
+    #[serde(borrow, default)]
+    pub resources: Vec<StateResource<'a>>,
+    #[serde(borrow, default)]
+    pub child_modules: Vec<StateModule<'a>>,
+    #[serde(borrow, default, deserialize_with = "opt_cow")]
+    pub address: Option<Cow<'a, str>>,
+}
+
+#[derive(Debug, Deserialize, Default)]
+pub struct StateResource<'a> {
+    #[serde(borrow, default)]
+    pub address: Cow<'a, str>,
+    #[serde(borrow, default)]
+    pub mode: Cow<'a, str>,
+    #[serde(borrow, default, rename = "type")]
+    pub type_: Cow<'a, str>,
+    #[serde(borrow, default)]
+    pub name: Cow<'a, str>,
+    #[serde(borrow, default)]
+    pub provider_name: Cow<'a, str>,
+    #[serde(borrow, default)]
+    pub values: Value<'a>,
+    #[serde(borrow, default)]
+    pub sensitive_values: Value<'a>,
+    #[serde(default)]
+    pub tainted: bool,
+    #[serde(borrow, default, deserialize_with = "opt_cow")]
+    pub deposed_key: Option<Cow<'a, str>>,
+}
+
+/// The action of a change, as OpenTofu's `plans.Action`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    NoOp,
+    Create,
+    Read,
+    Update,
+    DeleteThenCreate,
+    CreateThenDelete,
+    Delete,
+    Forget,
+    ForgetThenCreate,
+    /// An action list this renderer does not know (the raw list stays in `change.actions`).
+    Unknown,
+}
+
+impl Action {
+    /// Decodes a `change.actions` list.
+    pub fn from_actions<S: AsRef<str>>(actions: &[S]) -> Action {
+        let a: Vec<&str> = actions.iter().map(|s| s.as_ref()).collect();
+        match a.as_slice() {
+            ["no-op"] => Action::NoOp,
+            ["create"] => Action::Create,
+            ["read"] => Action::Read,
+            ["update"] => Action::Update,
+            ["delete"] => Action::Delete,
+            ["forget"] => Action::Forget,
+            ["delete", "create"] => Action::DeleteThenCreate,
+            ["create", "delete"] => Action::CreateThenDelete,
+            ["forget", "create"] => Action::ForgetThenCreate,
+            _ => Action::Unknown,
+        }
+    }
+}
+
+impl ResourceChange<'_> {
+    /// The action of this change.
+    pub fn action(&self) -> Action {
+        Action::from_actions(&self.change.actions)
+    }
+    /// Whether the resource moved (`previous_address` differs from `address`).
+    pub fn moved(&self) -> bool {
+        self.previous_address
+            .as_deref()
+            .is_some_and(|p| !p.is_empty() && p != self.address)
+    }
+    /// Whether the resource is being imported.
+    pub fn importing(&self) -> bool {
+        self.change.importing.is_some()
+    }
+}
+
+impl Plan<'_> {
+    /// Whether this document is a state: no plan-only section at all (`show -json` of an
+    /// empty state is just `{"format_version": …, "terraform_version": …}`).
+    pub fn is_state(&self) -> bool {
+        self.resource_changes.is_none()
+            && self.output_changes.is_none()
+            && self.resource_drift.is_none()
+            && self.relevant_attributes.is_none()
+            && self.planned_values.is_none()
+            && self.prior_state.is_none()
+            && self.configuration.is_none()
+            && self.errored.is_none()
+            && self.applyable.is_none()
+            && self.timestamp.is_none()
+    }
+}
+
+fn json_error(path: &Path, e: &serde_json::Error) -> Error {
+    Error::Json {
+        path: path.to_path_buf(),
+        line: e.line(),
+        column: e.column(),
+        message: strip_position(&e.to_string()),
+    }
+}
+
+/// serde_json appends " at line L column C"; we print the position ourselves.
+fn strip_position(msg: &str) -> String {
+    match msg.rfind(" at line ") {
+        Some(i) => msg[..i].to_string(),
+        None => msg.to_string(),
+    }
+}
+
+/// Checks the syntax and the top-level shape, and returns the format_version.
+fn check_document(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+        return Err(Error::Json {
+            path: path.to_path_buf(),
+            line: 1,
+            column: 0,
+            message: "empty input".into(),
+        });
+    }
+    let first = bytes.iter().find(|b| !b.is_ascii_whitespace()).copied();
+    if first != Some(b'{') {
+        // Make sure it is at least valid JSON before calling it "not a plan".
+        serde_json::from_slice::<IgnoredAny>(bytes).map_err(|e| json_error(path, &e))?;
+        return Err(Error::NotAPlan {
+            path: path.to_path_buf(),
+            message: "the document is not a JSON object".into(),
+        });
+    }
+    Ok(())
+}
+
+/// Checks `format_version`: 0.x and 1.x are read, 2.0 and later are refused.
+fn check_version(path: &Path, plan: &Plan) -> Result<(), Error> {
+    if let Some(v) = plan.format_version.as_deref() {
+        let major = v.split('.').next().unwrap_or("");
+        match major.parse::<u64>() {
+            Ok(0 | 1) => {}
+            _ => {
+                return Err(Error::FormatVersion {
+                    path: path.to_path_buf(),
+                    version: v.to_string(),
+                });
+            }
+        }
+    }
+    if plan.resource_changes.is_none()
+        && plan.output_changes.is_none()
+        && plan.values.is_none()
+        && plan.format_version.is_none()
+    {
+        return Err(Error::NotAPlan {
+            path: path.to_path_buf(),
+            message: "no format_version, resource_changes, output_changes or values".into(),
+        });
+    }
+    Ok(())
+}
+
+/// Parses a plan or state document, borrowing from `bytes`. `path` only names the input in
+/// error messages.
+pub fn parse<'a>(path: &Path, bytes: &'a [u8]) -> Result<Plan<'a>, Error> {
+    check_document(path, bytes)?;
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        let (line, column) = line_col(bytes, e.valid_up_to());
+        Error::Json {
+            path: path.to_path_buf(),
+            line,
+            column,
+            message: "invalid UTF-8".into(),
+        }
+    })?;
+    // Peek at format_version first, so that a 2.0 document with an unexpected shape gets
+    // the version error rather than a schema one.
+    #[derive(Deserialize)]
+    struct Peek<'a> {
+        #[serde(borrow, default, deserialize_with = "opt_cow")]
+        format_version: Option<Cow<'a, str>>,
+    }
+    if let Ok(p) = serde_json::from_str::<Peek>(text)
+        && let Some(v) = p.format_version.as_deref()
+        && !matches!(v.split('.').next().unwrap_or("").parse::<u64>(), Ok(0 | 1))
+    {
+        return Err(Error::FormatVersion {
+            path: path.to_path_buf(),
+            version: v.to_string(),
+        });
+    }
+    let (result, value_error) =
+        value::with_document(text, || serde_json::from_str::<Plan<'a>>(text));
+    if let Some((offset, message)) = value_error {
+        let (line, column) = line_col(bytes, offset);
+        return Err(Error::Json {
+            path: path.to_path_buf(),
+            line,
+            column,
+            message: message.to_string(),
+        });
+    }
+    let plan: Plan<'a> = result.map_err(|e| {
+        if e.is_data() {
+            Error::NotAPlan {
+                path: path.to_path_buf(),
+                message: format!(
+                    "{} (line {}, column {})",
+                    redact_strings(&strip_position(&e.to_string())),
+                    e.line(),
+                    e.column()
+                ),
+            }
+        } else {
+            json_error(path, &e)
+        }
+    })?;
+    check_version(path, &plan)?;
+    Ok(plan)
+}
+
+/// Parses the same bytes into a `serde_json::Value` (for the mapping engine).
+pub fn parse_value(path: &Path, bytes: &[u8]) -> Result<serde_json::Value, Error> {
+    serde_json::from_slice(bytes).map_err(|e| json_error(path, &e))
+}
+
+/// serde's data errors quote the offending value (`invalid type: string "…"`); a plan may
+/// hold secrets, so quoted text never reaches stderr.
+fn redact_strings(msg: &str) -> String {
+    let mut out = String::with_capacity(msg.len());
+    let mut in_quote = false;
+    let mut escaped = false;
+    for ch in msg.chars() {
+        if in_quote {
+            if escaped {
+                escaped = false;
+            } else if ch == '\\' {
+                escaped = true;
+            } else if ch == '"' {
+                in_quote = false;
+                out.push_str("\"…\"");
+            }
+            continue;
+        }
+        if ch == '"' {
+            in_quote = true;
+            continue;
+        }
+        out.push(ch);
+    }
+    if in_quote {
+        out.push_str("\"…");
+    }
+    out
+}
+
+fn line_col(bytes: &[u8], offset: usize) -> (usize, usize) {
+    let before = &bytes[..offset.min(bytes.len())];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let col = before.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
+    (line, col)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn borrows_strings() {
+        let text = br#"{"format_version":"1.2","resource_changes":[{"address":"a.b[\"x\"]","mode":"managed","type":"a","name":"b","change":{"actions":["create"],"after":{"k":"v"}}}]}"#;
+        let plan = parse(Path::new("-"), text).unwrap();
+        let rc = &plan.resource_changes.as_ref().unwrap()[0];
+        assert_eq!(rc.address, "a.b[\"x\"]");
+        assert!(matches!(rc.address, Cow::Owned(_)));
+        assert!(matches!(rc.type_, Cow::Borrowed(_)));
+        let after = rc.change.after.as_object().unwrap();
+        assert!(matches!(after["k"], Value::String(Cow::Borrowed("v"))));
+        assert_eq!(rc.action(), Action::Create);
+    }
+
+    #[test]
+    fn versions() {
+        let p = Path::new("p.json");
+        assert!(parse(p, br#"{"format_version":"0.1","resource_changes":[]}"#).is_ok());
+        assert!(parse(p, br#"{"format_version":"1.9","resource_changes":[]}"#).is_ok());
+        assert!(matches!(
+            parse(p, br#"{"format_version":"2.0","resource_changes":[]}"#),
+            Err(Error::FormatVersion { .. })
+        ));
+        assert!(matches!(parse(p, b"[1]"), Err(Error::NotAPlan { .. })));
+        assert!(matches!(parse(p, b""), Err(Error::Json { .. })));
+        assert!(matches!(parse(p, b"{\"a\":"), Err(Error::Json { .. })));
+    }
+
+    #[test]
+    fn data_errors_do_not_echo_values() {
+        let e = parse(
+            Path::new("p"),
+            br#"{"format_version":"1.0","resource_changes":[{"address":"hunter2"}],"output_changes":"s3cret"}"#,
+        )
+        .unwrap_err();
+        let msg = e.to_string();
+        assert!(!msg.contains("s3cret"), "{msg}");
+        assert!(msg.contains("line 1"), "{msg}");
+        assert_eq!(redact_strings(r#"a "b\"c" d"#), "a \"…\" d");
+    }
+
+    #[test]
+    fn actions() {
+        assert_eq!(
+            Action::from_actions(&["delete", "create"]),
+            Action::DeleteThenCreate
+        );
+        assert_eq!(Action::from_actions(&["frobnicate"]), Action::Unknown);
+    }
+}

@@ -1,0 +1,60 @@
+//! Helpers shared by the integration tests.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// The built binary.
+pub fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_carbon-show"))
+}
+
+/// Runs the binary with `args`, feeding `stdin`.
+pub fn run(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = bin()
+        .args(args)
+        .env_remove("CLICOLOR_FORCE")
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn carbon-show");
+    let mut pipe = child.stdin.take().expect("stdin");
+    let bytes = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&bytes);
+    });
+    let out = child.wait_with_output().expect("wait");
+    writer.join().expect("writer thread");
+    out
+}
+
+/// Runs the binary on a document given as text (through stdin), with `--color never`.
+pub fn render(doc: &str, extra: &[&str]) -> Output {
+    let mut args = vec!["--color", "never"];
+    args.extend_from_slice(extra);
+    run(&args, doc.as_bytes())
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// The shared real-world plans (`../shared/plans` beside the repository).
+pub fn shared_plans() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/plans")
+}
+
+/// Asserts a failure: the exit code, and exactly one line on stderr naming the input.
+pub fn assert_one_line_error(o: &Output, code: i32, needle: &str) {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(code), "stderr: {err}");
+    assert_eq!(err.lines().count(), 1, "one line expected: {err:?}");
+    assert!(err.contains(needle), "{needle:?} not in {err:?}");
+    assert!(!err.contains("panicked"), "{err}");
+}

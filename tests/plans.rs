@@ -1,0 +1,83 @@
+//! Every real plan under `../shared/plans` renders, with and without its schemas.
+
+use crate::common::*;
+use std::path::{Path, PathBuf};
+
+fn documents(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            documents(&p, out);
+        } else if p.extension().is_some_and(|x| x == "json")
+            && p.file_name().is_some_and(|n| n != "schemas.json")
+        {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn shared_plans_render() {
+    let root = shared_plans();
+    let mut docs = Vec::new();
+    documents(&root, &mut docs);
+    docs.sort();
+    assert!(!docs.is_empty(), "no plans under {}", root.display());
+    let mut rendered = 0;
+    for doc in &docs {
+        let path = doc.to_str().unwrap();
+        let schemas = doc.parent().unwrap().join("schemas.json");
+        let mut runs = vec![vec!["--color", "never", path]];
+        let s = schemas.to_str().unwrap().to_string();
+        if schemas.is_file() {
+            runs.push(vec!["--color", "never", "--schemas", &s, path]);
+        }
+        for args in runs {
+            let o = run(&args, b"");
+            let err = stderr(&o);
+            assert!(o.status.success(), "{args:?}: {err}");
+            assert!(!err.contains("panicked"), "{args:?}: {err}");
+            let out = stdout(&o);
+            assert!(
+                out.contains("Plan: ")
+                    || out.contains("No changes.")
+                    || out.contains("Changes to Outputs:")
+                    || out.starts_with("# ")
+                    || out.starts_with("The state file is empty."),
+                "{args:?}: unexpected output:\n{out}"
+            );
+            rendered += 1;
+        }
+    }
+    assert!(rendered >= docs.len());
+}
+
+#[test]
+fn schemas_tell_blocks_from_attributes() {
+    let dir = shared_plans().join("terraform-json/basic");
+    let plan = dir.join("plan.json");
+    let schemas = dir.join("schemas.json");
+    let o = run(
+        &[
+            "--color",
+            "never",
+            "--schemas",
+            schemas.to_str().unwrap(),
+            plan.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("  # module.foo.null_resource.foo will be created\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("      + triggers = {\n          + \"foo\" = \"bar\"\n        }\n"),
+        "{out}"
+    );
+}
