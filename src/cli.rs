@@ -2,14 +2,13 @@
 //! Clap types never leave this module.
 
 use std::ffi::OsString;
-use std::io::{self, IsTerminal, Read, Write};
-use std::path::{Path, PathBuf};
+use std::io::{self, IsTerminal};
+use std::path::PathBuf;
 
 use clap::{Parser, ValueEnum};
 
-use crate::error::Error;
-use crate::render::{self, Annotator, Flavor, HumanOptions, NoAnnotations, PlanMode, Theme};
-use crate::schema::Schemas;
+use crate::estimate::{Budget, Period};
+use crate::render::{Flavor, HumanOptions, PlanMode};
 
 /// Where the document comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,6 +37,43 @@ pub enum ColorMode {
     Never,
 }
 
+/// The output format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Format {
+    /// OpenTofu's plan text, annotated.
+    #[default]
+    Human,
+    /// The carbon report as JSON (docs/json-format.md).
+    Json,
+    /// A pull-request comment.
+    Markdown,
+    /// An Impact Framework manifest (docs/impact-framework.md).
+    ImpactFramework,
+}
+
+/// How carbon figures are found and computed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CarbonOptions {
+    /// User mapping folders, layered over the embedded ones in order.
+    pub mapping_dirs: Vec<PathBuf>,
+    /// Folders searched for `json_data` files before the embedded tables.
+    pub data_dirs: Vec<PathBuf>,
+    pub settings: crate::carbon::Settings,
+    /// `--fail-over`: exit 3 when the plan adds more than this.
+    pub fail_over: Option<Budget>,
+}
+
+impl Default for CarbonOptions {
+    fn default() -> Self {
+        CarbonOptions {
+            mapping_dirs: Vec::new(),
+            data_dirs: Vec::new(),
+            settings: crate::carbon::Settings::default(),
+            fail_over: None,
+        }
+    }
+}
+
 /// Validated options for one run.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -45,6 +81,9 @@ pub struct Options {
     pub schemas: Option<PathBuf>,
     pub color: ColorMode,
     pub human: HumanOptions,
+    pub format: Format,
+    /// `None` with `--no-carbon`: the plan exactly as OpenTofu prints it, nothing added.
+    pub carbon: Option<CarbonOptions>,
 }
 
 impl Default for Options {
@@ -54,8 +93,22 @@ impl Default for Options {
             schemas: None,
             color: ColorMode::Auto,
             human: HumanOptions::default(),
+            format: Format::Human,
+            carbon: Some(CarbonOptions::default()),
         }
     }
+}
+
+/// What the command line asks for.
+#[derive(Debug, Clone)]
+pub enum Command {
+    /// Show a plan or state document.
+    Show(Options),
+    /// `mappings check DIR…`: validate mapping folders.
+    CheckMappings {
+        dirs: Vec<PathBuf>,
+        data_dirs: Vec<PathBuf>,
+    },
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -72,16 +125,42 @@ enum FlavorArg {
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
+enum FormatArg {
+    Human,
+    Json,
+    Markdown,
+    ImpactFramework,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum PeriodArg {
+    Hour,
+    Month,
+    Year,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
 enum ModeArg {
     Normal,
     Destroy,
     RefreshOnly,
 }
 
-/// Shows an OpenTofu/Terraform plan (`tofu show -json`) exactly as `tofu show` would.
+/// Shows an OpenTofu/Terraform plan (`tofu show -json`) exactly as `tofu show` would, with the
+/// carbon cost of every resource beside it.
+///
+/// Exit codes: 0 rendered; 2 bad usage; 3 --fail-over exceeded; 4 input unreadable; 5 invalid
+/// JSON; 6 unsupported format_version; 7 not a plan or state; 8 broken mappings; 9 broken schemas.
 #[derive(Debug, Parser)]
-#[command(name = "carbon-show", version, about)]
+#[command(
+    name = "carbon-show",
+    version,
+    about,
+    args_conflicts_with_subcommands = true
+)]
 struct Args {
+    #[command(subcommand)]
+    command: Option<SubCommand>,
     /// Plan or state JSON (`tofu show -json`); stdin when absent or `-`.
     file: Option<PathBuf>,
     /// Provider schemas (`tofu providers schema -json`), to tell blocks from attributes.
@@ -96,6 +175,108 @@ struct Args {
     /// The planning mode the plan was made in (it is not in the JSON).
     #[arg(long, value_enum, default_value = "normal")]
     mode: ModeArg,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "human")]
+    format: FormatArg,
+    /// The plan exactly as OpenTofu prints it: no carbon annotations or summary.
+    #[arg(long)]
+    no_carbon: bool,
+    /// A folder of mapping files layered over the embedded ones (repeatable).
+    #[arg(long = "mappings", value_name = "DIR")]
+    mappings: Vec<PathBuf>,
+    /// A folder searched first for the data files that mappings reference (repeatable).
+    #[arg(long = "data", value_name = "DIR")]
+    data: Vec<PathBuf>,
+    /// CPU and GPU utilisation, 0..1 or a percentage (`50%`).
+    #[arg(long, value_name = "U", default_value = "0.5", value_parser = parse_utilization)]
+    utilization: f64,
+    /// The headline period of figures.
+    #[arg(long, value_enum, default_value = "month")]
+    period: PeriodArg,
+    /// Exit with code 3 when the plan adds more than this, e.g. `10kg/month`.
+    #[arg(long, value_name = "AMOUNT", value_parser = parse_budget)]
+    fail_over: Option<Budget>,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum SubCommand {
+    /// Work with mapping files.
+    Mappings {
+        #[command(subcommand)]
+        action: MappingsAction,
+    },
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum MappingsAction {
+    /// Validate mapping folders (layered over the embedded ones); prints `file:line:column:
+    /// message` for every problem and exits 8 when any is fatal.
+    Check {
+        /// Mapping folders.
+        #[arg(required = true, value_name = "DIR")]
+        dirs: Vec<PathBuf>,
+        /// A folder searched first for referenced data files (repeatable).
+        #[arg(long = "data", value_name = "DIR")]
+        data: Vec<PathBuf>,
+    },
+}
+
+fn parse_utilization(s: &str) -> Result<f64, String> {
+    let (number, percent) = match s.trim().strip_suffix('%') {
+        Some(n) => (n.trim(), true),
+        None => (s.trim(), false),
+    };
+    let v: f64 = number
+        .parse()
+        .map_err(|_| format!("{s:?} is not a number: give 0..1 or a percentage like 50%"))?;
+    let v = if percent { v / 100.0 } else { v };
+    if !(0.0..=1.0).contains(&v) {
+        return Err(format!("{s:?} is outside 0..1 (0 % to 100 %)"));
+    }
+    Ok(v)
+}
+
+fn parse_budget(s: &str) -> Result<Budget, String> {
+    s.parse()
+}
+
+impl From<Args> for Command {
+    fn from(a: Args) -> Self {
+        if let Some(SubCommand::Mappings {
+            action: MappingsAction::Check { dirs, data },
+        }) = a.command
+        {
+            return Command::CheckMappings {
+                dirs,
+                data_dirs: data,
+            };
+        }
+        let format = match a.format {
+            FormatArg::Human => Format::Human,
+            FormatArg::Json => Format::Json,
+            FormatArg::Markdown => Format::Markdown,
+            FormatArg::ImpactFramework => Format::ImpactFramework,
+        };
+        let carbon = CarbonOptions {
+            mapping_dirs: a.mappings.clone(),
+            data_dirs: a.data.clone(),
+            settings: crate::carbon::Settings {
+                utilization: a.utilization,
+                period: match a.period {
+                    PeriodArg::Hour => Period::Hour,
+                    PeriodArg::Month => Period::Month,
+                    PeriodArg::Year => Period::Year,
+                },
+            },
+            fail_over: a.fail_over,
+        };
+        // The carbon formats need figures even with --no-carbon.
+        let carbon = (!a.no_carbon || format != Format::Human).then_some(carbon);
+        let mut opts = Options::from(a);
+        opts.format = format;
+        opts.carbon = carbon;
+        Command::Show(opts)
+    }
 }
 
 impl From<Args> for Options {
@@ -125,13 +306,15 @@ impl From<Args> for Options {
                 },
                 ..HumanOptions::default()
             },
+            format: Format::Human,
+            carbon: Some(CarbonOptions::default()),
         }
     }
 }
 
 /// Parses the command line. On bad usage (or `--help`/`--version`), prints clap's message
 /// and exits the process with clap's code (2 for errors).
-pub fn parse_or_exit<I, T>(args: I) -> Options
+pub fn parse_or_exit<I, T>(args: I) -> Command
 where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
@@ -140,13 +323,13 @@ where
 }
 
 /// Parses the command line, returning clap's message as a string on failure.
-pub fn try_parse<I, T>(args: I) -> Result<Options, String>
+pub fn try_parse<I, T>(args: I) -> Result<Command, String>
 where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
     Args::try_parse_from(args)
-        .map(Options::from)
+        .map(Command::from)
         .map_err(|e| e.to_string())
 }
 
@@ -163,69 +346,5 @@ pub fn use_color(mode: ColorMode) -> bool {
                 anstream::ColorChoice::Always | anstream::ColorChoice::AlwaysAnsi
             ) && (stdout.is_terminal() || std::env::var_os("CLICOLOR_FORCE").is_some())
         }
-    }
-}
-
-fn read_input(input: &Input) -> Result<Vec<u8>, Error> {
-    let path = input.display_path();
-    match input {
-        Input::Stdin => {
-            let mut buf = Vec::new();
-            io::stdin()
-                .lock()
-                .read_to_end(&mut buf)
-                .map_err(|source| Error::Io { path, source })?;
-            Ok(buf)
-        }
-        Input::File(p) => std::fs::read(p).map_err(|source| Error::Io { path, source }),
-    }
-}
-
-fn read_schemas(path: &Path) -> Result<Schemas, Error> {
-    let bytes = std::fs::read(path).map_err(|source| Error::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    Schemas::parse(path, &bytes)
-}
-
-/// Runs one rendering with the default (no-op) annotator, writing to `out`. A broken pipe
-/// on `out` ends the run quietly with success.
-pub fn run(opts: &Options, out: &mut dyn Write) -> Result<(), Error> {
-    run_with(opts, &NoAnnotations, out)
-}
-
-/// Runs one rendering with an annotator.
-pub fn run_with(
-    opts: &Options,
-    annotator: &dyn Annotator,
-    out: &mut dyn Write,
-) -> Result<(), Error> {
-    let bytes = read_input(&opts.input)?;
-    let path = opts.input.display_path();
-    let plan = crate::plan::parse(&path, &bytes)?;
-    let schemas = opts.schemas.as_deref().map(read_schemas).transpose()?;
-    let theme = if use_color(opts.color) {
-        Theme::colored()
-    } else {
-        Theme::plain()
-    };
-    let mut w = io::BufWriter::with_capacity(64 * 1024, out);
-    let result = render::render_human(
-        &plan,
-        schemas.as_ref(),
-        opts.human,
-        &theme,
-        annotator,
-        &mut w,
-    )
-    .and_then(|()| w.flush());
-    match result {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
-        Err(source) => Err(Error::Io {
-            path: PathBuf::from("<stdout>"),
-            source,
-        }),
     }
 }

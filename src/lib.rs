@@ -5,6 +5,7 @@
 //! Figures come from `mapping` (Carbonifer's YAML + jq language) over `data` (reference tables)
 //! and are turned into energy and emissions by `estimate`.
 
+pub mod app;
 pub mod carbon;
 pub mod cli;
 pub mod computed;

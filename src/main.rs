@@ -1,10 +1,22 @@
 //! The `carbon-show` binary: a thin shell over the library.
 
+use carbon_show::cli::{self, Command};
+
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> std::process::ExitCode {
-    let opts = carbon_show::cli::parse_or_exit(std::env::args_os());
+    let command = cli::parse_or_exit(std::env::args_os());
     let stdout = std::io::stdout();
     let mut lock = stdout.lock();
-    match carbon_show::cli::run(&opts, &mut lock) {
+    let result = match &command {
+        Command::Show(opts) => carbon_show::app::run(opts, &mut lock),
+        Command::CheckMappings { dirs, data_dirs } => {
+            carbon_show::app::check_mappings(dirs, data_dirs, &mut lock)
+        }
+    };
+    match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
             let code = e.exit_code();

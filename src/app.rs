@@ -1,0 +1,279 @@
+//! One run of carbon-show: read the document, parse it, estimate its figures through the
+//! mappings, and write the chosen output format.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+
+use crate::carbon::{self, Assessment, Change};
+use crate::cli::{CarbonOptions, Format, Input, Options, use_color};
+use crate::error::Error;
+use crate::mapping::{self, DataResolver};
+use crate::plan::{Plan, ResourceChange};
+use crate::render::impact::{ImpactOptions, ImpactResource};
+use crate::render::{self, Annotator, NoAnnotations, Theme};
+use crate::schema::Schemas;
+
+fn read_input(input: &Input) -> Result<Vec<u8>, Error> {
+    let path = input.display_path();
+    match input {
+        Input::Stdin => {
+            let mut buf = Vec::new();
+            io::stdin()
+                .lock()
+                .read_to_end(&mut buf)
+                .map_err(|source| Error::Io { path, source })?;
+            Ok(buf)
+        }
+        Input::File(p) => std::fs::read(p).map_err(|source| Error::Io { path, source }),
+    }
+}
+
+fn read_schemas(path: &Path) -> Result<Schemas, Error> {
+    let bytes = std::fs::read(path).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    Schemas::parse(path, &bytes)
+}
+
+/// The data files that mappings reference: the user's folders first, then the embedded tables.
+fn resolver(data_dirs: &[PathBuf]) -> Box<DataResolver> {
+    mapping::dir_resolver(data_dirs.to_vec(), |name| {
+        crate::data::json_file(name).map(Cow::Borrowed)
+    })
+}
+
+/// Runs one `show`: writes the chosen format to `out`. A broken pipe on `out` ends the run
+/// quietly with success. With `--fail-over`, the output is written in full before the
+/// over-budget error is returned.
+pub fn run(opts: &Options, out: &mut dyn Write) -> Result<(), Error> {
+    let bytes = read_input(&opts.input)?;
+    let path = opts.input.display_path();
+    let plan = crate::plan::parse(&path, &bytes)?;
+    let schemas = opts.schemas.as_deref().map(read_schemas).transpose()?;
+    let assessment = match &opts.carbon {
+        Some(c) => Some(assess(&path, &bytes, &plan, c)?),
+        None => None,
+    };
+    let mut w = io::BufWriter::with_capacity(64 * 1024, out);
+    let written = write_output(opts, &plan, schemas.as_ref(), assessment.as_ref(), &mut w)
+        .and_then(|()| w.flush());
+    match written {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(()),
+        Err(source) => {
+            return Err(Error::Io {
+                path: PathBuf::from("<stdout>"),
+                source,
+            });
+        }
+    }
+    if let (Some(c), Some(a)) = (&opts.carbon, &assessment)
+        && let Some(budget) = c.fail_over
+    {
+        let added = a.report.totals.delta_per_hour.total_gco2eq;
+        if added > budget.grams_per_hour() {
+            let p = budget.period;
+            return Err(Error::OverBudget(format!(
+                "the plan adds {}/{} (more than the --fail-over limit of {}/{})",
+                crate::estimate::Mass(added * p.hours()),
+                p.unit(),
+                crate::estimate::Mass(budget.grams),
+                p.unit(),
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Maps the document and prices every resource.
+fn assess(
+    path: &Path,
+    bytes: &[u8],
+    plan: &Plan<'_>,
+    c: &CarbonOptions,
+) -> Result<Assessment, Error> {
+    let engine = mapping::load(&c.mapping_dirs, &*resolver(&c.data_dirs))?;
+    // The document was already checked by the plan parser, so this parse cannot fail on
+    // syntax; the mapping engine's jq filters need the generic value.
+    let doc: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| Error::Json {
+        path: path.to_path_buf(),
+        line: e.line(),
+        column: e.column(),
+        message: e.to_string(),
+    })?;
+    let mapped = engine.map(&doc);
+    drop(doc);
+    let changes: Vec<Change<'_>> = plan
+        .resource_changes
+        .iter()
+        .flatten()
+        .filter(|rc| rc.mode == "managed" && rc.deposed.is_none())
+        .map(|rc| Change {
+            address: &rc.address,
+            resource_type: &rc.type_,
+            actions: rc.change.actions.iter().map(|a| a.to_string()).collect(),
+        })
+        .collect();
+    Ok(carbon::assess(&changes, &mapped, c.settings))
+}
+
+/// The carbon lines of the human plan: one annotation per estimated resource, and the summary.
+struct CarbonAnnotator {
+    lines: HashMap<String, String>,
+    summary: Vec<String>,
+}
+
+impl CarbonAnnotator {
+    fn new(a: &Assessment, period: crate::estimate::Period) -> Self {
+        let lines = a
+            .report
+            .resources
+            .iter()
+            .filter_map(|r| r.annotation(period).map(|l| (r.address.clone(), l)))
+            .collect();
+        let report = &a.report;
+        let summary = if report.resources.is_empty() && report.unsupported.is_empty() {
+            Vec::new()
+        } else {
+            std::iter::once(String::new())
+                .chain(report.summary_lines(period))
+                .collect()
+        };
+        CarbonAnnotator { lines, summary }
+    }
+}
+
+impl Annotator for CarbonAnnotator {
+    fn resource_lines(&self, rc: &ResourceChange) -> Vec<String> {
+        if rc.deposed.is_some() {
+            return Vec::new();
+        }
+        self.lines
+            .get(rc.address.as_ref())
+            .map(|l| vec![l.clone()])
+            .unwrap_or_default()
+    }
+
+    fn summary_lines(&self) -> Vec<String> {
+        self.summary.clone()
+    }
+}
+
+fn write_output(
+    opts: &Options,
+    plan: &Plan<'_>,
+    schemas: Option<&Schemas>,
+    assessment: Option<&Assessment>,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let period = opts
+        .carbon
+        .as_ref()
+        .map(|c| c.settings.period)
+        .unwrap_or_default();
+    let annotator: Box<dyn Annotator> = match assessment {
+        Some(a) => Box::new(CarbonAnnotator::new(a, period)),
+        None => Box::new(NoAnnotations),
+    };
+    match (opts.format, assessment) {
+        (Format::Human, _) => {
+            let theme = if use_color(opts.color) {
+                Theme::colored()
+            } else {
+                Theme::plain()
+            };
+            render::render_human(plan, schemas, opts.human, &theme, &*annotator, out)
+        }
+        (Format::Json, Some(a)) => render::json::write_report(&a.report, period, out),
+        (Format::Markdown, Some(a)) => {
+            let mut text = Vec::new();
+            render::render_human(
+                plan,
+                schemas,
+                opts.human,
+                &Theme::plain(),
+                &*annotator,
+                &mut text,
+            )?;
+            let text = String::from_utf8_lossy(&text);
+            let plan_line = text
+                .lines()
+                .find(|l| l.starts_with("Plan: ") || l.starts_with("No changes."))
+                .unwrap_or("The plan");
+            render::markdown::write_comment(&a.report, period, &text, plan_line, out)
+        }
+        (Format::ImpactFramework, Some(a)) => {
+            let types: HashMap<&str, &str> = a
+                .after_inputs
+                .iter()
+                .map(|p| (p.address.as_str(), p.resource_type.as_str()))
+                .collect();
+            let utilization = opts
+                .carbon
+                .as_ref()
+                .map(|c| c.settings.utilization)
+                .unwrap_or(0.5);
+            let resources: Vec<ImpactResource<'_>> = a
+                .after_inputs
+                .iter()
+                .map(|p| ImpactResource {
+                    address: &p.address,
+                    module_path: ImpactResource::module_path_of(&p.address),
+                    resource_type: types[p.address.as_str()],
+                    footprint: &p.footprint,
+                    coefficients: &p.coefficients,
+                    instances: p.instances,
+                    utilization,
+                })
+                .collect();
+            let name = match &opts.input {
+                Input::Stdin => "carbon-show plan".to_string(),
+                Input::File(p) => format!("carbon-show {}", p.display()),
+            };
+            render::impact::write_manifest(&resources, &ImpactOptions::new(name, period), out)
+        }
+        (_, None) => unreachable!("the carbon formats always assess the plan"),
+    }
+}
+
+/// `mappings check DIR…`: prints every problem as `file:line:column: message`; fails (exit 8)
+/// when any is fatal.
+pub fn check_mappings(
+    dirs: &[PathBuf],
+    data_dirs: &[PathBuf],
+    out: &mut dyn Write,
+) -> Result<(), Error> {
+    let resolver = resolver(data_dirs);
+    let mut fatal = 0usize;
+    let mut total = 0usize;
+    let mut text = String::new();
+    for dir in dirs {
+        for d in mapping::check(dir, &*resolver)? {
+            total += 1;
+            if d.is_fatal() {
+                fatal += 1;
+            }
+            text.push_str(&format!("{d}\n"));
+        }
+    }
+    let summary = format!(
+        "{} folder(s) checked: {fatal} error(s), {} warning(s)\n",
+        dirs.len(),
+        total - fatal
+    );
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.write_all(summary.as_bytes()))
+        .map_err(|source| Error::Io {
+            path: PathBuf::from("<stdout>"),
+            source,
+        })?;
+    if fatal > 0 {
+        return Err(Error::Mapping(format!(
+            "{fatal} error(s) in the mapping files"
+        )));
+    }
+    Ok(())
+}
