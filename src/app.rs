@@ -96,14 +96,8 @@ fn assess(
     c: &CarbonOptions,
 ) -> Result<Assessment, Error> {
     let engine = mapping::load(&c.mapping_dirs, &*resolver(&c.data_dirs))?;
-    // The document was already checked by the plan parser, so this parse cannot fail on
-    // syntax; the mapping engine's jq filters need the generic value.
-    let doc: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| Error::Json {
-        path: path.to_path_buf(),
-        line: e.line(),
-        column: e.column(),
-        message: e.to_string(),
-    })?;
+    // The mapping engine's jq filters need the whole document as a generic value.
+    let doc = crate::plan::parse_value(path, bytes)?;
     let mapped = engine.map(&doc);
     drop(doc);
     let changes: Vec<Change<'_>> = plan
