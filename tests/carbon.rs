@@ -943,3 +943,27 @@ fn carbon_broken_pipe_exits_quietly() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stderr(&o).is_empty(), "{}", stderr(&o));
 }
+
+// ------------------------------------------------------------------ regressions
+
+/// A state document describes what runs: its resources are unchanged, not added (they used to
+/// be reported as "after" only, so the state's whole footprint showed as a delta and could
+/// trip `--fail-over`).
+#[test]
+fn carbon_state_document_adds_nothing() {
+    let r = json_report("testdata/carbon/state.json", &[]);
+    assert_eq!(f(&r["counts"]["estimated"]), 3.0);
+    for res in r["resources"].as_array().unwrap() {
+        assert_eq!(res["actions"], serde_json::json!(["no-op"]));
+        assert_eq!(res["before"], res["after"], "{}", res["address"]);
+        assert_eq!(f(&res["delta_per_hour"]["total_gco2eq"]), 0.0);
+    }
+    assert!(f(&r["totals"]["after_per_hour"]["total_gco2eq"]) > 0.0);
+    assert_eq!(f(&r["totals"]["delta_per_hour"]["total_gco2eq"]), 0.0);
+    assert_eq!(
+        r["totals"]["before_per_hour"],
+        r["totals"]["after_per_hour"]
+    );
+    let o = run_in_root(&["testdata/carbon/state.json", "--fail-over", "0g"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
