@@ -106,18 +106,30 @@ fn assess(
     })?;
     let mapped = engine.map(&doc);
     drop(doc);
-    let changes: Vec<Change<'_>> = plan
+    let managed: Vec<(&ResourceChange, Cow<'_, str>)> = plan
         .resource_changes
         .iter()
         .flatten()
-        .filter(|rc| rc.mode == "managed" && rc.deposed.is_none())
-        .map(|rc| Change {
-            address: &rc.address,
+        .filter(|rc| rc.mode == "managed")
+        .map(|rc| (rc, carbon_address(rc)))
+        .collect();
+    let changes: Vec<Change<'_>> = managed
+        .iter()
+        .map(|(rc, address)| Change {
+            address,
             resource_type: &rc.type_,
             actions: rc.change.actions.iter().map(|a| a.to_string()).collect(),
         })
         .collect();
     Ok(carbon::assess(&changes, &mapped, c.settings))
+}
+
+/// The address a resource change's figures are reported under: a deposed object's is its own.
+fn carbon_address<'a>(rc: &'a ResourceChange) -> Cow<'a, str> {
+    match rc.deposed.as_deref() {
+        Some(key) if !key.is_empty() => Cow::Owned(mapping::deposed_address(&rc.address, key)),
+        _ => Cow::Borrowed(rc.address.as_ref()),
+    }
 }
 
 /// The carbon lines of the human plan: one annotation per estimated resource, and the summary.
@@ -148,11 +160,8 @@ impl CarbonAnnotator {
 
 impl Annotator for CarbonAnnotator {
     fn resource_lines(&self, rc: &ResourceChange) -> Vec<String> {
-        if rc.deposed.is_some() {
-            return Vec::new();
-        }
         self.lines
-            .get(rc.address.as_ref())
+            .get(carbon_address(rc).as_ref())
             .map(|l| vec![l.clone()])
             .unwrap_or_default()
     }

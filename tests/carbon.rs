@@ -1028,3 +1028,41 @@ fn carbon_elasticache_node_types_use_their_ec2_type() {
         "embodied",
     );
 }
+
+/// A deposed object (left from a failed create-before-destroy) runs beside the current object
+/// of the same address. It used to replace the current object in the "before" figures (the
+/// prior_state lookup was by address) and its destruction was not counted; now it is its own
+/// entry, `… (deposed object KEY)`, and destroying it saves its whole footprint.
+#[test]
+fn carbon_deposed_objects_are_counted_apart_from_the_current_object() {
+    let file = "testdata/carbon/deposed.json";
+    let r = json_report(file, &[]);
+    let current = resource(&r, "aws_instance.web");
+    assert_eq!(current["actions"], serde_json::json!(["no-op"]));
+    assert_eq!(current["before"]["machine_type"], "m5.large");
+    assert_eq!(current["after"]["machine_type"], "m5.large");
+    assert_eq!(f(&current["delta_per_hour"]["total_gco2eq"]), 0.0);
+    let deposed = resource(&r, "aws_instance.web (deposed object 00000001)");
+    assert_eq!(deposed["actions"], serde_json::json!(["delete"]));
+    assert_eq!(deposed["before"]["machine_type"], "m5.4xlarge");
+    assert!(deposed["after"].is_null());
+    let saved = f(&deposed["before"]["per_hour"]["total_gco2eq"]);
+    assert_close(
+        f(&r["totals"]["delta_per_hour"]["total_gco2eq"]),
+        -saved,
+        "the delta is the deposed object's footprint",
+    );
+    assert_close(
+        f(&r["totals"]["before_per_hour"]["total_gco2eq"]),
+        saved + f(&current["before"]["per_hour"]["total_gco2eq"]),
+        "before counts both objects",
+    );
+    let human = show(file, "human", &[]);
+    assert!(
+        human.contains(
+            "  # (left over from a partially-failed replacement of this instance)\n  # ≈ saves "
+        ),
+        "{human}"
+    );
+    assert_eq!(strip_carbon(&human), show(file, "human", &["--no-carbon"]));
+}
