@@ -169,6 +169,17 @@ impl Annotator for CarbonAnnotator {
     fn summary_lines(&self) -> Vec<String> {
         self.summary.clone()
     }
+
+    fn state_resource_lines(&self, address: &str, deposed_key: Option<&str>) -> Vec<String> {
+        let address = match deposed_key {
+            Some(key) => Cow::Owned(mapping::deposed_address(address, key)),
+            None => Cow::Borrowed(address),
+        };
+        self.lines
+            .get(address.as_ref())
+            .map(|l| vec![l.clone()])
+            .unwrap_or_default()
+    }
 }
 
 fn write_output(

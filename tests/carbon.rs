@@ -453,10 +453,8 @@ fn carbon_no_carbon_is_the_plain_opentofu_rendering() {
         assert!(!plain.contains("Carbon"), "{file}: {plain}");
         assert!(!plain.contains("CO2eq"), "{file}: {plain}");
         let annotated = show(file, "human", &[]);
-        if !file.ends_with("state.json") {
-            assert!(annotated.contains("# ≈"), "{file}");
-            assert!(annotated.contains("\nCarbon ("), "{file}");
-        }
+        assert!(annotated.contains("# ≈"), "{file}");
+        assert!(annotated.contains("\nCarbon ("), "{file}");
         // the annotated rendering is exactly the plain one plus `≈` lines and the summary
         assert_eq!(strip_carbon(&annotated), plain, "{file}");
     }
@@ -1065,4 +1063,31 @@ fn carbon_deposed_objects_are_counted_apart_from_the_current_object() {
         "{human}"
     );
     assert_eq!(strip_carbon(&human), show(file, "human", &["--no-carbon"]));
+}
+
+/// A state document's human rendering carries its figures too: each resource's line under its
+/// `# address:` header and the summary at the end (it used to print no carbon at all).
+#[test]
+fn carbon_state_document_is_annotated() {
+    let human = show("testdata/carbon/state.json", "human", &[]);
+    assert!(
+        human.starts_with(
+            "# aws_instance.web:\n# ≈ 4.47 gCO2eq/h (3.26 kgCO2eq/month) · 2 vCPU · 8 GiB · 100 GB SSD · us-east-1 @ 379 gCO2eq/kWh\nresource \"aws_instance\" \"web\" {\n"
+        ),
+        "{human}"
+    );
+    assert!(
+        human.contains("# aws_db_instance.db:\n# ≈ 13.1 gCO2eq/h"),
+        "{human}"
+    );
+    assert!(
+        human.contains(
+            "token = (sensitive value)\n\nCarbon (≈, 50 % utilisation): 15.4 kgCO2eq → 15.4 kgCO2eq per month (0 gCO2eq)\n"
+        ),
+        "{human}"
+    );
+    assert_eq!(
+        strip_carbon(&human),
+        show("testdata/carbon/state.json", "human", &["--no-carbon"])
+    );
 }
