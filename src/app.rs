@@ -45,9 +45,10 @@ fn resolver(data_dirs: &[PathBuf]) -> Box<DataResolver> {
     })
 }
 
-/// Runs one `show`: writes the chosen format to `out`. A broken pipe on `out` ends the run
-/// quietly with success. With `--fail-over`, the output is written in full before the
-/// over-budget error is returned.
+/// Runs one `show`: writes the chosen format to `out`. A broken pipe on `out` ends the output
+/// quietly; the run then succeeds unless `--fail-over` is exceeded (the verdict does not depend
+/// on how much of the output was read). With `--fail-over`, the output is written in full
+/// before the over-budget error is returned.
 pub fn run(opts: &Options, out: &mut dyn Write) -> Result<(), Error> {
     let bytes = read_input(&opts.input)?;
     let path = opts.input.display_path();
@@ -62,7 +63,7 @@ pub fn run(opts: &Options, out: &mut dyn Write) -> Result<(), Error> {
         .and_then(|()| w.flush());
     match written {
         Ok(()) => {}
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
         Err(source) => {
             return Err(Error::Io {
                 path: PathBuf::from("<stdout>"),

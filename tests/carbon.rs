@@ -1091,3 +1091,37 @@ fn carbon_state_document_is_annotated() {
         show("testdata/carbon/state.json", "human", &["--no-carbon"])
     );
 }
+
+/// A closed stdout does not defeat the budget gate: `carbon-show --fail-over … | head -1`
+/// still exits 3 with its one-line message (it used to exit 0, losing the verdict).
+#[test]
+fn carbon_fail_over_survives_a_broken_pipe() {
+    // a synthetic plan whose output (> 100 KB) cannot fit in the pipe buffer
+    let dir = tmp_dir("pipe-budget");
+    let plan = dir.join("plan.json");
+    let st = std::process::Command::new("python3")
+        .arg(root().join("scripts/gen-plan/gen_plan.py"))
+        .args(["--resources", "300", "--seed", "7", "-o"])
+        .arg(&plan)
+        .output()
+        .expect("python3 runs");
+    assert!(st.status.success());
+    let plan = plan.to_str().unwrap();
+    let full = run_in_root(&[plan, "--color", "never"]);
+    assert!(full.stdout.len() > 100_000, "{}", full.stdout.len());
+    let (first, o) = head_one_line(&[plan, "--color", "never", "--fail-over", "1g/h"]);
+    assert!(!first.is_empty());
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("--fail-over limit"), "{err}");
+    assert!(
+        !err.contains("Broken pipe") && !err.contains("panicked"),
+        "{err}"
+    );
+    // under budget: quiet success, as without --fail-over
+    let (_, o) = head_one_line(&[plan, "--color", "never", "--fail-over", "1t/h"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
