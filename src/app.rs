@@ -45,9 +45,10 @@ fn resolver(data_dirs: &[PathBuf]) -> Box<DataResolver> {
     })
 }
 
-/// Runs one `show`: writes the chosen format to `out`. A broken pipe on `out` ends the run
-/// quietly with success. With `--fail-over`, the output is written in full before the
-/// over-budget error is returned.
+/// Runs one `show`: writes the chosen format to `out`. A broken pipe on `out` ends the output
+/// quietly; the run then succeeds unless `--fail-over` is exceeded (the verdict does not depend
+/// on how much of the output was read). With `--fail-over`, the output is written in full
+/// before the over-budget error is returned.
 pub fn run(opts: &Options, out: &mut dyn Write) -> Result<(), Error> {
     let bytes = read_input(&opts.input)?;
     let path = opts.input.display_path();
@@ -62,7 +63,7 @@ pub fn run(opts: &Options, out: &mut dyn Write) -> Result<(), Error> {
         .and_then(|()| w.flush());
     match written {
         Ok(()) => {}
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
         Err(source) => {
             return Err(Error::Io {
                 path: PathBuf::from("<stdout>"),
@@ -100,18 +101,30 @@ fn assess(
     let doc = crate::plan::parse_value(path, bytes)?;
     let mapped = engine.map(&doc);
     drop(doc);
-    let changes: Vec<Change<'_>> = plan
+    let managed: Vec<(&ResourceChange, Cow<'_, str>)> = plan
         .resource_changes
         .iter()
         .flatten()
-        .filter(|rc| rc.mode == "managed" && rc.deposed.is_none())
-        .map(|rc| Change {
-            address: &rc.address,
+        .filter(|rc| rc.mode == "managed")
+        .map(|rc| (rc, carbon_address(rc)))
+        .collect();
+    let changes: Vec<Change<'_>> = managed
+        .iter()
+        .map(|(rc, address)| Change {
+            address,
             resource_type: &rc.type_,
             actions: rc.change.actions.iter().map(|a| a.to_string()).collect(),
         })
         .collect();
     Ok(carbon::assess(&changes, &mapped, c.settings))
+}
+
+/// The address a resource change's figures are reported under: a deposed object's is its own.
+fn carbon_address<'a>(rc: &'a ResourceChange) -> Cow<'a, str> {
+    match rc.deposed.as_deref() {
+        Some(key) if !key.is_empty() => Cow::Owned(mapping::deposed_address(&rc.address, key)),
+        _ => Cow::Borrowed(rc.address.as_ref()),
+    }
 }
 
 /// The carbon lines of the human plan: one annotation per estimated resource, and the summary.
@@ -142,17 +155,25 @@ impl CarbonAnnotator {
 
 impl Annotator for CarbonAnnotator {
     fn resource_lines(&self, rc: &ResourceChange) -> Vec<String> {
-        if rc.deposed.is_some() {
-            return Vec::new();
-        }
         self.lines
-            .get(rc.address.as_ref())
+            .get(carbon_address(rc).as_ref())
             .map(|l| vec![l.clone()])
             .unwrap_or_default()
     }
 
     fn summary_lines(&self) -> Vec<String> {
         self.summary.clone()
+    }
+
+    fn state_resource_lines(&self, address: &str, deposed_key: Option<&str>) -> Vec<String> {
+        let address = match deposed_key {
+            Some(key) => Cow::Owned(mapping::deposed_address(address, key)),
+            None => Cow::Borrowed(address),
+        };
+        self.lines
+            .get(address.as_ref())
+            .map(|l| vec![l.clone()])
+            .unwrap_or_default()
     }
 }
 

@@ -263,6 +263,14 @@ pub fn assess(changes: &[Change<'_>], mapped: &MappedPlan, settings: Settings) -
         } else {
             after.get(address.as_str()).copied()
         };
+        // An unchanged resource seen on one side only (a state document's `values`, or a no-op
+        // change whose prior state is left out) runs the same before and after: it adds nothing.
+        let unchanged = actions.iter().all(|a| a == "no-op");
+        let (b, a) = if unchanged {
+            (b.or(a), a.or(b))
+        } else {
+            (b, a)
+        };
         let pb = b.map(|m| price(m, settings.utilization));
         let pa = a.map(|m| price(m, settings.utilization));
         let reason = match (&pb, &pa) {
@@ -481,6 +489,34 @@ mod tests {
         );
         assert_eq!(a.report.totals.delta_per_hour.total_gco2eq, 0.0);
         assert!(a.report.totals.after_per_hour.total_gco2eq > 0.0);
+    }
+
+    #[test]
+    fn state_document_resources_are_unchanged_not_added() {
+        // a state document: the mapping engine reads `values` as the after side only
+        let plan = MappedPlan {
+            after: vec![m5("aws_instance.web", Some("us-east-1"))],
+            ..MappedPlan::default()
+        };
+        let a = assess(&[], &plan, Settings::default());
+        let r = &a.report.resources[0];
+        assert_eq!(r.actions, ["no-op"]);
+        assert_eq!(r.before, r.after);
+        assert!(r.after.is_some());
+        assert_eq!(r.delta_per_hour.total_gco2eq, 0.0);
+        assert_eq!(a.report.totals.delta_per_hour.total_gco2eq, 0.0);
+        assert_eq!(
+            a.report.totals.before_per_hour,
+            a.report.totals.after_per_hour
+        );
+        assert!(a.report.totals.after_per_hour.total_gco2eq > 0.0);
+        // a no-op change whose prior state is missing is unchanged too
+        let b = assess(
+            &[change("aws_instance.web", &["no-op"])],
+            &plan,
+            Settings::default(),
+        );
+        assert_eq!(b.report.totals.delta_per_hour.total_gco2eq, 0.0);
     }
 
     #[test]

@@ -622,8 +622,8 @@ fn last_segment(name: &str) -> &str {
     name.trim().rsplit('/').next().unwrap_or("")
 }
 
-/// Looks an instance type up: AWS EC2 types and RDS `db.*` classes (a `db.` class missing from
-/// the table falls back to its EC2 type), GCP machine types (predefined, or custom types computed
+/// Looks an instance type up: AWS EC2 types, RDS `db.*` classes and ElastiCache `cache.*` node
+/// types (a `db.`/`cache.` type missing from the table falls back to its EC2 type), GCP machine types (predefined, or custom types computed
 /// from the name; Cloud SQL `db-*` tiers too, see [`gcp_sql_tier`]), Azure VM sizes (ARM names,
 /// any case; the `Standard_` prefix may be left out).
 pub fn instance(provider: Provider, name: &str) -> Option<Instance> {
@@ -645,7 +645,7 @@ pub fn instance(provider: Provider, name: &str) -> Option<Instance> {
     }
     match provider {
         Provider::Aws => {
-            let base = lower.strip_prefix("db.")?;
+            let base = aws_ec2_base(&lower)?;
             let ec2 = pt.instances.get(base)?;
             Some(Instance {
                 name: lower.clone(),
@@ -663,6 +663,13 @@ pub fn instance(provider: Provider, name: &str) -> Option<Instance> {
                 .flatten()
         }),
     }
+}
+
+/// The EC2 type behind an RDS `db.*` class or an ElastiCache `cache.*` node type.
+fn aws_ec2_base(lower: &str) -> Option<&str> {
+    lower
+        .strip_prefix("db.")
+        .or_else(|| lower.strip_prefix("cache."))
 }
 
 /// A GCP custom machine type parsed from its name:
@@ -991,10 +998,11 @@ pub fn embodied(provider: Provider, instance_type: &str) -> Option<Embodied> {
         .embodied
         .get(&key)
         .or_else(|| pt.embodied.get(&key.to_ascii_lowercase()))
-        // An RDS class missing from the table shares its EC2 type's hardware.
+        // An RDS class or ElastiCache node type missing from the table shares its EC2 type's
+        // hardware.
         .or_else(|| {
             let base = key.to_ascii_lowercase();
-            let base = base.strip_prefix("db.")?;
+            let base = aws_ec2_base(&base)?;
             (provider == Provider::Aws)
                 .then(|| pt.embodied.get(base))
                 .flatten()
@@ -1212,6 +1220,22 @@ mod tests {
         assert!(grid_fallback(Provider::Aws).unwrap().g_co2eq_per_kwh > 0.0);
         assert_eq!(pue_in_region(Provider::Gcp, "europe-west4"), Some(1.07));
         assert_eq!(pue_in_region(Provider::Gcp, "mars1"), Some(1.1));
+    }
+
+    #[test]
+    fn elasticache_node_types_use_their_ec2_type() {
+        let ec2 = instance(Provider::Aws, "m5.large").unwrap();
+        let cache = instance(Provider::Aws, "cache.m5.large").unwrap();
+        assert_eq!(cache.name, "cache.m5.large");
+        assert_eq!(cache.vcpus, ec2.vcpus);
+        assert_eq!(cache.cpu_architectures, ec2.cpu_architectures);
+        let e = embodied(Provider::Aws, "cache.m5.large").unwrap();
+        assert_eq!(e.method, EmbodiedMethod::Family);
+        assert_eq!(
+            e.kg_co2eq_per_hour,
+            embodied_kg_per_hour(Provider::Aws, "m5.large").unwrap()
+        );
+        assert!(instance(Provider::Aws, "cache.zz.huge").is_none());
     }
 
     #[test]

@@ -149,7 +149,12 @@ impl ResourceReport {
                 format!("{}/h ({}/{})", Mass(g), Mass(g * hours), period.unit())
             }
         };
+        let unchanged = self.actions.iter().all(|a| a == "no-op");
         let text = match (&self.before, &self.after) {
+            // an unchanged resource (a state document's): what it emits, no "before → after"
+            (_, Some(a)) if unchanged => {
+                format!("≈ {} · {}", rate(a.per_hour.total_gco2eq), describe(a))
+            }
             (None, Some(a)) => format!("≈ {} · {}", rate(a.per_hour.total_gco2eq), describe(a)),
             (Some(b), None) => format!(
                 "≈ saves {} · {}",

@@ -839,6 +839,17 @@ impl Engine {
                     r
                 }
             })
+            .zip(&work)
+            .map(|(mut r, (i, _, _))| {
+                // a deposed object shares its address with the current object: keep them apart
+                if let Some(key) = jq::get(&all[*i], "deposed_key")
+                    .and_then(jq::str_of)
+                    .filter(|k| !k.is_empty())
+                {
+                    r.address = super::deposed_address(&r.address, &key);
+                }
+                r
+            })
             .collect();
 
         let mut ignored = Vec::new();

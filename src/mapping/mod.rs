@@ -121,6 +121,12 @@ pub const BUILTIN: &[(&str, &str, &str)] = builtin![
 ];
 
 /// The embedded mapping files.
+/// The address a deposed object (left over from a failed create-before-destroy replacement) is
+/// reported under: it runs beside the current object of the same address.
+pub fn deposed_address(address: &str, key: &str) -> String {
+    format!("{address} (deposed object {key})")
+}
+
 pub fn builtin_files() -> Vec<MappingFile> {
     BUILTIN
         .iter()

@@ -66,8 +66,14 @@ pub trait Annotator: Sync {
     fn resource_lines(&self, _rc: &ResourceChange) -> Vec<String> {
         Vec::new()
     }
-    /// Lines printed (theme slot `annotation`) after the `Plan:` summary line.
+    /// Lines printed (theme slot `annotation`) after the `Plan:` summary line, and at the end
+    /// of a state document.
     fn summary_lines(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// Lines printed as `# <line>` under a state document's `# <address>:` header;
+    /// `deposed_key` is set for a deposed object.
+    fn state_resource_lines(&self, _address: &str, _deposed_key: Option<&str>) -> Vec<String> {
         Vec::new()
     }
 }
@@ -779,6 +785,15 @@ impl<'r> HumanRenderer<'r> {
                     _ => write!(out, "# {}:", r.address)?,
                 }
                 writeln!(out)?;
+                let key = r.deposed_key.as_deref().filter(|k| !k.is_empty());
+                for line in self.annotator.state_resource_lines(&r.address, key) {
+                    writeln!(
+                        out,
+                        "{}",
+                        self.theme
+                            .paint(self.theme.annotation, &format!("# {line}"))
+                    )?;
+                }
                 let mut implied = None;
                 let block = self.block_for(
                     &r.provider_name,
@@ -819,6 +834,9 @@ impl<'r> HumanRenderer<'r> {
                 };
                 writeln!(out, "{key} = {}", diff.render_human(0, &opts))?;
             }
+        }
+        for line in self.annotator.summary_lines() {
+            writeln!(out, "{}", self.theme.paint(self.theme.annotation, &line))?;
         }
         Ok(())
     }
