@@ -630,20 +630,16 @@ fn carbon_mappings_check_reports_exact_positions() {
         "compute_resource:\n  aws_q:\n    paths: cbf::all_select(\"type\"; \"aws_q\")\n    propertees:\n      name:\n        - paths: .name\n",
     )
     .unwrap();
-    // an unknown key alone is a warning (Carbonifer's own files have some): exit 0
+    // an unknown key is an error for the validator (loading only warns): exit 8
     let o = run_in_root(&["mappings", "check", dir.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(o.status.code(), Some(8), "{}", stderr(&o));
     assert!(
         stdout(&o).contains("broken.yaml:4:5: unknown key \"propertees\""),
         "{}",
         stdout(&o)
     );
-    assert!(
-        stdout(&o).contains("0 error(s), 1 warning(s)"),
-        "{}",
-        stdout(&o)
-    );
-    // a bad regex is fatal: exit 8, and both problems are listed with their positions
+    assert!(stdout(&o).contains("1 error(s)"), "{}", stdout(&o));
+    // a bad regex too: both problems are listed with their positions
     std::fs::write(
         dir.join("aws/regex.yaml"),
         "compute_resource:\n  aws_r:\n    paths: cbf::all_select(\"type\"; \"aws_r\")\n    properties:\n      region:\n        - paths: .values.zone\n          regex:\n            pattern: '^(.+-\\d+[a-z'\n            group: 1\n",
@@ -661,11 +657,7 @@ fn carbon_mappings_check_reports_exact_positions() {
         "{}",
         stdout(&o)
     );
-    assert!(
-        stdout(&o).contains("1 error(s), 1 warning(s)"),
-        "{}",
-        stdout(&o)
-    );
+    assert!(stdout(&o).contains("2 error(s)"), "{}", stdout(&o));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
