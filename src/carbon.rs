@@ -81,10 +81,13 @@ fn price(m: &MappedResource, utilization: f64) -> Result<Pricing, String> {
     });
     let vcpus = m.vcpus.or(table.as_ref().map(|i| i.vcpus));
     let has_storage = m.storage.iter().any(|s| s.size_gb > 0.0);
-    if vcpus.is_none() && !has_storage {
-        return Err(match &m.machine_type {
-            Some(t) => format!("unknown machine type {t:?}"),
-            None => "machine type unknown".to_string(),
+    // Without vCPUs, only a pure storage resource (a disk) can be estimated: an instance
+    // whose machine type is unknown is not estimated from its disks alone.
+    if vcpus.is_none() && (m.machine_type.is_some() || !has_storage || !m.warnings.is_empty()) {
+        return Err(match (&m.machine_type, m.warnings.first()) {
+            (Some(t), _) => format!("unknown machine type {t:?}"),
+            (None, Some(w)) => w.clone(),
+            (None, None) => "machine type unknown".to_string(),
         });
     }
     let vcpus = vcpus.unwrap_or(0.0);

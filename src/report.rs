@@ -188,7 +188,7 @@ impl ResourceReport {
             text.push_str(&format!(" · ⚠ {w}"));
         }
         if !self.assumptions.is_empty() {
-            text.push_str(&format!(" · assumed: {}", self.assumptions.join("; ")));
+            text.push_str(&format!(" · assumed {}", self.assumptions.join("; ")));
         }
         Some(text)
     }

@@ -1344,9 +1344,10 @@ impl RCx<'_> {
             let v = v.and_then(|v| self.post(d, v));
             if top && let Some(attr) = self.unknown_attr(defs) {
                 let shown = v.as_ref().map_or("none".to_string(), jq::display);
-                self.notes.borrow_mut().assumed.push(format!(
-                    "{name}: {attr} unknown until apply: default {shown} assumed"
-                ));
+                self.notes
+                    .borrow_mut()
+                    .assumed
+                    .push(format!("{attr} = {shown} (known after apply)"));
             }
             return v.map(|v| Found {
                 val: v,
@@ -1357,7 +1358,7 @@ impl RCx<'_> {
             self.notes
                 .borrow_mut()
                 .warnings
-                .push(format!("{name}: {attr} unknown until apply"));
+                .push(format!("{attr} known after apply"));
         }
         None
     }
