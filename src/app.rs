@@ -98,7 +98,12 @@ fn assess(
     let engine = mapping::load(&c.mapping_dirs, &*resolver(&c.data_dirs))?;
     // The mapping engine's jq filters need the whole document as a generic value.
     let doc = crate::plan::parse_value(path, bytes)?;
+    let t0 = std::time::Instant::now();
     let mapped = engine.map(&doc);
+    if mapping::engine::profiling() {
+        eprintln!("map: {:.3}s", t0.elapsed().as_secs_f64());
+        engine.dump_prof(true);
+    }
     drop(doc);
     let changes: Vec<Change<'_>> = plan
         .resource_changes

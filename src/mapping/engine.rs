@@ -67,6 +67,8 @@ pub struct Engine {
     /// Resource mappings none of whose filters reads an address or an index: their identical
     /// count/for_each instances are mapped once.
     memo_ok: HashSet<String>,
+    /// Compiled text of every filter (diagnostics, profiling).
+    texts: Vec<String>,
     config: serde_json::Value,
     diagnostics: Vec<Diagnostic>,
 }
@@ -580,6 +582,7 @@ impl Engine {
             ignored,
             index_props,
             memo_ok,
+            texts: texts_v,
             config: default_config(),
             diagnostics: diags.clone(),
         };
@@ -744,6 +747,7 @@ impl Engine {
             idx: idx_val,
             all: Val::Arr(all.clone().into()),
         };
+        let ix = AddrIndex::new(&all, metas.iter().map(|m| m[0]));
 
         // which mapping takes each resource (first mapping by name wins)
         let mut work: Vec<(usize, &ResourceMapping, Val)> = Vec::new();
@@ -827,7 +831,7 @@ impl Engine {
             .zip(prepared.into_par_iter())
             .enumerate()
             .map(|(k, ((_, m, r), (per, _)))| {
-                (rep[k] == k).then(|| self.map_resource(m, r.clone(), &g, regions, per))
+                (rep[k] == k).then(|| self.map_resource(m, r.clone(), &g, &ix, regions, per))
             })
             .collect();
         let mapped: Vec<MappedResource> = (0..work.len())
@@ -884,6 +888,7 @@ impl Engine {
         m: &ResourceMapping,
         res: Val,
         g: &Globals,
+        ix: &AddrIndex,
         regions: &Regions,
         per: PerResource,
     ) -> MappedResource {
@@ -895,6 +900,7 @@ impl Engine {
         let cx = RCx {
             e: self,
             g,
+            ix,
             res: res.clone(),
             family,
             m,
@@ -1114,6 +1120,67 @@ fn memo_key(m: &ResourceMapping, r: &Val, per: &PerResource) -> (u64, Val) {
     (SEED.get_or_init(Default::default).hash_one(&key), key)
 }
 
+/// `cbf::by_address` answered natively: the first resource (in `$__all` order) at an address,
+/// and the first whose address starts with `<prefix>[`.
+struct AddrIndex<'a> {
+    exact: HashMap<&'a str, usize>,
+    prefix: HashMap<&'a str, usize>,
+    all: &'a [Val],
+}
+
+impl<'a> AddrIndex<'a> {
+    fn new(all: &'a [Val], addrs: impl Iterator<Item = &'a str>) -> AddrIndex<'a> {
+        let mut exact = HashMap::new();
+        let mut prefix = HashMap::new();
+        for (i, a) in addrs.enumerate() {
+            if a.is_empty() {
+                continue;
+            }
+            exact.entry(a).or_insert(i);
+            // every `[` (even one inside a quoted key) ends a prefix `startswith($a + "[")` accepts
+            for (j, _) in a.match_indices('[') {
+                prefix.entry(&a[..j]).or_insert(i);
+            }
+        }
+        AddrIndex { exact, prefix, all }
+    }
+
+    /// `cbf::by_address($a)`.
+    fn by_address(&self, a: &str) -> Option<&'a Val> {
+        count_scan(Scan::Indexed);
+        self.exact
+            .get(a)
+            .or_else(|| self.prefix.get(a))
+            .map(|&i| &self.all[i])
+    }
+}
+
+/// What the engine did to answer a lookup: counted in tests to catch a return of per-resource
+/// scans of the document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scan {
+    /// A filter run by jaq.
+    Jaq,
+    /// A lookup answered from an index.
+    Indexed,
+}
+
+thread_local! {
+    static COUNTS: std::cell::Cell<(u64, u64)> = const { std::cell::Cell::new((0, 0)) };
+}
+
+fn count_scan(kind: Scan) {
+    if cfg!(any(test, debug_assertions)) {
+        COUNTS.with(|c| {
+            let (j, i) = c.get();
+            c.set(match kind {
+                Scan::Jaq => (j + 1, i),
+                Scan::Indexed => (j, i + 1),
+            });
+        });
+    }
+}
+
 /// Configuration resources by (module path, module-relative address), and each module's list.
 #[derive(Default)]
 struct Configs {
@@ -1196,6 +1263,7 @@ struct Found {
 struct RCx<'e> {
     e: &'e Engine,
     g: &'e Globals,
+    ix: &'e AddrIndex<'e>,
     res: Val,
     family: &'e str,
     m: &'e ResourceMapping,
@@ -1237,10 +1305,15 @@ impl RCx<'_> {
         if let Some(f) = &info.fast {
             return f.run(input, &phs);
         }
-        if let Some(r) = &info.ref_arg
-            && r.run(&self.per.config, &[]).is_empty()
-        {
-            return vec![];
+        if let Some(r) = &info.ref_arg {
+            let found = r.run(&self.per.config, &[]);
+            if found.is_empty() {
+                return vec![];
+            }
+            // `cbf::ref(<path without []>)`: ref_address and by_address, natively
+            if !r.has_iter() {
+                return self.native_ref(&found[0]).into_iter().collect();
+            }
         }
         if let Some(sp) = &info.split {
             let mut out = Vec::new();
@@ -1272,7 +1345,24 @@ impl RCx<'_> {
         self.run_jaq(fid, input.clone(), &phs)
     }
 
+    /// `ref_address(f) as $a | by_address($a)` where `found` is the value of `$__config | f`.
+    fn native_ref(&self, found: &Val) -> Option<Val> {
+        let refs: Vec<&Val> = match jq::get(found, "references") {
+            Some(Val::Arr(a)) => a.iter().collect(),
+            Some(Val::Obj(o)) => o.values().collect(),
+            _ => vec![],
+        };
+        let r = refs
+            .into_iter()
+            .filter_map(jq::str_ref)
+            .find(|r| is_ref_address(r))?;
+        let prefix = jq::str_ref(&self.per.modprefix).unwrap_or_default();
+        self.ix.by_address(&format!("{prefix}{r}")).cloned()
+    }
+
     fn run_jaq(&self, fid: usize, input: Val, phs: &[Val]) -> Vec<Val> {
+        count_scan(Scan::Jaq);
+        let _t = profiling().then(|| Prof(fid, std::time::Instant::now()));
         self.e
             .program
             .run(fid, input, self.g, &self.per, phs)
@@ -1604,11 +1694,66 @@ impl RCx<'_> {
     }
 }
 
+/// `test("^(data\\.)?[a-zA-Z0-9_]+\\.[a-zA-Z0-9_-]+$")` of `cbf::ref_address`.
+fn is_ref_address(r: &str) -> bool {
+    let ok = |s: &str, dash: bool| {
+        !s.is_empty()
+            && s.bytes()
+                .all(|c| c.is_ascii_alphanumeric() || c == b'_' || (dash && c == b'-'))
+    };
+    let plain = |r: &str| matches!(r.split_once('.'), Some((t, n)) if ok(t, false) && ok(n, true));
+    plain(r) || r.strip_prefix("data.").is_some_and(plain)
+}
+
 fn contains_true(v: &Val) -> bool {
     match v {
         Val::Bool(b) => *b,
         Val::Arr(a) => a.iter().any(contains_true),
         Val::Obj(o) => o.values().any(contains_true),
         _ => false,
+    }
+}
+
+/// `CARBON_SHOW_PROFILE=1`: time spent in jaq per filter, printed to stderr after mapping.
+static PROF: std::sync::Mutex<Option<HashMap<usize, (u64, f64)>>> = std::sync::Mutex::new(None);
+
+/// Whether `CARBON_SHOW_PROFILE` is set.
+pub fn profiling() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("CARBON_SHOW_PROFILE").is_some())
+}
+
+struct Prof(usize, std::time::Instant);
+impl Drop for Prof {
+    fn drop(&mut self) {
+        let d = self.1.elapsed().as_secs_f64();
+        let mut g = PROF.lock().unwrap();
+        let e = g
+            .get_or_insert_with(HashMap::new)
+            .entry(self.0)
+            .or_default();
+        e.0 += 1;
+        e.1 += d;
+    }
+}
+impl Engine {
+    fn filter_text(&self, fid: usize) -> String {
+        self.texts.get(fid).cloned().unwrap_or_default()
+    }
+    /// Prints the filters jaq spent most time in (with `CARBON_SHOW_PROFILE`).
+    pub fn dump_prof(&self, texts: bool) {
+        let g = PROF.lock().unwrap();
+        let mut v: Vec<_> = g.iter().flatten().collect();
+        v.sort_by(|a, b| b.1.1.partial_cmp(&a.1.1).unwrap());
+        for (fid, (n, t)) in v.iter().take(25) {
+            eprintln!(
+                "{fid}\t{n}\t{t:.3}\t{}",
+                if texts {
+                    self.filter_text(**fid)
+                } else {
+                    String::new()
+                }
+            );
+        }
     }
 }
