@@ -51,15 +51,19 @@ fn resolver(data_dirs: &[PathBuf]) -> Box<DataResolver> {
 pub fn run(opts: &Options, out: &mut dyn Write) -> Result<(), Error> {
     let bytes = read_input(&opts.input)?;
     let path = opts.input.display_path();
+    let t = std::time::Instant::now();
     let plan = crate::plan::parse(&path, &bytes)?;
+    phase("parse plan", t);
     let schemas = opts.schemas.as_deref().map(read_schemas).transpose()?;
     let assessment = match &opts.carbon {
         Some(c) => Some(assess(&path, &bytes, &plan, c)?),
         None => None,
     };
+    let t = std::time::Instant::now();
     let mut w = io::BufWriter::with_capacity(64 * 1024, out);
     let written = write_output(opts, &plan, schemas.as_ref(), assessment.as_ref(), &mut w)
         .and_then(|()| w.flush());
+    phase("write output", t);
     match written {
         Ok(()) => {}
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(()),
@@ -95,16 +99,23 @@ fn assess(
     plan: &Plan<'_>,
     c: &CarbonOptions,
 ) -> Result<Assessment, Error> {
+    let t = std::time::Instant::now();
     let engine = mapping::load(&c.mapping_dirs, &*resolver(&c.data_dirs))?;
+    phase("load mappings", t);
+    let t = std::time::Instant::now();
     // The mapping engine's jq filters need the whole document as a generic value.
     let doc = crate::plan::parse_value(path, bytes)?;
-    let t0 = std::time::Instant::now();
+    phase("parse value", t);
+    let t = std::time::Instant::now();
     let mapped = engine.map(&doc);
+    phase("map", t);
     if mapping::engine::profiling() {
-        eprintln!("map: {:.3}s", t0.elapsed().as_secs_f64());
         engine.dump_prof(true);
     }
+    let t = std::time::Instant::now();
     drop(doc);
+    phase("drop value", t);
+    let t = std::time::Instant::now();
     let changes: Vec<Change<'_>> = plan
         .resource_changes
         .iter()
@@ -116,7 +127,16 @@ fn assess(
             actions: rc.change.actions.iter().map(|a| a.to_string()).collect(),
         })
         .collect();
-    Ok(carbon::assess(&changes, &mapped, c.settings))
+    let a = carbon::assess(&changes, &mapped, c.settings);
+    phase("assess", t);
+    Ok(a)
+}
+
+/// With `CARBON_SHOW_PROFILE`: how long a phase of the run took, on stderr.
+fn phase(name: &str, since: std::time::Instant) {
+    if mapping::engine::profiling() {
+        eprintln!("{name}: {:.3}s", since.elapsed().as_secs_f64());
+    }
 }
 
 /// The carbon lines of the human plan: one annotation per estimated resource, and the summary.

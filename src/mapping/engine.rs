@@ -601,7 +601,9 @@ impl Engine {
 
     /// Map a plan (or state) document.
     pub fn map(&self, doc: &serde_json::Value) -> MappedPlan {
+        let t = std::time::Instant::now();
         let root = document_val(doc);
+        phase("  document_val", t);
         let regions = Regions::new(doc);
         // after_unknown marks, converted only for the resources mapped
         let mut unknown: HashMap<&str, &serde_json::Value> = HashMap::new();
@@ -649,6 +651,7 @@ impl Engine {
         regions: &Regions,
         unknown: &HashMap<&str, &serde_json::Value>,
     ) -> (Vec<MappedResource>, Vec<String>, Vec<String>) {
+        let t = std::time::Instant::now();
         let mut all = Vec::new();
         collect_resources(module, &mut all);
         // data sources read during plan live in prior_state: make them findable too
@@ -748,6 +751,8 @@ impl Engine {
             all: Val::Arr(all.clone().into()),
         };
         let ix = AddrIndex::new(&all, metas.iter().map(|m| m[0]));
+        phase("  side: indexes", t);
+        let t = std::time::Instant::now();
 
         // which mapping takes each resource (first mapping by name wins)
         let mut work: Vec<(usize, &ResourceMapping, Val)> = Vec::new();
@@ -782,6 +787,8 @@ impl Engine {
             }
         }
         work.sort_by_key(|w| w.0);
+        phase("  side: entry paths", t);
+        let t = std::time::Instant::now();
         let mut block_size: HashMap<&str, usize> = HashMap::new();
         for (i, _, _) in &work {
             *block_size.entry(block_of(metas[*i][0])).or_default() += 1;
@@ -809,6 +816,8 @@ impl Engine {
                 (per, key)
             })
             .collect();
+        phase("  side: prepare", t);
+        let t = std::time::Instant::now();
         let mut rep: Vec<usize> = (0..work.len()).collect();
         let mut first: HashMap<u64, usize> = HashMap::new();
         for (k, (_, key)) in prepared.iter().enumerate() {
@@ -845,6 +854,7 @@ impl Engine {
             })
             .collect();
 
+        phase("  side: map resources", t);
         let mut ignored = Vec::new();
         let mut unsupported = Vec::new();
         for (i, [addr, ty, mode, pn]) in metas.iter().enumerate() {
@@ -1711,6 +1721,12 @@ fn contains_true(v: &Val) -> bool {
         Val::Arr(a) => a.iter().any(contains_true),
         Val::Obj(o) => o.values().any(contains_true),
         _ => false,
+    }
+}
+
+fn phase(name: &str, since: std::time::Instant) {
+    if profiling() {
+        eprintln!("{name}: {:.3}s", since.elapsed().as_secs_f64());
     }
 }
 
