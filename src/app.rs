@@ -103,18 +103,23 @@ fn assess(
     let engine = mapping::load(&c.mapping_dirs, &*resolver(&c.data_dirs))?;
     phase("load mappings", t);
     let t = std::time::Instant::now();
-    // The mapping engine's jq filters need the whole document as a generic value.
-    let doc = crate::plan::parse_value(path, bytes)?;
-    phase("parse value", t);
+    // The mapping engine's jq filters read the document as jaq values, parsed straight from the
+    // bytes (only the parts filters read).
+    let doc = match mapping::Document::from_slice(bytes) {
+        Ok(d) => d,
+        // the same error as the plan reader's
+        Err(_) => {
+            crate::plan::parse_value(path, bytes)?;
+            return Err(Error::Mapping("the document could not be read".into()));
+        }
+    };
+    phase("parse document", t);
     let t = std::time::Instant::now();
-    let mapped = engine.map(&doc);
+    let mapped = engine.map_document(doc);
     phase("map", t);
     if mapping::engine::profiling() {
         engine.dump_prof(true);
     }
-    let t = std::time::Instant::now();
-    drop(doc);
-    phase("drop value", t);
     let t = std::time::Instant::now();
     let changes: Vec<Change<'_>> = plan
         .resource_changes

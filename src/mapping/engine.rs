@@ -601,19 +601,18 @@ impl Engine {
 
     /// Map a plan (or state) document.
     pub fn map(&self, doc: &serde_json::Value) -> MappedPlan {
+        self.map_document(super::doc::Document::from_value(doc))
+    }
+
+    /// Map a document parsed by [`super::doc::Document::from_slice`] (consumed: its values are
+    /// freed as soon as mapping is done).
+    pub fn map_document(&self, doc: super::doc::Document) -> MappedPlan {
+        let super::doc::Document { root, unknown } = doc;
         let t = std::time::Instant::now();
-        let root = document_val(doc);
-        phase("  document_val", t);
-        let regions = Regions::new(doc);
-        // after_unknown marks, converted only for the resources mapped
-        let mut unknown: HashMap<&str, &serde_json::Value> = HashMap::new();
-        for rc in doc["resource_changes"].as_array().into_iter().flatten() {
-            if let (Some(a), Some(u)) = (rc["address"].as_str(), rc["change"].get("after_unknown"))
-                && u.as_object().is_some_and(|o| !o.is_empty())
-            {
-                unknown.insert(a, u);
-            }
-        }
+        let regions_doc = regions_doc(&root);
+        let regions = Regions::new(&regions_doc);
+        phase("  regions", t);
+        let unknown: HashMap<&str, &Val> = unknown.iter().map(|(k, v)| (k.as_str(), v)).collect();
         let empty = HashMap::new();
         let mut plan = MappedPlan::default();
         let before = jq::get(&root, "prior_state")
@@ -649,7 +648,7 @@ impl Engine {
         extra: Option<&Val>,
         configs: &Configs,
         regions: &Regions,
-        unknown: &HashMap<&str, &serde_json::Value>,
+        unknown: &HashMap<&str, &Val>,
     ) -> (Vec<MappedResource>, Vec<String>, Vec<String>) {
         let t = std::time::Instant::now();
         let mut all = Vec::new();
@@ -801,7 +800,7 @@ impl Engine {
                 let addr = metas[*i][0];
                 let (modpath, rel) = region::config_address(addr);
                 let per = PerResource {
-                    unknown: unknown.get(addr).map_or(Val::Null, |u| jq::to_val(u)),
+                    unknown: unknown.get(addr).map_or(Val::Null, |u| (*u).clone()),
                     config: configs
                         .resources
                         .get(&(modpath.clone(), rel))
@@ -1024,61 +1023,60 @@ fn unit_factor_gb(unit: &str) -> f64 {
     }
 }
 
-/// The parts of a document filters read, converted once into jaq values (big arrays in
-/// parallel). `resource_changes` and resources' `sensitive_values` are left out (its `after_unknown` marks are read directly): it
-/// doubles a plan's size and no filter needs it.
-fn document_val(doc: &serde_json::Value) -> Val {
-    fn conv(v: &serde_json::Value, depth: usize) -> Val {
-        match v {
-            serde_json::Value::Object(o) if depth < 6 => Val::obj(
-                o.iter()
-                    .filter(|(k, _)| k.as_str() != "sensitive_values")
-                    .map(|(k, v)| (jq::s(k), conv(v, depth + 1)))
-                    .collect(),
-            ),
-            serde_json::Value::Array(a) if a.len() >= 64 => {
-                Val::Arr(a.par_iter().map(resource_val).collect::<Vec<_>>().into())
-            }
-            serde_json::Value::Array(a) if depth < 6 => Val::Arr(
-                a.iter()
-                    .map(|v| conv(v, depth + 1))
-                    .collect::<Vec<_>>()
-                    .into(),
-            ),
-            v => resource_val(v),
+/// What [`Regions`] reads of a document (provider configurations, variables, module calls and
+/// each configuration resource's provider key), as JSON: small next to the document.
+fn regions_doc(root: &Val) -> serde_json::Value {
+    use serde_json::{Map, Value};
+    fn module(m: &Val) -> Value {
+        let mut out = Map::new();
+        if let Some(Val::Arr(rs)) = jq::get(m, "resources") {
+            let keep = |r: &Val| {
+                let mut o = Map::new();
+                for k in ["address", "provider_config_key"] {
+                    if let Some(v) = jq::get(r, k) {
+                        o.insert(k.to_string(), jq::to_json(v));
+                    }
+                }
+                Value::Object(o)
+            };
+            out.insert("resources".into(), rs.iter().map(keep).collect());
+        }
+        if let Some(v) = jq::get(m, "variables") {
+            out.insert("variables".into(), jq::to_json(v));
+        }
+        if let Some(Val::Obj(calls)) = jq::get(m, "module_calls") {
+            let calls = calls
+                .iter()
+                .map(|(name, call)| {
+                    let mut c = Map::new();
+                    if let Some(e) = jq::get(call, "expressions") {
+                        c.insert("expressions".into(), jq::to_json(e));
+                    }
+                    if let Some(m) = jq::get(call, "module") {
+                        c.insert("module".into(), module(m));
+                    }
+                    (jq::str_of(name).unwrap_or_default(), Value::Object(c))
+                })
+                .collect();
+            out.insert("module_calls".into(), Value::Object(calls));
+        }
+        Value::Object(out)
+    }
+    let mut conf = Map::new();
+    if let Some(c) = jq::get(root, "configuration") {
+        if let Some(pc) = jq::get(c, "provider_config") {
+            conf.insert("provider_config".into(), jq::to_json(pc));
+        }
+        if let Some(m) = jq::get(c, "root_module") {
+            conf.insert("root_module".into(), module(m));
         }
     }
-    match doc {
-        serde_json::Value::Object(o) => Val::obj(
-            o.iter()
-                .filter(|(k, _)| {
-                    !matches!(
-                        k.as_str(),
-                        "resource_changes"
-                            | "output_changes"
-                            | "resource_drift"
-                            | "relevant_attributes"
-                            | "checks"
-                    )
-                })
-                .map(|(k, v)| (jq::s(k), conv(v, 1)))
-                .collect(),
-        ),
-        v => jq::to_val(v),
+    let mut doc = Map::new();
+    doc.insert("configuration".into(), Value::Object(conf));
+    if let Some(v) = jq::get(root, "variables") {
+        doc.insert("variables".into(), jq::to_json(v));
     }
-}
-
-/// A resource object without its `sensitive_values` mirror (no filter reads it).
-fn resource_val(v: &serde_json::Value) -> Val {
-    match v {
-        serde_json::Value::Object(o) if o.contains_key("sensitive_values") => Val::obj(
-            o.iter()
-                .filter(|(k, _)| k.as_str() != "sensitive_values")
-                .map(|(k, v)| (jq::s(k), jq::to_val(v)))
-                .collect(),
-        ),
-        v => jq::to_val(v),
-    }
+    Value::Object(doc)
 }
 
 fn root_is_large(root: &Val) -> bool {
