@@ -15,6 +15,7 @@ use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// One mapping file given as text.
 #[derive(Debug, Clone)]
@@ -36,6 +37,11 @@ struct FilterInfo {
     split: Option<Split>,
     /// `cbf::ref(<path>)`: nothing to do when the path is null on the configuration block.
     ref_arg: Option<super::fast::Fast>,
+    /// `cbf::referrers("T")` or `first(cbf::referrers("A"), cbf::referrers("B")…)`: answered
+    /// natively from the configuration's reference index; (first only, types).
+    referrers: Option<(bool, Vec<String>)>,
+    /// The filter can read the whole document (or a module's configuration) by scanning it.
+    scans: bool,
 }
 
 struct Split {
@@ -159,6 +165,8 @@ impl Builder<'_> {
                 fast: fast.clone(),
                 split: None,
                 ref_arg,
+                referrers: referrers_shape(&rw.text),
+                scans: may_scan(&rw.text),
             },
             loc.clone(),
             rw.clone(),
@@ -183,6 +191,8 @@ impl Builder<'_> {
                 fast: None,
                 split: None,
                 ref_arg: None,
+                referrers: None,
+                scans: may_scan(rest),
             };
             let pred = super::fast::pred(rest);
             let rest = rest.to_string();
@@ -607,6 +617,12 @@ impl Engine {
     /// Map a document parsed by [`super::doc::Document::from_slice`] (consumed: its values are
     /// freed as soon as mapping is done).
     pub fn map_document(&self, doc: super::doc::Document) -> MappedPlan {
+        self.map_document_stats(doc).0
+    }
+
+    /// [`Engine::map_document`], and what it took.
+    pub fn map_document_stats(&self, doc: super::doc::Document) -> (MappedPlan, MapStats) {
+        let stats = MapStats::default();
         let super::doc::Document { root, unknown } = doc;
         let t = std::time::Instant::now();
         let regions_doc = regions_doc(&root);
@@ -623,13 +639,13 @@ impl Engine {
             .or_else(|| jq::get(&root, "values").and_then(|v| jq::get(v, "root_module")));
         let configs = Configs::new(&root);
         if let Some(m) = before {
-            let mapped = self.map_side(&root, m, None, &configs, &regions, &empty);
+            let mapped = self.map_side(&root, m, None, &configs, &regions, &empty, &stats);
             // ignored / unsupported are reported for the state after the change
             plan.before = mapped.0;
         }
         if let Some(m) = after {
             let (mapped, ignored, unsupported) =
-                self.map_side(&root, m, before, &configs, &regions, &unknown);
+                self.map_side(&root, m, before, &configs, &regions, &unknown, &stats);
             plan.after = mapped;
             plan.ignored = ignored;
             plan.unsupported = unsupported;
@@ -638,7 +654,7 @@ impl Engine {
         if root_is_large(&root) {
             std::thread::spawn(move || drop(root));
         }
-        plan
+        (plan, stats)
     }
 
     fn map_side(
@@ -649,6 +665,7 @@ impl Engine {
         configs: &Configs,
         regions: &Regions,
         unknown: &HashMap<&str, &Val>,
+        stats: &MapStats,
     ) -> (Vec<MappedResource>, Vec<String>, Vec<String>) {
         let t = std::time::Instant::now();
         let mut all = Vec::new();
@@ -839,7 +856,8 @@ impl Engine {
             .zip(prepared.into_par_iter())
             .enumerate()
             .map(|(k, ((_, m, r), (per, _)))| {
-                (rep[k] == k).then(|| self.map_resource(m, r.clone(), &g, &ix, regions, per))
+                (rep[k] == k)
+                    .then(|| self.map_resource(m, r.clone(), &g, &ix, configs, stats, regions, per))
             })
             .collect();
         let mapped: Vec<MappedResource> = (0..work.len())
@@ -898,9 +916,12 @@ impl Engine {
         res: Val,
         g: &Globals,
         ix: &AddrIndex,
+        configs: &Configs,
+        stats: &MapStats,
         regions: &Regions,
         per: PerResource,
     ) -> MappedResource {
+        MapStats::add(&stats.resources, 1);
         let get = |k| jq::get(&res, k).and_then(jq::str_of).unwrap_or_default();
         let address = get("address");
         let provider_name = get("provider_name");
@@ -910,6 +931,9 @@ impl Engine {
             e: self,
             g,
             ix,
+            configs,
+            stats,
+            modpath: region::config_address(&address).0,
             res: res.clone(),
             family,
             m,
@@ -1155,7 +1179,6 @@ impl<'a> AddrIndex<'a> {
 
     /// `cbf::by_address($a)`.
     fn by_address(&self, a: &str) -> Option<&'a Val> {
-        count_scan(Scan::Indexed);
         self.exact
             .get(a)
             .or_else(|| self.prefix.get(a))
@@ -1163,29 +1186,36 @@ impl<'a> AddrIndex<'a> {
     }
 }
 
-/// What the engine did to answer a lookup: counted in tests to catch a return of per-resource
-/// scans of the document.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Scan {
-    /// A filter run by jaq.
-    Jaq,
-    /// A lookup answered from an index.
-    Indexed,
+/// What one [`Engine::map_document_stats`] call did: tests compare these between plans of
+/// different sizes to catch work per resource that grows with the plan, without timing anything.
+#[derive(Debug, Default)]
+pub struct MapStats {
+    /// Resources mapped (both sides, memoised instances excluded).
+    pub resources: AtomicU64,
+    /// Filters run by jaq.
+    pub jaq_runs: AtomicU64,
+    /// jaq runs of filters that can scan the document ([`may_scan`]).
+    pub scan_runs: AtomicU64,
+    /// Those runs weighted by the number of resources they could scan.
+    pub scanned: AtomicU64,
+    /// Lookups answered from an index (`cbf::ref`, `cbf::referrers`).
+    pub indexed: AtomicU64,
 }
 
-thread_local! {
-    static COUNTS: std::cell::Cell<(u64, u64)> = const { std::cell::Cell::new((0, 0)) };
-}
-
-fn count_scan(kind: Scan) {
-    if cfg!(any(test, debug_assertions)) {
-        COUNTS.with(|c| {
-            let (j, i) = c.get();
-            c.set(match kind {
-                Scan::Jaq => (j + 1, i),
-                Scan::Indexed => (j, i + 1),
-            });
-        });
+impl MapStats {
+    fn add(c: &AtomicU64, n: u64) {
+        c.fetch_add(n, Ordering::Relaxed);
+    }
+    /// (resources, jaq runs, scan runs, resources scanned, indexed lookups).
+    pub fn get(&self) -> (u64, u64, u64, u64, u64) {
+        let g = |c: &AtomicU64| c.load(Ordering::Relaxed);
+        (
+            g(&self.resources),
+            g(&self.jaq_runs),
+            g(&self.scan_runs),
+            g(&self.scanned),
+            g(&self.indexed),
+        )
     }
 }
 
@@ -1194,9 +1224,61 @@ fn count_scan(kind: Scan) {
 struct Configs {
     resources: HashMap<(String, String), Val>,
     modules: HashMap<String, Val>,
+    /// (module path, type, referred address) → positions in the module's resource list of the
+    /// resources of that type whose expressions refer to the address or to one of its attributes.
+    referrers: std::sync::OnceLock<HashMap<(String, String, String), Vec<usize>>>,
 }
 
 impl Configs {
+    fn referrers(&self) -> &HashMap<(String, String, String), Vec<usize>> {
+        self.referrers.get_or_init(|| {
+            fn refs<'v>(v: &'v Val, out: &mut Vec<&'v str>) {
+                match v {
+                    Val::Obj(o) => {
+                        if let Some(Val::Arr(rs)) = o.get(&jq::s("references")) {
+                            out.extend(rs.iter().filter_map(jq::str_ref));
+                        }
+                        o.values().for_each(|v| refs(v, out));
+                    }
+                    Val::Arr(a) => a.iter().for_each(|v| refs(v, out)),
+                    _ => {}
+                }
+            }
+            let mut index: HashMap<(String, String, String), Vec<usize>> = HashMap::new();
+            for (path, list) in &self.modules {
+                let Val::Arr(list) = list else { continue };
+                for (p, r) in list.iter().enumerate() {
+                    let Some(ty) = jq::get(r, "type").and_then(jq::str_ref) else {
+                        continue;
+                    };
+                    let mut rs = Vec::new();
+                    refs(r, &mut rs);
+                    for reference in rs {
+                        // `. == $me or startswith($me + ".")`: the reference and its prefixes
+                        // ending before a dot
+                        let ends = reference
+                            .match_indices('.')
+                            .map(|(i, _)| i)
+                            .chain([reference.len()]);
+                        for e in ends {
+                            let v = index
+                                .entry((path.clone(), ty.to_string(), reference[..e].to_string()))
+                                .or_default();
+                            if v.last() != Some(&p) {
+                                v.push(p);
+                            }
+                        }
+                    }
+                }
+            }
+            for v in index.values_mut() {
+                v.sort_unstable();
+                v.dedup();
+            }
+            index
+        })
+    }
+
     fn new(root: &Val) -> Configs {
         let mut c = Configs::default();
         if let Some(m) = jq::get(root, "configuration").and_then(|c| jq::get(c, "root_module")) {
@@ -1272,6 +1354,10 @@ struct RCx<'e> {
     e: &'e Engine,
     g: &'e Globals,
     ix: &'e AddrIndex<'e>,
+    configs: &'e Configs,
+    stats: &'e MapStats,
+    /// Module path of the resource without instance keys (`module.a.module.b`).
+    modpath: String,
     res: Val,
     family: &'e str,
     m: &'e ResourceMapping,
@@ -1313,6 +1399,9 @@ impl RCx<'_> {
         if let Some(f) = &info.fast {
             return f.run(input, &phs);
         }
+        if let Some((first, types)) = &info.referrers {
+            return self.native_referrers(*first, types);
+        }
         if let Some(r) = &info.ref_arg {
             let found = r.run(&self.per.config, &[]);
             if found.is_empty() {
@@ -1353,8 +1442,51 @@ impl RCx<'_> {
         self.run_jaq(fid, input.clone(), &phs)
     }
 
+    fn count_jaq(&self, fid: usize) {
+        MapStats::add(&self.stats.jaq_runs, 1);
+        if self.e.filters.get(fid).is_some_and(|f| f.scans) {
+            MapStats::add(&self.stats.scan_runs, 1);
+            let n = match &self.g.all {
+                Val::Arr(a) => a.len(),
+                _ => 0,
+            };
+            MapStats::add(&self.stats.scanned, n as u64);
+        }
+    }
+
+    /// `cbf::referrers(T)` for each of `types` in turn (the first answer only with `first`):
+    /// configuration resources of type T in this module that refer to this resource, by address.
+    fn native_referrers(&self, first: bool, types: &[String]) -> Vec<Val> {
+        MapStats::add(&self.stats.indexed, 1);
+        let me = jq::get(&self.per.config, "address")
+            .and_then(jq::str_ref)
+            .unwrap_or("");
+        let Some(Val::Arr(list)) = self.configs.modules.get(&self.modpath) else {
+            return vec![];
+        };
+        let prefix = jq::str_ref(&self.per.modprefix).unwrap_or_default();
+        let index = self.configs.referrers();
+        let mut out = Vec::new();
+        for ty in types {
+            let key = (self.modpath.clone(), ty.clone(), me.to_string());
+            for &p in index.get(&key).into_iter().flatten() {
+                let Some(a) = jq::get(&list[p], "address").and_then(jq::str_ref) else {
+                    continue;
+                };
+                if let Some(r) = self.ix.by_address(&format!("{prefix}{a}")) {
+                    out.push(r.clone());
+                    if first {
+                        return out;
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// `ref_address(f) as $a | by_address($a)` where `found` is the value of `$__config | f`.
     fn native_ref(&self, found: &Val) -> Option<Val> {
+        MapStats::add(&self.stats.indexed, 1);
         let refs: Vec<&Val> = match jq::get(found, "references") {
             Some(Val::Arr(a)) => a.iter().collect(),
             Some(Val::Obj(o)) => o.values().collect(),
@@ -1369,7 +1501,7 @@ impl RCx<'_> {
     }
 
     fn run_jaq(&self, fid: usize, input: Val, phs: &[Val]) -> Vec<Val> {
-        count_scan(Scan::Jaq);
+        self.count_jaq(fid);
         let _t = profiling().then(|| Prof(fid, std::time::Instant::now()));
         self.e
             .program
@@ -1510,6 +1642,7 @@ impl RCx<'_> {
             && val.id != usize::MAX
         {
             let g = self.g;
+            self.count_jaq(val.id);
             let errs: Vec<String> = self
                 .e
                 .program
@@ -1700,6 +1833,56 @@ impl RCx<'_> {
         }
         out
     }
+}
+
+/// `cbf::referrers("T")`, or `first(…)` of several: (first only, the types).
+fn referrers_shape(text: &str) -> Option<(bool, Vec<String>)> {
+    let t = text.trim();
+    let (first, inner) = match t.strip_prefix("first(").and_then(|x| x.strip_suffix(')')) {
+        Some(i) => (true, i),
+        None => (false, t),
+    };
+    let mut types = Vec::new();
+    for part in inner.split(',') {
+        let ty = part
+            .trim()
+            .strip_prefix("cbf::referrers(\"")?
+            .strip_suffix("\")")?;
+        if ty.is_empty() || !ty.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') {
+            return None;
+        }
+        types.push(ty.to_string());
+    }
+    (first || types.len() == 1).then_some((first, types))
+}
+
+/// Whether a filter run by jaq can scan the document: it reads every resource (`$__all`, a
+/// non-indexed `all_select`, `by_address`), the root, or a module's configuration resources.
+pub fn may_scan(text: &str) -> bool {
+    let t = text.trim_start();
+    let literal_select = Regex::new(r#"all_select\(\s*"[^"]+"\s*;"#).expect("static regex");
+    [
+        "$__all",
+        "$__root",
+        "$__modconfig",
+        "cbf::root",
+        "cbf::by_address",
+        "cbf::ref(",
+        "cbf::referrers",
+        "cbf::config_resources",
+    ]
+    .iter()
+    .any(|p| t.contains(p))
+        || t.matches("all_select(").count() > literal_select.find_iter(t).count()
+        || ([
+            ".configuration",
+            ".prior_state",
+            ".planned_values",
+            ".resource_changes",
+        ]
+        .iter()
+        .any(|p| t.starts_with(p))
+            && (t.contains("[]") || t.contains("..")))
 }
 
 /// `test("^(data\\.)?[a-zA-Z0-9_]+\\.[a-zA-Z0-9_-]+$")` of `cbf::ref_address`.
