@@ -51,13 +51,19 @@ fn resolver(data_dirs: &[PathBuf]) -> Box<DataResolver> {
 pub fn run(opts: &Options, out: &mut dyn Write) -> Result<(), Error> {
     let bytes = read_input(&opts.input)?;
     let path = opts.input.display_path();
+    // Map first: the mapping engine's values are freed before the renderer's plan is built, so
+    // the two never take memory at the same time.
+    let mapped = match &opts.carbon {
+        Some(c) => Some(map(&path, &bytes, c)?),
+        None => None,
+    };
     let t = std::time::Instant::now();
     let plan = crate::plan::parse(&path, &bytes)?;
     phase("parse plan", t);
     let schemas = opts.schemas.as_deref().map(read_schemas).transpose()?;
-    let assessment = match &opts.carbon {
-        Some(c) => Some(assess(&path, &bytes, &plan, c)?),
-        None => None,
+    let assessment = match (&opts.carbon, mapped) {
+        (Some(c), Some(m)) => Some(assess(&plan, &m, c)),
+        _ => None,
     };
     let t = std::time::Instant::now();
     let mut w = io::BufWriter::with_capacity(64 * 1024, out);
@@ -92,13 +98,8 @@ pub fn run(opts: &Options, out: &mut dyn Write) -> Result<(), Error> {
     Ok(())
 }
 
-/// Maps the document and prices every resource.
-fn assess(
-    path: &Path,
-    bytes: &[u8],
-    plan: &Plan<'_>,
-    c: &CarbonOptions,
-) -> Result<Assessment, Error> {
+/// Maps the document's resources through the mappings.
+fn map(path: &Path, bytes: &[u8], c: &CarbonOptions) -> Result<mapping::MappedPlan, Error> {
     let t = std::time::Instant::now();
     let engine = mapping::load(&c.mapping_dirs, &*resolver(&c.data_dirs))?;
     phase("load mappings", t);
@@ -109,7 +110,7 @@ fn assess(
         Ok(d) => d,
         // the same error as the plan reader's
         Err(_) => {
-            crate::plan::parse_value(path, bytes)?;
+            crate::plan::parse(path, bytes)?;
             return Err(Error::Mapping("the document could not be read".into()));
         }
     };
@@ -120,6 +121,11 @@ fn assess(
     if mapping::engine::profiling() {
         engine.dump_prof(true);
     }
+    Ok(mapped)
+}
+
+/// Prices every mapped resource of the plan's changes.
+fn assess(plan: &Plan<'_>, mapped: &mapping::MappedPlan, c: &CarbonOptions) -> Assessment {
     let t = std::time::Instant::now();
     let changes: Vec<Change<'_>> = plan
         .resource_changes
@@ -132,9 +138,9 @@ fn assess(
             actions: rc.change.actions.iter().map(|a| a.to_string()).collect(),
         })
         .collect();
-    let a = carbon::assess(&changes, &mapped, c.settings);
+    let a = carbon::assess(&changes, mapped, c.settings);
     phase("assess", t);
-    Ok(a)
+    a
 }
 
 /// With `CARBON_SHOW_PROFILE`: how long a phase of the run took, on stderr.
