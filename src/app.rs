@@ -146,7 +146,19 @@ fn assess(plan: &Plan<'_>, mapped: &mapping::MappedPlan, c: &CarbonOptions) -> A
 /// With `CARBON_SHOW_PROFILE`: how long a phase of the run took, on stderr.
 fn phase(name: &str, since: std::time::Instant) {
     if mapping::engine::profiling() {
-        eprintln!("{name}: {:.3}s", since.elapsed().as_secs_f64());
+        // peak resident memory so far (Linux)
+        let peak = std::fs::read_to_string("/proc/self/status")
+            .ok()
+            .and_then(|s| {
+                s.lines()
+                    .find(|l| l.starts_with("VmHWM:"))
+                    .map(|l| l[6..].trim().to_string())
+            })
+            .unwrap_or_default();
+        eprintln!(
+            "{name}: {:.3}s (peak RSS {peak})",
+            since.elapsed().as_secs_f64()
+        );
     }
 }
 
