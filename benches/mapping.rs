@@ -11,6 +11,9 @@ use std::path::Path;
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+#[path = "../tests/support/lookup_plan.rs"]
+mod lookup_plan;
+
 fn td(p: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("testdata/mapping")
@@ -119,6 +122,18 @@ fn bench(c: &mut Criterion) {
         b.iter(|| serde_json::from_slice::<Value>(&unique_bytes).unwrap())
     });
     g.bench_function("map_plan_unique", |b| b.iter(|| e.map(&unique)));
+    g.finish();
+    // lookups across the document (references to count templates, referrers, AMIs in
+    // prior_state): linear only while they are answered from indexes; 3,000 and 30,000
+    // resources, parsed from bytes as the binary does
+    let mut g = c.benchmark_group("mapping_lookups");
+    g.sample_size(10);
+    for units in [300, 3_000] {
+        let bytes = serde_json::to_vec(&lookup_plan::lookup_plan(units)).unwrap();
+        g.bench_function(format!("parse_and_map_{}", units * 10), |b| {
+            b.iter(|| e.map_document(mapping::Document::from_slice(&bytes).unwrap()))
+        });
+    }
     g.finish();
     c.bench_function("load_shipped_mappings", |b| b.iter(engine));
 }

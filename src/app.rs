@@ -52,15 +52,25 @@ fn resolver(data_dirs: &[PathBuf]) -> Box<DataResolver> {
 pub fn run(opts: &Options, out: &mut dyn Write) -> Result<(), Error> {
     let bytes = read_input(&opts.input)?;
     let path = opts.input.display_path();
-    let plan = crate::plan::parse(&path, &bytes)?;
-    let schemas = opts.schemas.as_deref().map(read_schemas).transpose()?;
-    let assessment = match &opts.carbon {
-        Some(c) => Some(assess(&path, &bytes, &plan, c)?),
+    // Map first: the mapping engine's values are freed before the renderer's plan is built, so
+    // the two never take memory at the same time.
+    let mapped = match &opts.carbon {
+        Some(c) => Some(map(&path, &bytes, c)?),
         None => None,
     };
+    let t = std::time::Instant::now();
+    let plan = crate::plan::parse(&path, &bytes)?;
+    phase("parse plan", t);
+    let schemas = opts.schemas.as_deref().map(read_schemas).transpose()?;
+    let assessment = match (&opts.carbon, mapped) {
+        (Some(c), Some(m)) => Some(assess(&plan, &m, c)),
+        _ => None,
+    };
+    let t = std::time::Instant::now();
     let mut w = io::BufWriter::with_capacity(64 * 1024, out);
     let written = write_output(opts, &plan, schemas.as_ref(), assessment.as_ref(), &mut w)
         .and_then(|()| w.flush());
+    phase("write output", t);
     match written {
         Ok(()) => {}
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
@@ -89,18 +99,35 @@ pub fn run(opts: &Options, out: &mut dyn Write) -> Result<(), Error> {
     Ok(())
 }
 
-/// Maps the document and prices every resource.
-fn assess(
-    path: &Path,
-    bytes: &[u8],
-    plan: &Plan<'_>,
-    c: &CarbonOptions,
-) -> Result<Assessment, Error> {
+/// Maps the document's resources through the mappings.
+fn map(path: &Path, bytes: &[u8], c: &CarbonOptions) -> Result<mapping::MappedPlan, Error> {
+    let t = std::time::Instant::now();
     let engine = mapping::load(&c.mapping_dirs, &*resolver(&c.data_dirs))?;
-    // The mapping engine's jq filters need the whole document as a generic value.
-    let doc = crate::plan::parse_value(path, bytes)?;
-    let mapped = engine.map(&doc);
-    drop(doc);
+    phase("load mappings", t);
+    let t = std::time::Instant::now();
+    // The mapping engine's jq filters read the document as jaq values, parsed straight from the
+    // bytes (only the parts filters read).
+    let doc = match mapping::Document::from_slice(bytes) {
+        Ok(d) => d,
+        // the same error as the plan reader's
+        Err(_) => {
+            crate::plan::parse(path, bytes)?;
+            return Err(Error::Mapping("the document could not be read".into()));
+        }
+    };
+    phase("parse document", t);
+    let t = std::time::Instant::now();
+    let mapped = engine.map_document(doc);
+    phase("map", t);
+    if mapping::engine::profiling() {
+        engine.dump_prof(true);
+    }
+    Ok(mapped)
+}
+
+/// Prices every mapped resource of the plan's changes.
+fn assess(plan: &Plan<'_>, mapped: &mapping::MappedPlan, c: &CarbonOptions) -> Assessment {
+    let t = std::time::Instant::now();
     let managed: Vec<(&ResourceChange, Cow<'_, str>)> = plan
         .resource_changes
         .iter()
@@ -116,7 +143,28 @@ fn assess(
             actions: rc.change.actions.iter().map(|a| a.to_string()).collect(),
         })
         .collect();
-    Ok(carbon::assess(&changes, &mapped, c.settings))
+    let a = carbon::assess(&changes, mapped, c.settings);
+    phase("assess", t);
+    a
+}
+
+/// With `CARBON_SHOW_PROFILE`: how long a phase of the run took, on stderr.
+fn phase(name: &str, since: std::time::Instant) {
+    if mapping::engine::profiling() {
+        // peak resident memory so far (Linux)
+        let peak = std::fs::read_to_string("/proc/self/status")
+            .ok()
+            .and_then(|s| {
+                s.lines()
+                    .find(|l| l.starts_with("VmHWM:"))
+                    .map(|l| l[6..].trim().to_string())
+            })
+            .unwrap_or_default();
+        eprintln!(
+            "{name}: {:.3}s (peak RSS {peak})",
+            since.elapsed().as_secs_f64()
+        );
+    }
 }
 
 /// The address a resource change's figures are reported under: a deposed object's is its own.

@@ -52,7 +52,7 @@ pub enum Format {
 }
 
 /// How carbon figures are found and computed.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct CarbonOptions {
     /// User mapping folders, layered over the embedded ones in order.
     pub mapping_dirs: Vec<PathBuf>,
@@ -61,17 +61,6 @@ pub struct CarbonOptions {
     pub settings: crate::carbon::Settings,
     /// `--fail-over`: exit 3 when the plan adds more than this.
     pub fail_over: Option<Budget>,
-}
-
-impl Default for CarbonOptions {
-    fn default() -> Self {
-        CarbonOptions {
-            mapping_dirs: Vec::new(),
-            data_dirs: Vec::new(),
-            settings: crate::carbon::Settings::default(),
-            fail_over: None,
-        }
-    }
 }
 
 /// Validated options for one run.

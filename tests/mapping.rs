@@ -1582,3 +1582,59 @@ fn gcp_cpu_platform_names_match_architectures() {
         "the machine type's platforms"
     );
 }
+
+#[path = "support/lookup_plan.rs"]
+mod lookup_plan;
+
+/// Mapping work per resource stays the same as the plan grows: the lookups across the document
+/// (`cbf::ref` to a `count` launch template, `cbf::referrers`, AMIs and templates by id) are
+/// answered from indexes, and no jaq filter that could scan every resource runs per resource.
+/// Counts, not timings: a return of the quadratic behaviour fails this test on any machine.
+#[test]
+fn mapping_work_per_resource_does_not_grow_with_the_plan() {
+    let per_resource = |units: usize| {
+        // a fresh engine each time: some answers are cached in the engine
+        let e = builtin();
+        let doc = lookup_plan::lookup_plan(units);
+        let (m, stats) = e.map_document_stats(mapping::Document::from_value(&doc));
+        assert_eq!(
+            m.after.len() + m.ignored.len(),
+            units * 10,
+            "{:?}",
+            m.unsupported
+        );
+        assert_eq!(m.before.len(), m.after.len());
+        // the lookups found what they look for
+        let asg = find(&m.after, "aws_autoscaling_group.asg1");
+        assert_eq!(asg.machine_type.as_deref(), Some("m5.large"));
+        let np = find(&m.after, "google_container_node_pool.np1");
+        assert_eq!(np.machine_type.as_deref(), Some("e2-standard-2"));
+        let pool = find(&m.after, "azurerm_kubernetes_cluster_node_pool.pool1");
+        assert_eq!(pool.region.as_deref(), Some("westeurope"));
+        let (resources, jaq, scan_runs, scanned, indexed) = stats.get();
+        let r = resources as f64;
+        (
+            jaq as f64 / r,
+            scan_runs as f64 / r,
+            scanned as f64 / r,
+            indexed,
+        )
+    };
+    let (jaq_small, scans_small, scanned_small, _) = per_resource(10);
+    let (jaq_big, scans_big, scanned_big, indexed) = per_resource(100);
+    assert!(
+        jaq_big <= jaq_small * 1.1 + 0.01,
+        "jq runs per resource grew from {jaq_small} to {jaq_big}"
+    );
+    assert!(
+        scans_big <= scans_small * 1.1 + 0.01,
+        "scanning filters per resource grew from {scans_small} to {scans_big}"
+    );
+    assert!(
+        scanned_big <= scanned_small * 1.1 + 0.01,
+        "resources scanned per resource grew from {scanned_small} to {scanned_big}"
+    );
+    // the shipped mappings scan nothing per resource: their lookups use the indexes
+    assert_eq!((scans_big, scanned_big), (0.0, 0.0));
+    assert!(indexed > 0, "the index answered no lookup");
+}

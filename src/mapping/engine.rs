@@ -15,6 +15,7 @@ use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// One mapping file given as text.
 #[derive(Debug, Clone)]
@@ -36,6 +37,11 @@ struct FilterInfo {
     split: Option<Split>,
     /// `cbf::ref(<path>)`: nothing to do when the path is null on the configuration block.
     ref_arg: Option<super::fast::Fast>,
+    /// `cbf::referrers("T")` or `first(cbf::referrers("A"), cbf::referrers("B")…)`: answered
+    /// natively from the configuration's reference index; (first only, types).
+    referrers: Option<(bool, Vec<String>)>,
+    /// The filter can read the whole document (or a module's configuration) by scanning it.
+    scans: bool,
 }
 
 struct Split {
@@ -67,6 +73,8 @@ pub struct Engine {
     /// Resource mappings none of whose filters reads an address or an index: their identical
     /// count/for_each instances are mapped once.
     memo_ok: HashSet<String>,
+    /// Compiled text of every filter (diagnostics, profiling).
+    texts: Vec<String>,
     config: serde_json::Value,
     diagnostics: Vec<Diagnostic>,
 }
@@ -157,6 +165,8 @@ impl Builder<'_> {
                 fast: fast.clone(),
                 split: None,
                 ref_arg,
+                referrers: referrers_shape(&rw.text),
+                scans: may_scan(&rw.text),
             },
             loc.clone(),
             rw.clone(),
@@ -181,6 +191,8 @@ impl Builder<'_> {
                 fast: None,
                 split: None,
                 ref_arg: None,
+                referrers: None,
+                scans: may_scan(rest),
             };
             let pred = super::fast::pred(rest);
             let rest = rest.to_string();
@@ -580,6 +592,7 @@ impl Engine {
             ignored,
             index_props,
             memo_ok,
+            texts: texts_v,
             config: default_config(),
             diagnostics: diags.clone(),
         };
@@ -598,17 +611,24 @@ impl Engine {
 
     /// Map a plan (or state) document.
     pub fn map(&self, doc: &serde_json::Value) -> MappedPlan {
-        let root = document_val(doc);
-        let regions = Regions::new(doc);
-        // after_unknown marks, converted only for the resources mapped
-        let mut unknown: HashMap<&str, &serde_json::Value> = HashMap::new();
-        for rc in doc["resource_changes"].as_array().into_iter().flatten() {
-            if let (Some(a), Some(u)) = (rc["address"].as_str(), rc["change"].get("after_unknown"))
-                && u.as_object().is_some_and(|o| !o.is_empty())
-            {
-                unknown.insert(a, u);
-            }
-        }
+        self.map_document(super::doc::Document::from_value(doc))
+    }
+
+    /// Map a document parsed by [`super::doc::Document::from_slice`] (consumed: its values are
+    /// freed as soon as mapping is done).
+    pub fn map_document(&self, doc: super::doc::Document) -> MappedPlan {
+        self.map_document_stats(doc).0
+    }
+
+    /// [`Engine::map_document`], and what it took.
+    pub fn map_document_stats(&self, doc: super::doc::Document) -> (MappedPlan, MapStats) {
+        let stats = MapStats::default();
+        let super::doc::Document { root, unknown } = doc;
+        let t = std::time::Instant::now();
+        let regions_doc = regions_doc(&root);
+        let regions = Regions::new(&regions_doc);
+        phase("  regions", t);
+        let unknown: HashMap<&str, &Val> = unknown.iter().map(|(k, v)| (k.as_str(), v)).collect();
         let empty = HashMap::new();
         let mut plan = MappedPlan::default();
         let before = jq::get(&root, "prior_state")
@@ -619,13 +639,13 @@ impl Engine {
             .or_else(|| jq::get(&root, "values").and_then(|v| jq::get(v, "root_module")));
         let configs = Configs::new(&root);
         if let Some(m) = before {
-            let mapped = self.map_side(&root, m, None, &configs, &regions, &empty);
+            let mapped = self.map_side(&root, m, None, &configs, &regions, &empty, &stats);
             // ignored / unsupported are reported for the state after the change
             plan.before = mapped.0;
         }
         if let Some(m) = after {
             let (mapped, ignored, unsupported) =
-                self.map_side(&root, m, before, &configs, &regions, &unknown);
+                self.map_side(&root, m, before, &configs, &regions, &unknown, &stats);
             plan.after = mapped;
             plan.ignored = ignored;
             plan.unsupported = unsupported;
@@ -634,7 +654,7 @@ impl Engine {
         if root_is_large(&root) {
             std::thread::spawn(move || drop(root));
         }
-        plan
+        (plan, stats)
     }
 
     fn map_side(
@@ -644,8 +664,10 @@ impl Engine {
         extra: Option<&Val>,
         configs: &Configs,
         regions: &Regions,
-        unknown: &HashMap<&str, &serde_json::Value>,
+        unknown: &HashMap<&str, &Val>,
+        stats: &MapStats,
     ) -> (Vec<MappedResource>, Vec<String>, Vec<String>) {
+        let t = std::time::Instant::now();
         let mut all = Vec::new();
         collect_resources(module, &mut all);
         // data sources read during plan live in prior_state: make them findable too
@@ -744,6 +766,9 @@ impl Engine {
             idx: idx_val,
             all: Val::Arr(all.clone().into()),
         };
+        let ix = AddrIndex::new(&all, metas.iter().map(|m| m[0]));
+        phase("  side: indexes", t);
+        let t = std::time::Instant::now();
 
         // which mapping takes each resource (first mapping by name wins)
         let mut work: Vec<(usize, &ResourceMapping, Val)> = Vec::new();
@@ -778,6 +803,8 @@ impl Engine {
             }
         }
         work.sort_by_key(|w| w.0);
+        phase("  side: entry paths", t);
+        let t = std::time::Instant::now();
         let mut block_size: HashMap<&str, usize> = HashMap::new();
         for (i, _, _) in &work {
             *block_size.entry(block_of(metas[*i][0])).or_default() += 1;
@@ -790,7 +817,7 @@ impl Engine {
                 let addr = metas[*i][0];
                 let (modpath, rel) = region::config_address(addr);
                 let per = PerResource {
-                    unknown: unknown.get(addr).map_or(Val::Null, |u| jq::to_val(u)),
+                    unknown: unknown.get(addr).map_or(Val::Null, |u| (*u).clone()),
                     config: configs
                         .resources
                         .get(&(modpath.clone(), rel))
@@ -805,6 +832,8 @@ impl Engine {
                 (per, key)
             })
             .collect();
+        phase("  side: prepare", t);
+        let t = std::time::Instant::now();
         let mut rep: Vec<usize> = (0..work.len()).collect();
         let mut first: HashMap<u64, usize> = HashMap::new();
         for (k, (_, key)) in prepared.iter().enumerate() {
@@ -827,7 +856,8 @@ impl Engine {
             .zip(prepared.into_par_iter())
             .enumerate()
             .map(|(k, ((_, m, r), (per, _)))| {
-                (rep[k] == k).then(|| self.map_resource(m, r.clone(), &g, regions, per))
+                (rep[k] == k)
+                    .then(|| self.map_resource(m, r.clone(), &g, &ix, configs, stats, regions, per))
             })
             .collect();
         let mapped: Vec<MappedResource> = (0..work.len())
@@ -852,6 +882,7 @@ impl Engine {
             })
             .collect();
 
+        phase("  side: map resources", t);
         let mut ignored = Vec::new();
         let mut unsupported = Vec::new();
         for (i, [addr, ty, mode, pn]) in metas.iter().enumerate() {
@@ -895,9 +926,13 @@ impl Engine {
         m: &ResourceMapping,
         res: Val,
         g: &Globals,
+        ix: &AddrIndex,
+        configs: &Configs,
+        stats: &MapStats,
         regions: &Regions,
         per: PerResource,
     ) -> MappedResource {
+        MapStats::add(&stats.resources, 1);
         let get = |k| jq::get(&res, k).and_then(jq::str_of).unwrap_or_default();
         let address = get("address");
         let provider_name = get("provider_name");
@@ -906,6 +941,10 @@ impl Engine {
         let cx = RCx {
             e: self,
             g,
+            ix,
+            configs,
+            stats,
+            modpath: region::config_address(&address).0,
             res: res.clone(),
             family,
             m,
@@ -1019,61 +1058,60 @@ fn unit_factor_gb(unit: &str) -> f64 {
     }
 }
 
-/// The parts of a document filters read, converted once into jaq values (big arrays in
-/// parallel). `resource_changes` and resources' `sensitive_values` are left out (its `after_unknown` marks are read directly): it
-/// doubles a plan's size and no filter needs it.
-fn document_val(doc: &serde_json::Value) -> Val {
-    fn conv(v: &serde_json::Value, depth: usize) -> Val {
-        match v {
-            serde_json::Value::Object(o) if depth < 6 => Val::obj(
-                o.iter()
-                    .filter(|(k, _)| k.as_str() != "sensitive_values")
-                    .map(|(k, v)| (jq::s(k), conv(v, depth + 1)))
-                    .collect(),
-            ),
-            serde_json::Value::Array(a) if a.len() >= 64 => {
-                Val::Arr(a.par_iter().map(resource_val).collect::<Vec<_>>().into())
-            }
-            serde_json::Value::Array(a) if depth < 6 => Val::Arr(
-                a.iter()
-                    .map(|v| conv(v, depth + 1))
-                    .collect::<Vec<_>>()
-                    .into(),
-            ),
-            v => resource_val(v),
+/// What [`Regions`] reads of a document (provider configurations, variables, module calls and
+/// each configuration resource's provider key), as JSON: small next to the document.
+fn regions_doc(root: &Val) -> serde_json::Value {
+    use serde_json::{Map, Value};
+    fn module(m: &Val) -> Value {
+        let mut out = Map::new();
+        if let Some(Val::Arr(rs)) = jq::get(m, "resources") {
+            let keep = |r: &Val| {
+                let mut o = Map::new();
+                for k in ["address", "provider_config_key"] {
+                    if let Some(v) = jq::get(r, k) {
+                        o.insert(k.to_string(), jq::to_json(v));
+                    }
+                }
+                Value::Object(o)
+            };
+            out.insert("resources".into(), rs.iter().map(keep).collect());
+        }
+        if let Some(v) = jq::get(m, "variables") {
+            out.insert("variables".into(), jq::to_json(v));
+        }
+        if let Some(Val::Obj(calls)) = jq::get(m, "module_calls") {
+            let calls = calls
+                .iter()
+                .map(|(name, call)| {
+                    let mut c = Map::new();
+                    if let Some(e) = jq::get(call, "expressions") {
+                        c.insert("expressions".into(), jq::to_json(e));
+                    }
+                    if let Some(m) = jq::get(call, "module") {
+                        c.insert("module".into(), module(m));
+                    }
+                    (jq::str_of(name).unwrap_or_default(), Value::Object(c))
+                })
+                .collect();
+            out.insert("module_calls".into(), Value::Object(calls));
+        }
+        Value::Object(out)
+    }
+    let mut conf = Map::new();
+    if let Some(c) = jq::get(root, "configuration") {
+        if let Some(pc) = jq::get(c, "provider_config") {
+            conf.insert("provider_config".into(), jq::to_json(pc));
+        }
+        if let Some(m) = jq::get(c, "root_module") {
+            conf.insert("root_module".into(), module(m));
         }
     }
-    match doc {
-        serde_json::Value::Object(o) => Val::obj(
-            o.iter()
-                .filter(|(k, _)| {
-                    !matches!(
-                        k.as_str(),
-                        "resource_changes"
-                            | "output_changes"
-                            | "resource_drift"
-                            | "relevant_attributes"
-                            | "checks"
-                    )
-                })
-                .map(|(k, v)| (jq::s(k), conv(v, 1)))
-                .collect(),
-        ),
-        v => jq::to_val(v),
+    let mut doc = Map::new();
+    doc.insert("configuration".into(), Value::Object(conf));
+    if let Some(v) = jq::get(root, "variables") {
+        doc.insert("variables".into(), jq::to_json(v));
     }
-}
-
-/// A resource object without its `sensitive_values` mirror (no filter reads it).
-fn resource_val(v: &serde_json::Value) -> Val {
-    match v {
-        serde_json::Value::Object(o) if o.contains_key("sensitive_values") => Val::obj(
-            o.iter()
-                .filter(|(k, _)| k.as_str() != "sensitive_values")
-                .map(|(k, v)| (jq::s(k), jq::to_val(v)))
-                .collect(),
-        ),
-        v => jq::to_val(v),
-    }
+    Value::Object(doc)
 }
 
 fn root_is_large(root: &Val) -> bool {
@@ -1125,14 +1163,133 @@ fn memo_key(m: &ResourceMapping, r: &Val, per: &PerResource) -> (u64, Val) {
     (SEED.get_or_init(Default::default).hash_one(&key), key)
 }
 
+/// `cbf::by_address` answered natively: the first resource (in `$__all` order) at an address,
+/// and the first whose address starts with `<prefix>[`.
+struct AddrIndex<'a> {
+    exact: HashMap<&'a str, usize>,
+    prefix: HashMap<&'a str, usize>,
+    all: &'a [Val],
+}
+
+impl<'a> AddrIndex<'a> {
+    fn new(all: &'a [Val], addrs: impl Iterator<Item = &'a str>) -> AddrIndex<'a> {
+        let mut exact = HashMap::new();
+        let mut prefix = HashMap::new();
+        for (i, a) in addrs.enumerate() {
+            if a.is_empty() {
+                continue;
+            }
+            exact.entry(a).or_insert(i);
+            // every `[` (even one inside a quoted key) ends a prefix `startswith($a + "[")` accepts
+            for (j, _) in a.match_indices('[') {
+                prefix.entry(&a[..j]).or_insert(i);
+            }
+        }
+        AddrIndex { exact, prefix, all }
+    }
+
+    /// `cbf::by_address($a)`.
+    fn by_address(&self, a: &str) -> Option<&'a Val> {
+        self.exact
+            .get(a)
+            .or_else(|| self.prefix.get(a))
+            .map(|&i| &self.all[i])
+    }
+}
+
+/// What one [`Engine::map_document_stats`] call did: tests compare these between plans of
+/// different sizes to catch work per resource that grows with the plan, without timing anything.
+#[derive(Debug, Default)]
+pub struct MapStats {
+    /// Resources mapped (both sides, memoised instances excluded).
+    pub resources: AtomicU64,
+    /// Filters run by jaq.
+    pub jaq_runs: AtomicU64,
+    /// jaq runs of filters that can scan the document ([`may_scan`]).
+    pub scan_runs: AtomicU64,
+    /// Those runs weighted by the number of resources they could scan.
+    pub scanned: AtomicU64,
+    /// Lookups answered from an index (`cbf::ref`, `cbf::referrers`).
+    pub indexed: AtomicU64,
+}
+
+impl MapStats {
+    fn add(c: &AtomicU64, n: u64) {
+        c.fetch_add(n, Ordering::Relaxed);
+    }
+    /// (resources, jaq runs, scan runs, resources scanned, indexed lookups).
+    pub fn get(&self) -> (u64, u64, u64, u64, u64) {
+        let g = |c: &AtomicU64| c.load(Ordering::Relaxed);
+        (
+            g(&self.resources),
+            g(&self.jaq_runs),
+            g(&self.scan_runs),
+            g(&self.scanned),
+            g(&self.indexed),
+        )
+    }
+}
+
 /// Configuration resources by (module path, module-relative address), and each module's list.
 #[derive(Default)]
 struct Configs {
     resources: HashMap<(String, String), Val>,
     modules: HashMap<String, Val>,
+    /// (module path, type, referred address) → positions in the module's resource list of the
+    /// resources of that type whose expressions refer to the address or to one of its attributes.
+    referrers: std::sync::OnceLock<HashMap<(String, String, String), Vec<usize>>>,
 }
 
 impl Configs {
+    fn referrers(&self) -> &HashMap<(String, String, String), Vec<usize>> {
+        self.referrers.get_or_init(|| {
+            fn refs<'v>(v: &'v Val, out: &mut Vec<&'v str>) {
+                match v {
+                    Val::Obj(o) => {
+                        if let Some(Val::Arr(rs)) = o.get(&jq::s("references")) {
+                            out.extend(rs.iter().filter_map(jq::str_ref));
+                        }
+                        o.values().for_each(|v| refs(v, out));
+                    }
+                    Val::Arr(a) => a.iter().for_each(|v| refs(v, out)),
+                    _ => {}
+                }
+            }
+            let mut index: HashMap<(String, String, String), Vec<usize>> = HashMap::new();
+            for (path, list) in &self.modules {
+                let Val::Arr(list) = list else { continue };
+                for (p, r) in list.iter().enumerate() {
+                    let Some(ty) = jq::get(r, "type").and_then(jq::str_ref) else {
+                        continue;
+                    };
+                    let mut rs = Vec::new();
+                    refs(r, &mut rs);
+                    for reference in rs {
+                        // `. == $me or startswith($me + ".")`: the reference and its prefixes
+                        // ending before a dot
+                        let ends = reference
+                            .match_indices('.')
+                            .map(|(i, _)| i)
+                            .chain([reference.len()]);
+                        for e in ends {
+                            let v = index
+                                .entry((path.clone(), ty.to_string(), reference[..e].to_string()))
+                                .or_default();
+                            if v.last() != Some(&p) {
+                                v.push(p);
+                            }
+                        }
+                    }
+                }
+            }
+            for v in index.values_mut() {
+                v.sort_unstable();
+                v.dedup();
+            }
+            index
+        })
+    }
+
     fn new(root: &Val) -> Configs {
         let mut c = Configs::default();
         if let Some(m) = jq::get(root, "configuration").and_then(|c| jq::get(c, "root_module")) {
@@ -1207,6 +1364,11 @@ struct Found {
 struct RCx<'e> {
     e: &'e Engine,
     g: &'e Globals,
+    ix: &'e AddrIndex<'e>,
+    configs: &'e Configs,
+    stats: &'e MapStats,
+    /// Module path of the resource without instance keys (`module.a.module.b`).
+    modpath: String,
     res: Val,
     family: &'e str,
     m: &'e ResourceMapping,
@@ -1248,10 +1410,18 @@ impl RCx<'_> {
         if let Some(f) = &info.fast {
             return f.run(input, &phs);
         }
-        if let Some(r) = &info.ref_arg
-            && r.run(&self.per.config, &[]).is_empty()
-        {
-            return vec![];
+        if let Some((first, types)) = &info.referrers {
+            return self.native_referrers(*first, types);
+        }
+        if let Some(r) = &info.ref_arg {
+            let found = r.run(&self.per.config, &[]);
+            if found.is_empty() {
+                return vec![];
+            }
+            // `cbf::ref(<path without []>)`: ref_address and by_address, natively
+            if !r.has_iter() {
+                return self.native_ref(&found[0]).into_iter().collect();
+            }
         }
         if let Some(sp) = &info.split {
             let mut out = Vec::new();
@@ -1283,7 +1453,67 @@ impl RCx<'_> {
         self.run_jaq(fid, input.clone(), &phs)
     }
 
+    fn count_jaq(&self, fid: usize) {
+        MapStats::add(&self.stats.jaq_runs, 1);
+        if self.e.filters.get(fid).is_some_and(|f| f.scans) {
+            MapStats::add(&self.stats.scan_runs, 1);
+            let n = match &self.g.all {
+                Val::Arr(a) => a.len(),
+                _ => 0,
+            };
+            MapStats::add(&self.stats.scanned, n as u64);
+        }
+    }
+
+    /// `cbf::referrers(T)` for each of `types` in turn (the first answer only with `first`):
+    /// configuration resources of type T in this module that refer to this resource, by address.
+    fn native_referrers(&self, first: bool, types: &[String]) -> Vec<Val> {
+        MapStats::add(&self.stats.indexed, 1);
+        let me = jq::get(&self.per.config, "address")
+            .and_then(jq::str_ref)
+            .unwrap_or("");
+        let Some(Val::Arr(list)) = self.configs.modules.get(&self.modpath) else {
+            return vec![];
+        };
+        let prefix = jq::str_ref(&self.per.modprefix).unwrap_or_default();
+        let index = self.configs.referrers();
+        let mut out = Vec::new();
+        for ty in types {
+            let key = (self.modpath.clone(), ty.clone(), me.to_string());
+            for &p in index.get(&key).into_iter().flatten() {
+                let Some(a) = jq::get(&list[p], "address").and_then(jq::str_ref) else {
+                    continue;
+                };
+                if let Some(r) = self.ix.by_address(&format!("{prefix}{a}")) {
+                    out.push(r.clone());
+                    if first {
+                        return out;
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// `ref_address(f) as $a | by_address($a)` where `found` is the value of `$__config | f`.
+    fn native_ref(&self, found: &Val) -> Option<Val> {
+        MapStats::add(&self.stats.indexed, 1);
+        let refs: Vec<&Val> = match jq::get(found, "references") {
+            Some(Val::Arr(a)) => a.iter().collect(),
+            Some(Val::Obj(o)) => o.values().collect(),
+            _ => vec![],
+        };
+        let r = refs
+            .into_iter()
+            .filter_map(jq::str_ref)
+            .find(|r| is_ref_address(r))?;
+        let prefix = jq::str_ref(&self.per.modprefix).unwrap_or_default();
+        self.ix.by_address(&format!("{prefix}{r}")).cloned()
+    }
+
     fn run_jaq(&self, fid: usize, input: Val, phs: &[Val]) -> Vec<Val> {
+        self.count_jaq(fid);
+        let _t = profiling().then(|| Prof(fid, std::time::Instant::now()));
         self.e
             .program
             .run(fid, input, self.g, &self.per, phs)
@@ -1303,7 +1533,7 @@ impl RCx<'_> {
             .variables
             .iter()
             .find(|(k, _)| k == name)
-            .and_then(|(_, defs)| self.prop(defs, &self.res, name, false))
+            .and_then(|(_, defs)| self.prop(defs, &self.res, false))
             .map(|f| f.val);
         self.vars.borrow_mut().insert(name.to_string(), v.clone());
         v
@@ -1316,11 +1546,11 @@ impl RCx<'_> {
             name,
             "machine_type" | "vCPUs" | "vcpus" | "memory" | "count" | "replication_factor"
         );
-        self.prop(defs, &self.res, name, noted)
+        self.prop(defs, &self.res, noted)
     }
 
     /// Resolve a property from its ordered sources.
-    fn prop(&self, defs: &[PropDef], input: &Val, name: &str, top: bool) -> Option<Found> {
+    fn prop(&self, defs: &[PropDef], input: &Val, top: bool) -> Option<Found> {
         for d in defs.iter().filter(|d| !d.list) {
             let found = d
                 .paths
@@ -1424,6 +1654,7 @@ impl RCx<'_> {
             && val.id != usize::MAX
         {
             let g = self.g;
+            self.count_jaq(val.id);
             let errs: Vec<String> = self
                 .e
                 .program
@@ -1534,7 +1765,7 @@ impl RCx<'_> {
                         for el in elems {
                             let mut props = HashMap::new();
                             for (k, pdefs) in &it.properties {
-                                if let Some(f) = self.prop(pdefs, &el, k, false) {
+                                if let Some(f) = self.prop(pdefs, &el, false) {
                                     props.insert(k.clone(), f);
                                 }
                             }
@@ -1616,11 +1847,122 @@ impl RCx<'_> {
     }
 }
 
+/// `cbf::referrers("T")`, or `first(…)` of several: (first only, the types).
+fn referrers_shape(text: &str) -> Option<(bool, Vec<String>)> {
+    let t = text.trim();
+    let (first, inner) = match t.strip_prefix("first(").and_then(|x| x.strip_suffix(')')) {
+        Some(i) => (true, i),
+        None => (false, t),
+    };
+    let mut types = Vec::new();
+    for part in inner.split(',') {
+        let ty = part
+            .trim()
+            .strip_prefix("cbf::referrers(\"")?
+            .strip_suffix("\")")?;
+        if ty.is_empty() || !ty.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') {
+            return None;
+        }
+        types.push(ty.to_string());
+    }
+    (first || types.len() == 1).then_some((first, types))
+}
+
+/// Whether a filter run by jaq can scan the document: it reads every resource (`$__all`, a
+/// non-indexed `all_select`, `by_address`), the root, or a module's configuration resources.
+pub fn may_scan(text: &str) -> bool {
+    let t = text.trim_start();
+    let literal_select = Regex::new(r#"all_select\(\s*"[^"]+"\s*;"#).expect("static regex");
+    [
+        "$__all",
+        "$__root",
+        "$__modconfig",
+        "cbf::root",
+        "cbf::by_address",
+        "cbf::ref(",
+        "cbf::referrers",
+        "cbf::config_resources",
+    ]
+    .iter()
+    .any(|p| t.contains(p))
+        || t.matches("all_select(").count() > literal_select.find_iter(t).count()
+        || ([
+            ".configuration",
+            ".prior_state",
+            ".planned_values",
+            ".resource_changes",
+        ]
+        .iter()
+        .any(|p| t.starts_with(p))
+            && (t.contains("[]") || t.contains("..")))
+}
+
+/// `test("^(data\\.)?[a-zA-Z0-9_]+\\.[a-zA-Z0-9_-]+$")` of `cbf::ref_address`.
+fn is_ref_address(r: &str) -> bool {
+    let ok = |s: &str, dash: bool| {
+        !s.is_empty()
+            && s.bytes()
+                .all(|c| c.is_ascii_alphanumeric() || c == b'_' || (dash && c == b'-'))
+    };
+    let plain = |r: &str| matches!(r.split_once('.'), Some((t, n)) if ok(t, false) && ok(n, true));
+    plain(r) || r.strip_prefix("data.").is_some_and(plain)
+}
+
 fn contains_true(v: &Val) -> bool {
     match v {
         Val::Bool(b) => *b,
         Val::Arr(a) => a.iter().any(contains_true),
         Val::Obj(o) => o.values().any(contains_true),
         _ => false,
+    }
+}
+
+fn phase(name: &str, since: std::time::Instant) {
+    if profiling() {
+        eprintln!("{name}: {:.3}s", since.elapsed().as_secs_f64());
+    }
+}
+
+/// `CARBON_SHOW_PROFILE=1`: time spent in jaq per filter, printed to stderr after mapping.
+static PROF: std::sync::Mutex<Option<HashMap<usize, (u64, f64)>>> = std::sync::Mutex::new(None);
+
+/// Whether `CARBON_SHOW_PROFILE` is set.
+pub fn profiling() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("CARBON_SHOW_PROFILE").is_some())
+}
+
+struct Prof(usize, std::time::Instant);
+impl Drop for Prof {
+    fn drop(&mut self) {
+        let d = self.1.elapsed().as_secs_f64();
+        let mut g = PROF.lock().unwrap();
+        let e = g
+            .get_or_insert_with(HashMap::new)
+            .entry(self.0)
+            .or_default();
+        e.0 += 1;
+        e.1 += d;
+    }
+}
+impl Engine {
+    fn filter_text(&self, fid: usize) -> String {
+        self.texts.get(fid).cloned().unwrap_or_default()
+    }
+    /// Prints the filters jaq spent most time in (with `CARBON_SHOW_PROFILE`).
+    pub fn dump_prof(&self, texts: bool) {
+        let g = PROF.lock().unwrap();
+        let mut v: Vec<_> = g.iter().flatten().collect();
+        v.sort_by(|a, b| b.1.1.partial_cmp(&a.1.1).unwrap());
+        for (fid, (n, t)) in v.iter().take(25) {
+            eprintln!(
+                "{fid}\t{n}\t{t:.3}\t{}",
+                if texts {
+                    self.filter_text(**fid)
+                } else {
+                    String::new()
+                }
+            );
+        }
     }
 }

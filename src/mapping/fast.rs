@@ -305,6 +305,11 @@ pub fn ref_arg(text: &str) -> Option<Fast> {
 }
 
 impl Fast {
+    /// Whether the path iterates (`[]`): it may then give several values.
+    pub fn has_iter(&self) -> bool {
+        self.segs.contains(&Seg::Iter)
+    }
+
     /// Outputs including nulls (for prefixes whose nulls still feed the rest of a filter).
     pub fn run_keep_null(&self, input: &Val, phs: &[Val]) -> Vec<Val> {
         let start = match self.head {

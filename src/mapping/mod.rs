@@ -4,6 +4,7 @@
 //! `file:line:column: message` diagnostics) and [`Engine::map`] (a plan → [`MappedPlan`]).
 //! The language and design are described in `docs/mappings.md`.
 
+pub mod doc;
 pub mod engine;
 pub mod fast;
 pub mod jq;
@@ -11,6 +12,7 @@ pub mod model;
 pub mod placeholder;
 pub mod region;
 
+pub use doc::Document;
 pub use engine::{Engine, MappingFile, read_dir};
 pub use model::{DiagKind, Diagnostic, Loc};
 
