@@ -54,13 +54,47 @@ pub fn run(opts: &Options, out: &mut dyn Write) -> Result<(), Error> {
     let path = opts.input.display_path();
     let plan = crate::plan::parse(&path, &bytes)?;
     let schemas = opts.schemas.as_deref().map(read_schemas).transpose()?;
-    let assessment = match &opts.carbon {
-        Some(c) => Some(assess(&path, &bytes, &plan, c)?),
+    let engine = match &opts.carbon {
+        Some(c) => Some(mapping::load(&c.mapping_dirs, &*resolver(&c.data_dirs))?),
         None => None,
     };
+    show(
+        opts,
+        &path,
+        &bytes,
+        &plan,
+        schemas.as_ref(),
+        engine.as_ref(),
+        out,
+    )
+}
+
+/// Runs one `show` over a document already in memory, without touching the file system:
+/// the library entry point of the fuzz targets and property tests. `plan` is
+/// `plan::parse(path, bytes)`; `opts.input` and `opts.schemas` are not read (the schemas are
+/// given), and `engine` (the mappings `opts.carbon` asks for, already loaded) is required when
+/// `opts.carbon` is set. Output and errors are those of [`run`].
+pub fn show(
+    opts: &Options,
+    path: &Path,
+    bytes: &[u8],
+    plan: &Plan<'_>,
+    schemas: Option<&Schemas>,
+    engine: Option<&mapping::Engine>,
+    out: &mut dyn Write,
+) -> Result<(), Error> {
+    let assessment = match (&opts.carbon, engine) {
+        (Some(c), Some(engine)) => Some(assess(path, bytes, plan, c, engine)?),
+        (Some(_), None) => {
+            return Err(Error::Mapping(
+                "no mapping engine given for a carbon run".into(),
+            ));
+        }
+        (None, _) => None,
+    };
     let mut w = io::BufWriter::with_capacity(64 * 1024, out);
-    let written = write_output(opts, &plan, schemas.as_ref(), assessment.as_ref(), &mut w)
-        .and_then(|()| w.flush());
+    let written =
+        write_output(opts, plan, schemas, assessment.as_ref(), &mut w).and_then(|()| w.flush());
     match written {
         Ok(()) => {}
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
@@ -95,8 +129,8 @@ fn assess(
     bytes: &[u8],
     plan: &Plan<'_>,
     c: &CarbonOptions,
+    engine: &mapping::Engine,
 ) -> Result<Assessment, Error> {
-    let engine = mapping::load(&c.mapping_dirs, &*resolver(&c.data_dirs))?;
     // The mapping engine's jq filters need the whole document as a generic value.
     let doc = crate::plan::parse_value(path, bytes)?;
     let mapped = engine.map(&doc);

@@ -10,3 +10,4 @@ mod golden;
 mod impact;
 mod mapping;
 mod plans;
+mod props;
