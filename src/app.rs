@@ -134,6 +134,7 @@ fn assess(
     // The mapping engine's jq filters need the whole document as a generic value.
     let doc = crate::plan::parse_value(path, bytes)?;
     let mapped = engine.map(&doc);
+    let secrets = crate::plan::sensitive_strings(&doc);
     drop(doc);
     let managed: Vec<(&ResourceChange, Cow<'_, str>)> = plan
         .resource_changes
@@ -150,7 +151,9 @@ fn assess(
             actions: rc.change.actions.iter().map(|a| a.to_string()).collect(),
         })
         .collect();
-    Ok(carbon::assess(&changes, &mapped, c.settings))
+    let mut assessment = carbon::assess(&changes, &mapped, c.settings);
+    assessment.report.redact(&secrets);
+    Ok(assessment)
 }
 
 /// The address a resource change's figures are reported under: a deposed object's is its own.

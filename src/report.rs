@@ -343,7 +343,53 @@ impl PeriodInfo {
     }
 }
 
+/// What a report shows in place of text that holds a sensitive value.
+pub const SENSITIVE: &str = "(sensitive value)";
+
 impl Report {
+    /// Hides the plan's sensitive strings (`plan::sensitive_strings`) wherever the mappings
+    /// carried one into the report's text: a region or machine type that holds one is shown as
+    /// [`SENSITIVE`], and every occurrence in a reason, assumption or warning is replaced by
+    /// it. The figures computed from such values stay (they are estimates, not the value).
+    pub fn redact(&mut self, secrets: &[String]) {
+        let secrets: Vec<&str> = secrets
+            .iter()
+            .map(String::as_str)
+            .filter(|s| !s.is_empty())
+            .collect();
+        if secrets.is_empty() {
+            return;
+        }
+        let field = |v: &mut Option<String>| {
+            if let Some(text) = v
+                && secrets.iter().any(|s| text.contains(s))
+            {
+                *text = SENSITIVE.to_string();
+            }
+        };
+        let text = |t: &mut String| {
+            // Longest first, so that a secret holding a shorter one is hidden whole.
+            let mut sorted = secrets.clone();
+            sorted.sort_by_key(|s| std::cmp::Reverse(s.len()));
+            for s in sorted {
+                if t.contains(s) {
+                    *t = t.replace(s, SENSITIVE);
+                }
+            }
+        };
+        for r in &mut self.resources {
+            for side in [&mut r.before, &mut r.after].into_iter().flatten() {
+                field(&mut side.region);
+                field(&mut side.machine_type);
+            }
+            if let Status::NotEstimated { reason } = &mut r.status {
+                text(reason);
+            }
+            r.assumptions.iter_mut().for_each(text);
+            r.warnings.iter_mut().for_each(text);
+        }
+    }
+
     /// Sums the resources into totals and counts.
     pub fn new(
         resources: Vec<ResourceReport>,

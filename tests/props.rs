@@ -301,7 +301,29 @@ enum Seg {
     Index(usize),
 }
 
+/// Attributes the embedded mappings read (a secret there reaches the carbon report).
+const MAPPED: &[&str] = &[
+    "instance_type",
+    "machine_type",
+    "region",
+    "zone",
+    "availability_zone",
+    "size",
+    "type",
+    "location",
+    "vm_size",
+    "tier",
+    "node_type",
+];
+
 fn path() -> impl Strategy<Value = Vec<Seg>> {
+    prop_oneof![
+        1 => prop::sample::select(MAPPED.to_vec()).prop_map(|k| vec![Seg::Key(k)]),
+        2 => any_path(),
+    ]
+}
+
+fn any_path() -> impl Strategy<Value = Vec<Seg>> {
     prop::collection::vec(
         prop_oneof![
             3 => prop::sample::select(KEYS.to_vec()).prop_map(Seg::Key),

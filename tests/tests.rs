@@ -11,3 +11,4 @@ mod impact;
 mod mapping;
 mod plans;
 mod props;
+mod regressions;

@@ -392,6 +392,65 @@ pub fn parse<'a>(path: &Path, bytes: &'a [u8]) -> Result<Plan<'a>, Error> {
     Ok(plan)
 }
 
+/// Every string a document marks sensitive: the leaves of `before`/`after` under a `true` of
+/// `before_sensitive`/`after_sensitive` (resource changes, drift, output changes), of `values`
+/// under `sensitive_values` (planned values, prior state, state documents), and the values of
+/// outputs with `"sensitive": true`. The carbon report hides them (`Report::redact`): the
+/// mappings read the same values, and must not carry a secret into the output.
+pub fn sensitive_strings(doc: &serde_json::Value) -> Vec<String> {
+    use serde_json::Value as J;
+    fn leaves(v: &J, out: &mut Vec<String>) {
+        match v {
+            J::String(s) => out.push(s.clone()),
+            J::Array(a) => a.iter().for_each(|v| leaves(v, out)),
+            J::Object(o) => o.values().for_each(|v| leaves(v, out)),
+            _ => {}
+        }
+    }
+    fn masked(v: &J, mask: &J, out: &mut Vec<String>) {
+        match (v, mask) {
+            (_, J::Bool(true)) => leaves(v, out),
+            (J::Array(a), J::Array(m)) => a.iter().zip(m).for_each(|(v, m)| masked(v, m, out)),
+            (J::Object(o), J::Object(m)) => {
+                for (k, m) in m {
+                    if let Some(v) = o.get(k) {
+                        masked(v, m, out);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    fn walk(v: &J, out: &mut Vec<String>) {
+        match v {
+            J::Array(a) => a.iter().for_each(|v| walk(v, out)),
+            J::Object(o) => {
+                for (value, mask) in [
+                    ("before", "before_sensitive"),
+                    ("after", "after_sensitive"),
+                    ("values", "sensitive_values"),
+                ] {
+                    if let (Some(v), Some(m)) = (o.get(value), o.get(mask)) {
+                        masked(v, m, out);
+                    }
+                }
+                if o.get("sensitive") == Some(&J::Bool(true))
+                    && let Some(v) = o.get("value")
+                {
+                    leaves(v, out);
+                }
+                o.values().for_each(|v| walk(v, out));
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(doc, &mut out);
+    out.sort();
+    out.dedup();
+    out
+}
+
 /// Parses the same bytes into a `serde_json::Value` (for the mapping engine).
 pub fn parse_value(path: &Path, bytes: &[u8]) -> Result<serde_json::Value, Error> {
     serde_json::from_slice(bytes).map_err(|e| json_error(path, &e))
