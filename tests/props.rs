@@ -233,6 +233,11 @@ fn plan_doc(type_index: usize, actions: &[&str], res: &Values, out: &Values) -> 
             "address": address, "mode": "managed", "type": type_, "name": "r",
             "provider_name": provider, "change": change(actions, res),
         }],
+        "resource_drift": [{
+            "address": address, "mode": "managed", "type": type_, "name": "r",
+            "provider_name": provider, "change": change(&["update"], res),
+        }],
+        "relevant_attributes": [{"resource": address, "attribute": []}],
         "output_changes": {"o": change(actions, out)},
         "planned_values": {"root_module": {"resources": [resource(&res.after, &res.after_sensitive)]}},
         "prior_state": {"values": {"root_module": {"resources": [resource(&res.before, &res.before_sensitive)]}}},
