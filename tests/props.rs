@@ -218,8 +218,31 @@ fn change(actions: &[&str], v: &Values) -> Value {
 /// A plan with one resource change of `type_index`, its planned and prior values (so the
 /// mappings see them too) and one output change.
 fn plan_doc(type_index: usize, actions: &[&str], res: &Values, out: &Values) -> Value {
+    plan_doc_at(type_index, ("", ""), actions, res, out)
+}
+
+/// Module prefixes and index suffixes of addresses, well formed or not.
+const PREFIXES: &[&str] = &[
+    "",
+    "module.a.",
+    "module.a[\"x.y\"].",
+    "module.a[0].module.b.",
+    "module.",
+    "module..",
+    "module.\"open.",
+    "module.a.module.a.",
+];
+const SUFFIXES: &[&str] = &["", "[0]", "[\"k.e\\\"y\"]", "[", ".", " (deposed object x)"];
+
+fn plan_doc_at(
+    type_index: usize,
+    (prefix, suffix): (&str, &str),
+    actions: &[&str],
+    res: &Values,
+    out: &Values,
+) -> Value {
     let (type_, provider) = TYPES[type_index % TYPES.len()];
-    let address = format!("{type_}.r");
+    let address = format!("{prefix}{type_}.r{suffix}");
     let resource = |values: &Value, sensitive: &Value| {
         json!({
             "address": address, "mode": "managed", "type": type_, "name": "r",
@@ -383,8 +406,23 @@ proptest! {
         actions in prop::sample::select(ACTIONS.to_vec()),
         res in values(),
         out in values(),
+        prefix in prop::sample::select(PREFIXES.to_vec()),
+        suffix in prop::sample::select(SUFFIXES.to_vec()),
+        known in any::<bool>(),
     ) {
-        let doc = plan_doc(type_index, actions, &res, &out).to_string();
+        let mut res = res;
+        if known {
+            // A machine type the data knows, so that resources are estimated and every
+            // carbon format (the Impact Framework manifest above all) has figures to write.
+            for v in [&mut res.before, &mut res.after] {
+                if let Value::Object(m) = v {
+                    m.entry("instance_type").or_insert(json!("t3.micro"));
+                    m.entry("machine_type").or_insert(json!("n1-standard-1"));
+                    m.entry("zone").or_insert(json!("europe-west1-b"));
+                }
+            }
+        }
+        let doc = plan_doc_at(type_index, (prefix, suffix), actions, &res, &out).to_string();
         let _ = render_all(doc.as_bytes());
         let state = state_doc(type_index, &res, false).to_string();
         let _ = render_all(state.as_bytes());

@@ -42,10 +42,17 @@ fuzz_target!(|data: &[u8]| {
     } else {
         vec![file]
     };
-    for d in Engine::check_files(&files, &resolver) {
-        let _ = d.to_string();
-    }
-    if let Ok(engine) = Engine::from_files(&files, &resolver) {
-        let _ = engine.map(&PLAN);
+    // `from_files` is `check_files` (one build, every diagnostic) keeping the fatal ones:
+    // one build per input keeps the target fast.
+    match Engine::from_files(&files, &resolver) {
+        Ok(engine) => {
+            for d in engine.diagnostics() {
+                let _ = d.to_string();
+            }
+            let _ = engine.map(&PLAN);
+        }
+        Err(e) => {
+            let _ = e.to_string();
+        }
     }
 });

@@ -34,12 +34,17 @@ static SCHEMAS: LazyLock<Schemas> = LazyLock::new(|| {
     dirs.sort();
     for dir in dirs {
         let p = dir.join("schemas.json");
-        let Ok(bytes) = std::fs::read(&p) else { continue };
-        let Ok(s) = Schemas::parse(&p, &bytes) else { continue };
+        let Ok(bytes) = std::fs::read(&p) else {
+            continue;
+        };
+        let Ok(s) = Schemas::parse(&p, &bytes) else {
+            continue;
+        };
         for (name, provider) in s.provider_schemas {
             let into = merged.provider_schemas.entry(name).or_default();
             into.resource_schemas.extend(provider.resource_schemas);
-            into.data_source_schemas.extend(provider.data_source_schemas);
+            into.data_source_schemas
+                .extend(provider.data_source_schemas);
         }
     }
     merged
@@ -95,6 +100,14 @@ fuzz_target!(|data: &[u8]| {
         Format::ImpactFramework,
     ] {
         let opts = options(format, true, mode);
-        let _ = app::show(&opts, path, data, &plan, Some(schemas), Some(engine), &mut Sink);
+        let _ = app::show(
+            &opts,
+            path,
+            data,
+            &plan,
+            Some(schemas),
+            Some(engine),
+            &mut Sink,
+        );
     }
 });
