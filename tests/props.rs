@@ -322,6 +322,14 @@ fn render_all(doc: &[u8]) -> Result<Vec<String>, carbon_show::Error> {
     Ok(outputs)
 }
 
+/// `n`, or `PROPTEST_CASES` when set (for a longer hunt).
+fn cases(n: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(n)
+}
+
 /// Where a secret sits inside a value: object keys or array indexes.
 #[derive(Debug, Clone)]
 enum Seg {
@@ -397,7 +405,7 @@ fn mask(path: &[Seg]) -> Value {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 96, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(96), failure_persistence: None, ..ProptestConfig::default() })]
 
     /// (a) Any values in a resource change and an output change: every format renders.
     #[test]
@@ -484,7 +492,7 @@ fn nested(depth: usize, kind: usize) -> Value {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(24), failure_persistence: None, ..ProptestConfig::default() })]
 
     /// (c) Values nested to (and past) the 128-level limit render, or fail with a JSON error.
     #[test]
