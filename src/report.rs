@@ -552,6 +552,46 @@ mod tests {
     }
 
     #[test]
+    fn redact_hides_sensitive_strings() {
+        let mut skipped = create("aws_instance.x", 0.0);
+        skipped.status = Status::NotEstimated {
+            reason: "unknown machine type \"s3cret.big\" (s3cret)".into(),
+        };
+        skipped.assumptions = vec!["assumed machine_type = s3cret.big".into()];
+        skipped.warnings = vec!["plain".into()];
+        let mut r = Report::new(
+            vec![create("aws_instance.y", 1.0), skipped],
+            vec![],
+            0,
+            0.5,
+            Period::Month,
+        );
+        r.redact(&[
+            "".into(),
+            "m5.xlarge".into(),
+            "s3cret".into(),
+            "s3cret.big".into(),
+        ]);
+        let after = r.resources[0].after.as_ref().unwrap();
+        assert_eq!(after.machine_type.as_deref(), Some(SENSITIVE));
+        assert_eq!(after.region.as_deref(), Some("us-east-1"));
+        let x = &r.resources[1];
+        assert_eq!(
+            x.status,
+            Status::NotEstimated {
+                reason: format!("unknown machine type \"{SENSITIVE}\" ({SENSITIVE})")
+            }
+        );
+        assert_eq!(
+            x.assumptions,
+            [format!("assumed machine_type = {SENSITIVE}")]
+        );
+        assert_eq!(x.warnings, ["plain"]);
+        // Figures stay.
+        assert_eq!(r.totals.after_per_hour.total_gco2eq, 1.0);
+    }
+
+    #[test]
     fn create_annotation_matches_the_documented_example() {
         // 23.1 g/h × 730 h = 16,863 g → "16.9 kgCO2eq/month"
         let r = create("aws_instance.web", 23.1);

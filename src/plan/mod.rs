@@ -498,6 +498,27 @@ mod tests {
     use super::*;
 
     #[test]
+    fn sensitive_strings_of_every_section() {
+        let doc: serde_json::Value = serde_json::from_str(
+            r#"{
+              "resource_changes": [{"change": {
+                "before": {"a": "b1", "n": ["b2", "open"]}, "before_sensitive": {"a": true, "n": [true]},
+                "after": {"a": ["a1", {"x": "a2"}], "o": "open"}, "after_sensitive": {"a": true, "o": false}}}],
+              "output_changes": {"o": {"after": "o1", "after_sensitive": true}},
+              "planned_values": {"outputs": {"p": {"sensitive": true, "value": {"k": "p1"}},
+                                             "q": {"sensitive": false, "value": "open"}},
+                "root_module": {"child_modules": [{"resources": [
+                  {"values": {"t": "v1", "u": "open"}, "sensitive_values": {"t": true}}]}]}}
+            }"#,
+        )
+        .unwrap();
+        assert_eq!(
+            sensitive_strings(&doc),
+            ["a1", "a2", "b1", "b2", "o1", "p1", "v1"]
+        );
+    }
+
+    #[test]
     fn borrows_strings() {
         let text = br#"{"format_version":"1.2","resource_changes":[{"address":"a.b[\"x\"]","mode":"managed","type":"a","name":"b","change":{"actions":["create"],"after":{"k":"v"}}}]}"#;
         let plan = parse(Path::new("-"), text).unwrap();
