@@ -55,7 +55,12 @@ pub fn run(opts: &Options, out: &mut dyn Write) -> Result<(), Error> {
     // Map first: the mapping engine's values are freed before the renderer's plan is built, so
     // the two never take memory at the same time.
     let mapped = match &opts.carbon {
-        Some(c) => Some(map(&path, &bytes, c)?),
+        Some(c) => {
+            let t = std::time::Instant::now();
+            let engine = mapping::load(&c.mapping_dirs, &*resolver(&c.data_dirs))?;
+            phase("load mappings", t);
+            Some(map(&path, &bytes, &engine)?)
+        }
         None => None,
     };
     let t = std::time::Instant::now();
@@ -66,10 +71,46 @@ pub fn run(opts: &Options, out: &mut dyn Write) -> Result<(), Error> {
         (Some(c), Some(m)) => Some(assess(&plan, &m, c)),
         _ => None,
     };
+    finish(opts, &plan, schemas.as_ref(), assessment.as_ref(), out)
+}
+
+/// Runs one `show` over a document already in memory, without touching the file system:
+/// the library entry point of the fuzz targets and property tests. `plan` is
+/// `plan::parse(path, bytes)`; `opts.input` and `opts.schemas` are not read (the schemas are
+/// given), and `engine` (the mappings `opts.carbon` asks for, already loaded) is required when
+/// `opts.carbon` is set. Output and errors are those of [`run`].
+pub fn show(
+    opts: &Options,
+    path: &Path,
+    bytes: &[u8],
+    plan: &Plan<'_>,
+    schemas: Option<&Schemas>,
+    engine: Option<&mapping::Engine>,
+    out: &mut dyn Write,
+) -> Result<(), Error> {
+    let assessment = match (&opts.carbon, engine) {
+        (Some(c), Some(engine)) => Some(assess(plan, &map(path, bytes, engine)?, c)),
+        (Some(_), None) => {
+            return Err(Error::Mapping(
+                "no mapping engine given for a carbon run".into(),
+            ));
+        }
+        (None, _) => None,
+    };
+    finish(opts, plan, schemas, assessment.as_ref(), out)
+}
+
+/// Writes the output, then applies `--fail-over`.
+fn finish(
+    opts: &Options,
+    plan: &Plan<'_>,
+    schemas: Option<&Schemas>,
+    assessment: Option<&Assessment>,
+    out: &mut dyn Write,
+) -> Result<(), Error> {
     let t = std::time::Instant::now();
     let mut w = io::BufWriter::with_capacity(64 * 1024, out);
-    let written = write_output(opts, &plan, schemas.as_ref(), assessment.as_ref(), &mut w)
-        .and_then(|()| w.flush());
+    let written = write_output(opts, plan, schemas, assessment, &mut w).and_then(|()| w.flush());
     phase("write output", t);
     match written {
         Ok(()) => {}
@@ -100,10 +141,7 @@ pub fn run(opts: &Options, out: &mut dyn Write) -> Result<(), Error> {
 }
 
 /// Maps the document's resources through the mappings.
-fn map(path: &Path, bytes: &[u8], c: &CarbonOptions) -> Result<mapping::MappedPlan, Error> {
-    let t = std::time::Instant::now();
-    let engine = mapping::load(&c.mapping_dirs, &*resolver(&c.data_dirs))?;
-    phase("load mappings", t);
+fn map(path: &Path, bytes: &[u8], engine: &mapping::Engine) -> Result<mapping::MappedPlan, Error> {
     let t = std::time::Instant::now();
     // The mapping engine's jq filters read the document as jaq values, parsed straight from the
     // bytes (only the parts filters read).
@@ -125,7 +163,8 @@ fn map(path: &Path, bytes: &[u8], c: &CarbonOptions) -> Result<mapping::MappedPl
     Ok(mapped)
 }
 
-/// Prices every mapped resource of the plan's changes.
+/// Prices every mapped resource of the plan's changes, and hides the plan's sensitive strings
+/// wherever the mappings carried one into the report.
 fn assess(plan: &Plan<'_>, mapped: &mapping::MappedPlan, c: &CarbonOptions) -> Assessment {
     let t = std::time::Instant::now();
     let managed: Vec<(&ResourceChange, Cow<'_, str>)> = plan
@@ -143,7 +182,8 @@ fn assess(plan: &Plan<'_>, mapped: &mapping::MappedPlan, c: &CarbonOptions) -> A
             actions: rc.change.actions.iter().map(|a| a.to_string()).collect(),
         })
         .collect();
-    let a = carbon::assess(&changes, mapped, c.settings);
+    let mut a = carbon::assess(&changes, mapped, c.settings);
+    a.report.redact(&crate::plan::sensitive_strings(plan));
     phase("assess", t);
     a
 }

@@ -343,7 +343,53 @@ impl PeriodInfo {
     }
 }
 
+/// What a report shows in place of text that holds a sensitive value.
+pub const SENSITIVE: &str = "(sensitive value)";
+
 impl Report {
+    /// Hides the plan's sensitive strings (`plan::sensitive_strings`) wherever the mappings
+    /// carried one into the report's text: a region or machine type that holds one is shown as
+    /// [`SENSITIVE`], and every occurrence in a reason, assumption or warning is replaced by
+    /// it. The figures computed from such values stay (they are estimates, not the value).
+    pub fn redact(&mut self, secrets: &[String]) {
+        let secrets: Vec<&str> = secrets
+            .iter()
+            .map(String::as_str)
+            .filter(|s| !s.is_empty())
+            .collect();
+        if secrets.is_empty() {
+            return;
+        }
+        let field = |v: &mut Option<String>| {
+            if let Some(text) = v
+                && secrets.iter().any(|s| text.contains(s))
+            {
+                *text = SENSITIVE.to_string();
+            }
+        };
+        let text = |t: &mut String| {
+            // Longest first, so that a secret holding a shorter one is hidden whole.
+            let mut sorted = secrets.clone();
+            sorted.sort_by_key(|s| std::cmp::Reverse(s.len()));
+            for s in sorted {
+                if t.contains(s) {
+                    *t = t.replace(s, SENSITIVE);
+                }
+            }
+        };
+        for r in &mut self.resources {
+            for side in [&mut r.before, &mut r.after].into_iter().flatten() {
+                field(&mut side.region);
+                field(&mut side.machine_type);
+            }
+            if let Status::NotEstimated { reason } = &mut r.status {
+                text(reason);
+            }
+            r.assumptions.iter_mut().for_each(text);
+            r.warnings.iter_mut().for_each(text);
+        }
+    }
+
     /// Sums the resources into totals and counts.
     pub fn new(
         resources: Vec<ResourceReport>,
@@ -503,6 +549,46 @@ mod tests {
             None,
             Some(side(4.0, 16.0, g, 1.0)),
         )
+    }
+
+    #[test]
+    fn redact_hides_sensitive_strings() {
+        let mut skipped = create("aws_instance.x", 0.0);
+        skipped.status = Status::NotEstimated {
+            reason: "unknown machine type \"s3cret.big\" (s3cret)".into(),
+        };
+        skipped.assumptions = vec!["assumed machine_type = s3cret.big".into()];
+        skipped.warnings = vec!["plain".into()];
+        let mut r = Report::new(
+            vec![create("aws_instance.y", 1.0), skipped],
+            vec![],
+            0,
+            0.5,
+            Period::Month,
+        );
+        r.redact(&[
+            "".into(),
+            "m5.xlarge".into(),
+            "s3cret".into(),
+            "s3cret.big".into(),
+        ]);
+        let after = r.resources[0].after.as_ref().unwrap();
+        assert_eq!(after.machine_type.as_deref(), Some(SENSITIVE));
+        assert_eq!(after.region.as_deref(), Some("us-east-1"));
+        let x = &r.resources[1];
+        assert_eq!(
+            x.status,
+            Status::NotEstimated {
+                reason: format!("unknown machine type \"{SENSITIVE}\" ({SENSITIVE})")
+            }
+        );
+        assert_eq!(
+            x.assumptions,
+            [format!("assumed machine_type = {SENSITIVE}")]
+        );
+        assert_eq!(x.warnings, ["plain"]);
+        // Figures stay.
+        assert_eq!(r.totals.after_per_hour.total_gco2eq, 1.0);
     }
 
     #[test]

@@ -10,3 +10,5 @@ mod golden;
 mod impact;
 mod mapping;
 mod plans;
+mod props;
+mod regressions;

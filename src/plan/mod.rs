@@ -392,6 +392,72 @@ pub fn parse<'a>(path: &Path, bytes: &'a [u8]) -> Result<Plan<'a>, Error> {
     Ok(plan)
 }
 
+/// Every string a plan or state marks sensitive: the leaves of `before`/`after` under a `true`
+/// of `before_sensitive`/`after_sensitive` (resource changes, drift, output changes), of a
+/// state document's `values` under `sensitive_values`, and the values of state outputs with
+/// `"sensitive": true`. The carbon report hides them (`Report::redact`): the mappings read the
+/// same values, and must not carry a secret into the output. (`planned_values` and
+/// `prior_state` repeat the resource changes' `after` and `before`, so they are not walked:
+/// the plan keeps them unparsed.)
+pub fn sensitive_strings(plan: &Plan<'_>) -> Vec<String> {
+    fn leaves(v: &Value<'_>, out: &mut Vec<String>) {
+        match v {
+            Value::String(s) => out.push(s.to_string()),
+            Value::Array(a) => a.iter().for_each(|v| leaves(v, out)),
+            Value::Object(o) => o.values().for_each(|v| leaves(v, out)),
+            _ => {}
+        }
+    }
+    fn masked(v: &Value<'_>, mask: &Value<'_>, out: &mut Vec<String>) {
+        match (v, mask) {
+            (_, Value::Bool(true)) => leaves(v, out),
+            (Value::Array(a), Value::Array(m)) => {
+                a.iter().zip(m).for_each(|(v, m)| masked(v, m, out))
+            }
+            (Value::Object(o), Value::Object(m)) => {
+                for (k, m) in m {
+                    if let Some(v) = o.get(k) {
+                        masked(v, m, out);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    fn change(c: &Change<'_>, out: &mut Vec<String>) {
+        masked(&c.before, &c.before_sensitive, out);
+        masked(&c.after, &c.after_sensitive, out);
+    }
+    fn module(m: &StateModule<'_>, out: &mut Vec<String>) {
+        for r in &m.resources {
+            masked(&r.values, &r.sensitive_values, out);
+        }
+        m.child_modules.iter().for_each(|c| module(c, out));
+    }
+    let mut out = Vec::new();
+    for rc in plan
+        .resource_changes
+        .iter()
+        .chain(plan.resource_drift.iter())
+        .flatten()
+    {
+        change(&rc.change, &mut out);
+    }
+    plan.output_changes
+        .iter()
+        .flat_map(|o| o.values())
+        .for_each(|c| change(c, &mut out));
+    if let Some(v) = &plan.values {
+        for o in v.outputs.values().filter(|o| o.sensitive) {
+            leaves(&o.value, &mut out);
+        }
+        module(&v.root_module, &mut out);
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
 /// Parses the same bytes into a `serde_json::Value` (for the mapping engine).
 pub fn parse_value(path: &Path, bytes: &[u8]) -> Result<serde_json::Value, Error> {
     serde_json::from_slice(bytes).map_err(|e| json_error(path, &e))
@@ -437,6 +503,29 @@ fn line_col(bytes: &[u8], offset: usize) -> (usize, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sensitive_strings_of_every_section() {
+        let plan = br#"{"format_version":"1.2",
+              "resource_changes": [{"change": {
+                "before": {"a": "b1", "n": ["b2", "open"]}, "before_sensitive": {"a": true, "n": [true]},
+                "after": {"a": ["a1", {"x": "a2"}], "o": "open"}, "after_sensitive": {"a": true, "o": false}}}],
+              "resource_drift": [{"change": {"after": {"d": "d1"}, "after_sensitive": {"d": true}}}],
+              "output_changes": {"o": {"after": "o1", "after_sensitive": true}}
+            }"#;
+        let plan = parse(Path::new("p.json"), plan).unwrap();
+        assert_eq!(
+            sensitive_strings(&plan),
+            ["a1", "a2", "b1", "b2", "d1", "o1"]
+        );
+        let state = br#"{"format_version":"1.0","values": {
+              "outputs": {"p": {"sensitive": true, "value": {"k": "p1"}}, "q": {"sensitive": false, "value": "open"}},
+              "root_module": {"child_modules": [{"resources": [
+                {"address": "a.b", "mode": "managed", "type": "a", "name": "b",
+                 "values": {"t": "v1", "u": "open"}, "sensitive_values": {"t": true}}]}]}}}"#;
+        let state = parse(Path::new("s.json"), state).unwrap();
+        assert_eq!(sensitive_strings(&state), ["p1", "v1"]);
+    }
 
     #[test]
     fn borrows_strings() {
