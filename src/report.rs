@@ -459,7 +459,7 @@ impl Report {
             trim_num(self.utilization * 100.0),
             Mass(t.before_per_hour.total_gco2eq * headline.hours()),
             Mass(t.after_per_hour.total_gco2eq * headline.hours()),
-            headline_name(headline),
+            PeriodInfo::new(headline).name,
             sign(t.delta_per_hour.total_gco2eq),
             Mass(t.delta_per_hour.total_gco2eq * headline.hours()),
         ));
@@ -477,7 +477,7 @@ impl Report {
             "  after: operational {} + embodied {} per {}",
             Mass(t.after_per_hour.operational_gco2eq * headline.hours()),
             Mass(t.after_per_hour.embodied_gco2eq * headline.hours()),
-            headline_name(headline),
+            PeriodInfo::new(headline).name,
         ));
         let top = self.top_contributors(3);
         if !top.is_empty() {
@@ -504,15 +504,8 @@ impl Report {
     }
 }
 
-fn headline_name(p: Period) -> &'static str {
-    match p {
-        Period::Hour => "hour",
-        Period::Month => "month",
-        Period::Year => "year",
-    }
-}
-
-fn sign(v: f64) -> &'static str {
+/// `+` for a positive figure (negative ones carry their own `-`).
+pub(crate) fn sign(v: f64) -> &'static str {
     if v > 0.0 { "+" } else { "" }
 }
 

@@ -4,7 +4,7 @@
 use std::io::{self, Write};
 
 use crate::estimate::{Mass, Period};
-use crate::report::{Figures, Report, Status};
+use crate::report::{Figures, Report, Status, sign};
 
 /// Writes the comment. `plan_text` is the plain (uncoloured) human plan; `plan_line` is its
 /// `Plan: …` or `No changes.` line, used as the fold's summary.
@@ -109,10 +109,6 @@ pub fn write_comment(
     writeln!(out, "{fence}")?;
     writeln!(out)?;
     writeln!(out, "</details>")
-}
-
-fn sign(v: f64) -> &'static str {
-    if v > 0.0 { "+" } else { "" }
 }
 
 fn cell(g: f64, signed: bool) -> String {
