@@ -3,11 +3,14 @@
 //! Only what filters can read is kept: `resource_changes` is reduced to each change's
 //! `after_unknown` marks, `output_changes`, `resource_drift`, `relevant_attributes` and `checks`
 //! are skipped by the parser, and resources' `sensitive_values` mirrors are never built. No
-//! `serde_json::Value` of the whole document exists on this path.
+//! `serde_json::Value` of the whole document exists on this path. Equal values are built once
+//! and shared ([`Interner`]): keys, regions, and the resources that are the same before and
+//! after the change cost one tree, not one per occurrence.
 
 use super::jq;
 use jaq_json::Val;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt;
 
@@ -31,7 +34,8 @@ impl Document {
     /// Parse JSON bytes.
     pub fn from_slice(bytes: &[u8]) -> Result<Document, serde_json::Error> {
         let mut de = serde_json::Deserializer::from_slice(bytes);
-        let doc = DocSeed.deserialize(&mut de)?;
+        let int = RefCell::new(Interner::default());
+        let doc = DocSeed(&int).deserialize(&mut de)?;
         de.end()?;
         Ok(doc)
     }
@@ -90,85 +94,187 @@ fn object(mut members: Vec<(String, Val)>) -> Val {
     )
 }
 
-/// Any JSON value as a jaq value; `strip` drops `sensitive_values` members unread.
-#[derive(Clone, Copy)]
-struct ValSeed {
-    strip: bool,
+/// Equal values of one document, built once. jaq's strings, arrays and objects are
+/// reference-counted, so a value met again (a key, a region, a resource that is the same in
+/// `prior_state` and `planned_values`, the instances of a `count`) is shared instead of built
+/// anew: the document then costs about what its distinct values cost. Values are found by a
+/// hash computed bottom-up while parsing, and compared before they are shared.
+#[derive(Default)]
+struct Interner {
+    table: HashMap<u64, Val>,
 }
 
-impl<'de> DeserializeSeed<'de> for ValSeed {
-    type Value = Val;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Val, D::Error> {
+/// A value and its content hash.
+type Hashed = (Val, u64);
+
+fn hasher() -> foldhash::fast::FoldHasher {
+    use std::hash::BuildHasher;
+    foldhash::fast::FixedState::with_seed(0x00ca_4b07).build_hasher()
+}
+
+impl Interner {
+    /// `v` (whose content hashes to `h`), or the equal value met before.
+    fn share(&mut self, v: Val, h: u64) -> Val {
+        use std::collections::hash_map::Entry;
+        match self.table.entry(h) {
+            Entry::Occupied(e) if *e.get() == v => e.get().clone(),
+            Entry::Occupied(_) => v,
+            Entry::Vacant(e) => {
+                e.insert(v.clone());
+                v
+            }
+        }
+    }
+    fn string(&mut self, s: &str) -> Hashed {
+        use std::hash::Hasher;
+        let mut st = hasher();
+        st.write_u8(5);
+        st.write(s.as_bytes());
+        let h = st.finish();
+        if let Some(v @ Val::TStr(b)) = self.table.get(&h)
+            && b.as_ref() == s.as_bytes()
+        {
+            return (v.clone(), h);
+        }
+        let v = Val::utf8_str(s.as_bytes().to_vec());
+        self.table.insert(h, v.clone());
+        (v, h)
+    }
+}
+
+/// A scalar that owns no memory (null, a boolean, a number), with its hash.
+fn leaf(v: Val) -> Hashed {
+    use std::hash::{Hash, Hasher};
+    let mut st = hasher();
+    v.hash(&mut st);
+    let h = st.finish();
+    (v, h)
+}
+
+/// An object from its members in document order (as [`object`]), shared through `int`.
+fn shared_object(mut members: Vec<(Hashed, Hashed)>, int: &RefCell<Interner>) -> Hashed {
+    use std::hash::Hasher;
+    if !members.is_sorted_by(|a, b| a.0.0 < b.0.0) {
+        members.reverse();
+        members.sort_by(|a, b| a.0.0.cmp(&b.0.0));
+        members.dedup_by(|b, a| a.0.0 == b.0.0);
+    }
+    let mut st = hasher();
+    st.write_u8(7);
+    st.write_usize(members.len());
+    for ((_, kh), (_, vh)) in &members {
+        st.write_u64(*kh);
+        st.write_u64(*vh);
+    }
+    let h = st.finish();
+    let v = Val::obj(members.into_iter().map(|((k, _), (v, _))| (k, v)).collect());
+    (int.borrow_mut().share(v, h), h)
+}
+
+/// Any JSON value as a jaq value, with its hash; `strip` drops `sensitive_values` members unread.
+#[derive(Clone, Copy)]
+struct ValSeed<'i> {
+    strip: bool,
+    int: &'i RefCell<Interner>,
+}
+
+impl<'de> DeserializeSeed<'de> for ValSeed<'_> {
+    type Value = Hashed;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Hashed, D::Error> {
         d.deserialize_any(self)
     }
 }
 
-impl<'de> Visitor<'de> for ValSeed {
-    type Value = Val;
+impl<'de> Visitor<'de> for ValSeed<'_> {
+    type Value = Hashed;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a JSON value")
     }
-    fn visit_unit<E: de::Error>(self) -> Result<Val, E> {
-        Ok(Val::Null)
+    fn visit_unit<E: de::Error>(self) -> Result<Hashed, E> {
+        Ok(leaf(Val::Null))
     }
-    fn visit_none<E: de::Error>(self) -> Result<Val, E> {
-        Ok(Val::Null)
+    fn visit_none<E: de::Error>(self) -> Result<Hashed, E> {
+        Ok(leaf(Val::Null))
     }
-    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Val, E> {
-        Ok(Val::Bool(b))
+    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Hashed, E> {
+        Ok(leaf(Val::Bool(b)))
     }
-    fn visit_i64<E: de::Error>(self, i: i64) -> Result<Val, E> {
-        Ok(match isize::try_from(i) {
+    fn visit_i64<E: de::Error>(self, i: i64) -> Result<Hashed, E> {
+        Ok(leaf(match isize::try_from(i) {
             Ok(i) => Val::Num(jaq_json::Num::Int(i)),
             Err(_) => jq::to_val(&serde_json::Value::from(i)),
-        })
+        }))
     }
-    fn visit_u64<E: de::Error>(self, u: u64) -> Result<Val, E> {
-        Ok(match isize::try_from(u) {
+    fn visit_u64<E: de::Error>(self, u: u64) -> Result<Hashed, E> {
+        Ok(leaf(match isize::try_from(u) {
             Ok(i) => Val::Num(jaq_json::Num::Int(i)),
             Err(_) => jq::to_val(&serde_json::Value::from(u)),
-        })
+        }))
     }
-    fn visit_f64<E: de::Error>(self, x: f64) -> Result<Val, E> {
-        Ok(Val::Num(jaq_json::Num::Float(x)))
+    fn visit_f64<E: de::Error>(self, x: f64) -> Result<Hashed, E> {
+        Ok(leaf(Val::Num(jaq_json::Num::Float(x))))
     }
-    fn visit_str<E: de::Error>(self, s: &str) -> Result<Val, E> {
-        Ok(Val::utf8_str(s.as_bytes().to_vec()))
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Hashed, E> {
+        Ok(self.int.borrow_mut().string(s))
     }
-    fn visit_string<E: de::Error>(self, s: String) -> Result<Val, E> {
-        Ok(Val::utf8_str(s.into_bytes()))
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Val, A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Hashed, A::Error> {
+        use std::hash::Hasher;
         let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0));
-        while let Some(v) = seq.next_element_seed(self)? {
+        let mut st = hasher();
+        st.write_u8(6);
+        while let Some((v, h)) = seq.next_element_seed(self)? {
+            st.write_u64(h);
             out.push(v);
         }
-        Ok(Val::Arr(out.into()))
+        st.write_usize(out.len());
+        let h = st.finish();
+        Ok((self.int.borrow_mut().share(Val::Arr(out.into()), h), h))
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Val, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Hashed, A::Error> {
         let mut out = Vec::new();
-        while let Some(k) = map.next_key::<String>()? {
-            if self.strip && k == "sensitive_values" {
+        while let Some(k) = map.next_key_seed(KeySeed(self.int))? {
+            if self.strip && jq::str_ref(&k.0) == Some("sensitive_values") {
                 map.next_value::<IgnoredAny>()?;
                 continue;
             }
             let v = map.next_value_seed(self)?;
             out.push((k, v));
         }
-        Ok(object(out))
+        Ok(shared_object(out, self.int))
     }
 }
 
-struct DocSeed;
+/// An object key, shared.
+#[derive(Clone, Copy)]
+struct KeySeed<'i>(&'i RefCell<Interner>);
 
-impl<'de> DeserializeSeed<'de> for DocSeed {
+impl<'de> DeserializeSeed<'de> for KeySeed<'_> {
+    type Value = Hashed;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Hashed, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KeySeed<'_> {
+    type Value = Hashed;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an object key")
+    }
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Hashed, E> {
+        Ok(self.0.borrow_mut().string(s))
+    }
+}
+
+struct DocSeed<'i>(&'i RefCell<Interner>);
+
+impl<'de> DeserializeSeed<'de> for DocSeed<'_> {
     type Value = Document;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Document, D::Error> {
         d.deserialize_any(self)
     }
 }
 
-impl<'de> Visitor<'de> for DocSeed {
+impl<'de> Visitor<'de> for DocSeed<'_> {
     type Value = Document;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a plan or state document")
@@ -178,11 +284,15 @@ impl<'de> Visitor<'de> for DocSeed {
         let mut unknown = HashMap::new();
         while let Some(k) = map.next_key::<String>()? {
             if k == "resource_changes" {
-                unknown = map.next_value_seed(Changes)?;
+                unknown = map.next_value_seed(Changes(self.0))?;
             } else if skipped(&k) {
                 map.next_value::<IgnoredAny>()?;
             } else {
-                out.push((k, map.next_value_seed(ValSeed { strip: true })?));
+                let seed = ValSeed {
+                    strip: true,
+                    int: self.0,
+                };
+                out.push((k, map.next_value_seed(seed)?.0));
             }
         }
         Ok(Document {
@@ -193,7 +303,12 @@ impl<'de> Visitor<'de> for DocSeed {
     // anything else is mapped as it is (it holds no resources)
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Document, A::Error> {
         Ok(Document {
-            root: ValSeed { strip: true }.visit_seq(seq)?,
+            root: ValSeed {
+                strip: true,
+                int: self.0,
+            }
+            .visit_seq(seq)?
+            .0,
             unknown: HashMap::new(),
         })
     }
@@ -221,23 +336,23 @@ impl<'de> Visitor<'de> for DocSeed {
 }
 
 /// `resource_changes`: address → non-empty `after_unknown` of each change; the rest is skipped.
-struct Changes;
+struct Changes<'i>(&'i RefCell<Interner>);
 
-impl<'de> DeserializeSeed<'de> for Changes {
+impl<'de> DeserializeSeed<'de> for Changes<'_> {
     type Value = HashMap<String, Val>;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
         d.deserialize_any(self)
     }
 }
 
-impl<'de> Visitor<'de> for Changes {
+impl<'de> Visitor<'de> for Changes<'_> {
     type Value = HashMap<String, Val>;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a list of resource changes")
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
         let mut out = HashMap::new();
-        while let Some((a, u)) = seq.next_element_seed(OneChange)? {
+        while let Some((a, u)) = seq.next_element_seed(OneChange(self.0))? {
             if let (Some(a), Some(u)) = (a, u) {
                 out.insert(a, u);
             }
@@ -269,15 +384,18 @@ impl<'de> Visitor<'de> for Changes {
 }
 
 /// One resource change: (address, non-empty `after_unknown` object).
-struct OneChange;
+struct OneChange<'i>(&'i RefCell<Interner>);
 
-impl<'de> DeserializeSeed<'de> for OneChange {
+impl<'de> DeserializeSeed<'de> for OneChange<'_> {
     type Value = (Option<String>, Option<Val>);
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        let v = ValSeed { strip: false };
+        let v = ValSeed {
+            strip: false,
+            int: self.0,
+        };
         // anything but an object is ignored
-        struct V(ValSeed);
-        impl<'de> Visitor<'de> for V {
+        struct V<'i>(ValSeed<'i>);
+        impl<'de> Visitor<'de> for V<'_> {
             type Value = (Option<String>, Option<Val>);
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("a resource change")
@@ -328,9 +446,9 @@ impl<'de> DeserializeSeed<'de> for OneChange {
 }
 
 /// `change.after_unknown` when it is a non-empty object.
-struct AfterUnknown(ValSeed);
+struct AfterUnknown<'i>(ValSeed<'i>);
 
-impl<'de> DeserializeSeed<'de> for AfterUnknown {
+impl<'de> DeserializeSeed<'de> for AfterUnknown<'_> {
     type Value = Option<Val>;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
         let v: IgnoredOr = d.deserialize_any(ChangeV(self.0))?;
@@ -340,9 +458,9 @@ impl<'de> DeserializeSeed<'de> for AfterUnknown {
 
 struct IgnoredOr(Option<Val>);
 
-struct ChangeV(ValSeed);
+struct ChangeV<'i>(ValSeed<'i>);
 
-impl<'de> Visitor<'de> for ChangeV {
+impl<'de> Visitor<'de> for ChangeV<'_> {
     type Value = IgnoredOr;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a change")
@@ -351,7 +469,7 @@ impl<'de> Visitor<'de> for ChangeV {
         let mut out = None;
         while let Some(k) = map.next_key::<String>()? {
             if k == "after_unknown" {
-                let v = map.next_value_seed(self.0)?;
+                let v = map.next_value_seed(self.0)?.0;
                 out = matches!(&v, Val::Obj(o) if !o.is_empty()).then_some(v);
             } else {
                 map.next_value::<IgnoredAny>()?;
@@ -408,5 +526,52 @@ mod tests {
             json!({"z": 1.0, "a": {"dup": "last"}, "planned_values": {"root_module": {"resources": [
                 {"address": "x.y", "values": {"k": "v"}}]}}})
         );
+    }
+
+    /// Equal values are built once: a resource that is the same before and after the change,
+    /// and the keys and strings every resource repeats, are one shared value.
+    #[test]
+    fn equal_values_are_shared() {
+        let text = r#"{
+            "planned_values": {"root_module": {"resources": [
+                {"address": "a.b", "values": {"size": 8, "tags": {"team": "x"}}}]}},
+            "prior_state": {"values": {"root_module": {"resources": [
+                {"address": "a.b", "values": {"size": 8, "tags": {"team": "x"}}},
+                {"address": "a.c", "values": {"size": 9, "tags": {"team": "x"}}}]}}}}"#;
+        let doc = Document::from_slice(text.as_bytes()).unwrap();
+        let res = |side: &[&str], i: usize| {
+            let mut v = &doc.root;
+            for k in side {
+                v = jq::get(v, k).unwrap();
+            }
+            match jq::get(v, "resources").unwrap() {
+                Val::Arr(a) => a[i].clone(),
+                _ => unreachable!(),
+            }
+        };
+        let after = res(&["planned_values", "root_module"], 0);
+        let before = res(&["prior_state", "values", "root_module"], 0);
+        let other = res(&["prior_state", "values", "root_module"], 1);
+        let same = |a: &Val, b: &Val| match (a, b) {
+            (Val::Obj(a), Val::Obj(b)) => jaq_json::Rc::ptr_eq(a, b),
+            _ => false,
+        };
+        assert!(same(&after, &before), "one resource, built twice");
+        let tags = |r: &Val| jq::get(jq::get(r, "values").unwrap(), "tags").unwrap().clone();
+        assert!(same(&tags(&after), &tags(&other)), "equal nested objects are shared");
+        assert!(!same(&after, &other));
+        assert_eq!(jq::to_json(&before)["values"]["size"], 8.0);
+        assert_eq!(jq::to_json(&other)["values"]["size"], 9.0);
+    }
+
+    /// Two different values with the same hash are both kept.
+    #[test]
+    fn a_hash_collision_is_not_sharing() {
+        let mut int = Interner::default();
+        let a = int.share(jq::s("a"), 42);
+        let b = int.share(jq::s("b"), 42);
+        assert_eq!(a, jq::s("a"));
+        assert_eq!(b, jq::s("b"));
+        assert_eq!(int.share(jq::s("a"), 42), jq::s("a"));
     }
 }

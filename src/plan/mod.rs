@@ -2,18 +2,22 @@
 //!
 //! # Representation of values
 //!
-//! `before`, `after`, `after_unknown`, `before_sensitive` and `after_sensitive` are decoded
-//! eagerly into [`Value`], a small borrowed JSON tree: serde_json hands each of them over as
-//! a `&RawValue` slice of the input, and [`value`]'s parser builds the tree from it. Strings
-//! without escapes and all numbers borrow from the input (numbers keep their text, like Go's
-//! `json.Number`), objects are `BTreeMap`s (keys sorted byte-wise, as OpenTofu sorts them).
-//! Decoding eagerly means that the nesting limit (128) applies while the document is read,
-//! so a 10,000-deep value is a JSON error with a line and column, never a stack overflow
-//! later on, and every recursion of the differ and the renderer is bounded by that depth.
+//! Values (`before`, `after`, `after_unknown`, the sensitivity masks, `replace_paths`, a state
+//! resource's `values`) are [`Value`]s, small borrowed JSON trees: serde_json hands each of
+//! them over as a `&RawValue` slice of the input, and [`value`]'s parser builds the tree from
+//! it. Strings without escapes and all numbers borrow from the input (numbers keep their text,
+//! like Go's `json.Number`), objects are `BTreeMap`s (keys sorted byte-wise, as OpenTofu sorts
+//! them).
+//!
+//! Resource changes and state resources keep their values as [`Raw`] slices: checked by the
+//! same parser while the document is read, so that a 10,000-deep value is a JSON error with a
+//! line and column and never a stack overflow later on, but built only when the renderer
+//! reaches the resource ([`RawChange::values`], [`Raw::value`]). A plan is thus never held as
+//! trees all at once: the renderer's memory is the input plus a chunk of resources.
 //!
 //! Sections the human renderer does not read (`prior_state`, `planned_values`, `configuration`,
-//! `checks`) are kept as borrowed `&RawValue` slices, never built; the mapping engine gets the whole document as a
-//! `serde_json::Value` from [`parse_value`] over the same bytes.
+//! `checks`) are kept as borrowed `&RawValue` slices, never built; the mapping engine parses
+//! what it reads of the same bytes itself (`mapping::Document`).
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -26,7 +30,7 @@ use serde_json::value::RawValue;
 use crate::error::Error;
 
 mod value;
-pub use value::{MAX_DEPTH, Value, ValueError, parse_first as parse_first_json};
+pub use value::{MAX_DEPTH, Raw, Value, ValueError, parse_first as parse_first_json};
 
 /// A borrowed string that is also happy with `null`.
 fn opt_cow<'de, D: de::Deserializer<'de>>(d: D) -> Result<Option<Cow<'de, str>>, D::Error> {
@@ -110,7 +114,7 @@ pub struct ResourceChange<'a> {
     #[serde(borrow, default, deserialize_with = "opt_cow")]
     pub deposed: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
-    pub change: Change<'a>,
+    pub change: RawChange<'a>,
     #[serde(borrow, default, deserialize_with = "opt_cow")]
     pub action_reason: Option<Cow<'a, str>>,
 }
@@ -136,6 +140,47 @@ pub struct Change<'a> {
     pub importing: Option<Importing<'a>>,
     #[serde(borrow, default, deserialize_with = "opt_cow")]
     pub generated_config: Option<Cow<'a, str>>,
+}
+
+/// The `change` object of a resource change as read: its values are checked but not built
+/// until [`RawChange::values`] asks, so the renderer holds one resource's trees at a time.
+#[derive(Debug, Deserialize, Default)]
+pub struct RawChange<'a> {
+    #[serde(borrow, default)]
+    pub actions: Vec<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    pub before: Raw<'a>,
+    #[serde(borrow, default)]
+    pub after: Raw<'a>,
+    #[serde(borrow, default)]
+    pub after_unknown: Raw<'a>,
+    #[serde(borrow, default)]
+    pub before_sensitive: Raw<'a>,
+    #[serde(borrow, default)]
+    pub after_sensitive: Raw<'a>,
+    #[serde(borrow, default)]
+    pub replace_paths: Raw<'a>,
+    #[serde(borrow, default)]
+    pub importing: Option<Importing<'a>>,
+    #[serde(borrow, default, deserialize_with = "opt_cow")]
+    pub generated_config: Option<Cow<'a, str>>,
+}
+
+impl<'a> RawChange<'a> {
+    /// The change with its values built (`importing` stays here, on the raw change).
+    pub fn values(&self) -> Change<'a> {
+        Change {
+            actions: self.actions.clone(),
+            before: self.before.value(),
+            after: self.after.value(),
+            after_unknown: self.after_unknown.value(),
+            before_sensitive: self.before_sensitive.value(),
+            after_sensitive: self.after_sensitive.value(),
+            replace_paths: self.replace_paths.value(),
+            importing: None,
+            generated_config: self.generated_config.clone(),
+        }
+    }
 }
 
 /// `change.importing`.
@@ -189,9 +234,9 @@ pub struct StateResource<'a> {
     #[serde(borrow, default)]
     pub provider_name: Cow<'a, str>,
     #[serde(borrow, default)]
-    pub values: Value<'a>,
+    pub values: Raw<'a>,
     #[serde(borrow, default)]
-    pub sensitive_values: Value<'a>,
+    pub sensitive_values: Raw<'a>,
     #[serde(default)]
     pub tainted: bool,
     #[serde(borrow, default, deserialize_with = "opt_cow")]
@@ -428,9 +473,15 @@ pub fn sensitive_strings(plan: &Plan<'_>) -> Vec<String> {
         masked(&c.before, &c.before_sensitive, out);
         masked(&c.after, &c.after_sensitive, out);
     }
+    // built one value at a time, and only under a mask that marks something
+    fn raw(v: &Raw<'_>, mask: &Raw<'_>, out: &mut Vec<String>) {
+        if mask.text().contains("true") {
+            masked(&v.value(), &mask.value(), out);
+        }
+    }
     fn module(m: &StateModule<'_>, out: &mut Vec<String>) {
         for r in &m.resources {
-            masked(&r.values, &r.sensitive_values, out);
+            raw(&r.values, &r.sensitive_values, out);
         }
         m.child_modules.iter().for_each(|c| module(c, out));
     }
@@ -441,7 +492,8 @@ pub fn sensitive_strings(plan: &Plan<'_>) -> Vec<String> {
         .chain(plan.resource_drift.iter())
         .flatten()
     {
-        change(&rc.change, &mut out);
+        raw(&rc.change.before, &rc.change.before_sensitive, &mut out);
+        raw(&rc.change.after, &rc.change.after_sensitive, &mut out);
     }
     plan.output_changes
         .iter()
@@ -535,7 +587,8 @@ mod tests {
         assert_eq!(rc.address, "a.b[\"x\"]");
         assert!(matches!(rc.address, Cow::Owned(_)));
         assert!(matches!(rc.type_, Cow::Borrowed(_)));
-        let after = rc.change.after.as_object().unwrap();
+        let after = rc.change.after.value();
+        let after = after.as_object().unwrap();
         assert!(matches!(after["k"], Value::String(Cow::Borrowed("v"))));
         assert_eq!(rc.action(), Action::Create);
     }

@@ -125,6 +125,8 @@ struct Parser<'a> {
     text: &'a str,
     bytes: &'a [u8],
     pos: usize,
+    /// false: only check the syntax (arrays and objects stay empty).
+    build: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -171,7 +173,10 @@ impl<'a> Parser<'a> {
                     return Ok(Value::Array(out));
                 }
                 loop {
-                    out.push(self.value(depth + 1)?);
+                    let v = self.value(depth + 1)?;
+                    if self.build {
+                        out.push(v);
+                    }
                     self.ws();
                     match self.bytes.get(self.pos) {
                         Some(b',') => self.pos += 1,
@@ -207,7 +212,9 @@ impl<'a> Parser<'a> {
                     }
                     self.pos += 1;
                     let v = self.value(depth + 1)?;
-                    out.insert(key, v);
+                    if self.build {
+                        out.insert(key, v);
+                    }
                     self.ws();
                     match self.bytes.get(self.pos) {
                         Some(b',') => self.pos += 1,
@@ -360,10 +367,21 @@ impl<'a> Parser<'a> {
 
 /// Parses `text`, which must hold exactly one JSON value (whitespace around it allowed).
 pub fn parse(text: &str) -> Result<Value<'_>, ValueError> {
+    parse_with(text, true)
+}
+
+/// Checks `text` as [`parse`] does, without building the tree: `parse` of a text that passes
+/// cannot fail.
+pub fn check(text: &str) -> Result<(), ValueError> {
+    parse_with(text, false).map(drop)
+}
+
+fn parse_with(text: &str, build: bool) -> Result<Value<'_>, ValueError> {
     let mut p = Parser {
         text,
         bytes: text.as_bytes(),
         pos: 0,
+        build,
     };
     let v = p.value(0)?;
     p.ws();
@@ -380,6 +398,7 @@ pub fn parse_first(text: &str) -> Option<Value<'_>> {
         text,
         bytes: text.as_bytes(),
         pos: 0,
+        build: true,
     };
     p.value(0).ok()
 }
@@ -409,19 +428,50 @@ impl<'de: 'a, 'a> Deserialize<'de> for Value<'a> {
     fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let raw: &'de RawValue = <&RawValue>::deserialize(d)?;
         let text = raw.get();
-        parse(text).map_err(|e| {
-            let (base, len) = DOCUMENT.with(|d| d.get());
-            let start = text.as_ptr() as usize;
-            if start >= base && start <= base + len {
-                let abs = start - base + e.offset;
-                VALUE_ERROR.with(|v| {
-                    if v.get().is_none() {
-                        v.set(Some((abs, e.message)));
-                    }
-                });
+        parse(text).map_err(|e| report(text, e))
+    }
+}
+
+/// Records the first value error of a document parse (see [`with_document`]), as a serde error.
+fn report<E: de::Error>(text: &str, e: ValueError) -> E {
+    let (base, len) = DOCUMENT.with(|d| d.get());
+    let start = text.as_ptr() as usize;
+    if start >= base && start <= base + len {
+        let abs = start - base + e.offset;
+        VALUE_ERROR.with(|v| {
+            if v.get().is_none() {
+                v.set(Some((abs, e.message)));
             }
-            de::Error::custom(e.message)
-        })
+        });
+    }
+    E::custom(e.message)
+}
+
+/// A value of the input, checked as [`Value`] is when the document is read (so its errors
+/// still carry a line and column) but built only when [`Raw::value`] asks: the renderer builds
+/// one resource's values at a time, and a large plan is never held as trees all at once.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Raw<'a>(Option<&'a RawValue>);
+
+impl<'a> Raw<'a> {
+    /// The value (`null` when the field was absent).
+    pub fn value(&self) -> Value<'a> {
+        // checked when read: parsing again cannot fail
+        self.0
+            .and_then(|r| parse(r.get()).ok())
+            .unwrap_or_default()
+    }
+    /// The value's JSON text as written (empty when the field was absent).
+    pub fn text(&self) -> &'a str {
+        self.0.map_or("", |r| r.get())
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Raw<'a> {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let raw: &'de RawValue = <&RawValue>::deserialize(d)?;
+        check(raw.get()).map_err(|e| report(raw.get(), e))?;
+        Ok(Raw(Some(raw)))
     }
 }
 

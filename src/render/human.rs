@@ -180,7 +180,8 @@ impl<'r> HumanRenderer<'r> {
         rc: &'p ResourceChange<'a>,
         relevant: Matcher<'p, 'a>,
     ) -> ComputedChange<'p, 'a> {
-        let c = &rc.change;
+        // this resource's values, built now and dropped with the diff's inputs
+        let c = rc.change.values();
         let mut implied = None;
         let block = self.block_for(
             &rc.provider_name,
@@ -189,7 +190,7 @@ impl<'r> HumanRenderer<'r> {
             &mut implied,
             &[&c.before, &c.after, &c.after_unknown],
         );
-        let change = Change::from_plan(c, relevant);
+        let change = Change::from_plan(&c, relevant);
         let diff = differ::compute_diff_for_block(&change, block);
         ComputedChange { rc, diff }
     }
@@ -232,13 +233,8 @@ impl<'r> HumanRenderer<'r> {
             }
             drift.push(self.compute(rc, relevant));
         }
-        let changes: Vec<ComputedChange> = plan
-            .resource_changes
-            .as_ref()
-            .unwrap_or(&empty_rc)
-            .par_iter()
-            .map(|rc| self.compute(rc, Matcher::Always))
-            .collect();
+        // Diffs are computed when a resource is rendered, a chunk at a time, never all at once.
+        let changes: &[ResourceChange] = plan.resource_changes.as_deref().unwrap_or(&empty_rc);
         let outputs: Vec<(&str, Diff)> = plan
             .output_changes
             .iter()
@@ -249,10 +245,10 @@ impl<'r> HumanRenderer<'r> {
             })
             .collect();
 
-        let diffs_empty = changes
-            .iter()
-            .all(|c| c.diff.action == Action::NoOp && !c.rc.moved())
-            && outputs.iter().all(|(_, d)| d.action == Action::NoOp);
+        // (stops at the first change: usually one of the first few resources)
+        let diffs_empty = !changes.par_iter().any(|rc| {
+            rc.moved() || self.compute(rc, Matcher::Always).diff.action != Action::NoOp
+        }) && outputs.iter().all(|(_, d)| d.action == Action::NoOp);
 
         let have_refresh_changes = self.render_drift(out, &drift, diffs_empty)?;
 
@@ -262,19 +258,19 @@ impl<'r> HumanRenderer<'r> {
         let mut importing = 0;
         let mut forgetting = 0;
         let mut shown = Vec::new();
-        for c in &changes {
-            let action = c.rc.action();
-            if action == Action::NoOp && !c.rc.moved() && !c.rc.importing() {
+        for rc in changes {
+            let action = rc.action();
+            if action == Action::NoOp && !rc.moved() && !rc.importing() {
                 continue;
             }
-            if action == Action::Delete && c.rc.mode != "managed" {
+            if action == Action::Delete && rc.mode != "managed" {
                 continue;
             }
-            if c.rc.mode == "ephemeral" {
+            if rc.mode == "ephemeral" {
                 continue;
             }
-            shown.push(c);
-            if c.rc.importing() {
+            shown.push(rc);
+            if rc.importing() {
                 importing += 1;
             }
             if matches!(action, Action::Forget | Action::ForgetThenCreate) {
@@ -375,7 +371,7 @@ impl<'r> HumanRenderer<'r> {
             for chunk in shown.chunks(RENDER_CHUNK) {
                 let texts: Vec<Option<String>> = chunk
                     .par_iter()
-                    .map(|c| self.render_resource(c, Cause::Change))
+                    .map(|rc| self.render_resource(&self.compute(rc, Matcher::Always), Cause::Change))
                     .collect();
                 for text in texts.into_iter().flatten() {
                     writeln!(out)?;
@@ -794,15 +790,16 @@ impl<'r> HumanRenderer<'r> {
                             .paint(self.theme.annotation, &format!("# {line}"))
                     )?;
                 }
+                let (values, sensitive) = (r.values.value(), r.sensitive_values.value());
                 let mut implied = None;
                 let block = self.block_for(
                     &r.provider_name,
                     &r.mode,
                     &r.type_,
                     &mut implied,
-                    &[&r.values],
+                    &[&values],
                 );
-                let change = Change::from_state(&r.values, &r.sensitive_values);
+                let change = Change::from_state(&values, &sensitive);
                 let diff = differ::compute_diff_for_block(&change, block);
                 let kw = if r.mode == "data" { "data" } else { "resource" };
                 write!(
