@@ -50,7 +50,7 @@ fn resolver(data_dirs: &[PathBuf]) -> Box<DataResolver> {
 /// on how much of the output was read). With `--fail-over`, the output is written in full
 /// before the over-budget error is returned.
 pub fn run(opts: &Options, out: &mut dyn Write) -> Result<(), Error> {
-    let bytes = read_input(&opts.input)?;
+    let mut bytes = read_input(&opts.input)?;
     let path = opts.input.display_path();
     // Map first: the mapping engine's values are freed before the renderer's plan is built, so
     // the two never take memory at the same time.
@@ -59,7 +59,24 @@ pub fn run(opts: &Options, out: &mut dyn Write) -> Result<(), Error> {
             let t = std::time::Instant::now();
             let engine = mapping::load(&c.mapping_dirs, &*resolver(&c.data_dirs))?;
             phase("load mappings", t);
-            Some(map(&path, &bytes, &engine)?)
+            let doc = document(&path, &bytes)?;
+            // A plan read from a regular file is let go while the mappings run, and read again
+            // for the renderer: its bytes and the mapping engine's values are never held at
+            // once. (Standard input cannot be read twice; it keeps its bytes.)
+            let again = match &opts.input {
+                Input::File(p) => Rereadable::new(p),
+                Input::Stdin => None,
+            };
+            if again.is_some() {
+                bytes = Vec::new();
+                crate::memory::release();
+            }
+            let m = map(doc, &engine);
+            crate::memory::release();
+            if let Some(again) = again {
+                bytes = again.read()?;
+            }
+            Some(m)
         }
         None => None,
     };
@@ -72,6 +89,40 @@ pub fn run(opts: &Options, out: &mut dyn Write) -> Result<(), Error> {
         _ => None,
     };
     finish(opts, &plan, schemas.as_ref(), assessment.as_ref(), out)
+}
+
+/// A regular file that can be read a second time, and what it looked like the first time.
+struct Rereadable {
+    path: PathBuf,
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+}
+
+impl Rereadable {
+    /// `None` for anything but a regular file (a pipe or a device reads only once).
+    fn new(path: &Path) -> Option<Rereadable> {
+        let m = std::fs::metadata(path).ok().filter(|m| m.is_file())?;
+        Some(Rereadable {
+            path: path.to_path_buf(),
+            len: m.len(),
+            modified: m.modified().ok(),
+        })
+    }
+    /// The file again; an error if it changed in between.
+    fn read(self) -> Result<Vec<u8>, Error> {
+        let io = |source| Error::Io {
+            path: self.path.clone(),
+            source,
+        };
+        let bytes = std::fs::read(&self.path).map_err(io)?;
+        let m = std::fs::metadata(&self.path).map_err(io)?;
+        if bytes.len() as u64 != self.len || m.len() != self.len || m.modified().ok() != self.modified {
+            return Err(io(io::Error::other(
+                "the file changed while carbon-show was reading it",
+            )));
+        }
+        Ok(bytes)
+    }
 }
 
 /// Runs one `show` over a document already in memory, without touching the file system:
@@ -89,7 +140,7 @@ pub fn show(
     out: &mut dyn Write,
 ) -> Result<(), Error> {
     let assessment = match (&opts.carbon, engine) {
-        (Some(c), Some(engine)) => Some(assess(plan, &map(path, bytes, engine)?, c)),
+        (Some(c), Some(engine)) => Some(assess(plan, &map(document(path, bytes)?, engine), c)),
         (Some(_), None) => {
             return Err(Error::Mapping(
                 "no mapping engine given for a carbon run".into(),
@@ -140,27 +191,32 @@ fn finish(
     Ok(())
 }
 
-/// Maps the document's resources through the mappings.
-fn map(path: &Path, bytes: &[u8], engine: &mapping::Engine) -> Result<mapping::MappedPlan, Error> {
+/// The document as the mapping engine reads it: jaq values, parsed straight from the bytes
+/// (only the parts filters read).
+fn document(path: &Path, bytes: &[u8]) -> Result<mapping::Document, Error> {
     let t = std::time::Instant::now();
-    // The mapping engine's jq filters read the document as jaq values, parsed straight from the
-    // bytes (only the parts filters read).
-    let doc = match mapping::Document::from_slice(bytes) {
-        Ok(d) => d,
+    match mapping::Document::from_slice(bytes) {
+        Ok(d) => {
+            phase("parse document", t);
+            Ok(d)
+        }
         // the same error as the plan reader's
         Err(_) => {
             crate::plan::parse(path, bytes)?;
-            return Err(Error::Mapping("the document could not be read".into()));
+            Err(Error::Mapping("the document could not be read".into()))
         }
-    };
-    phase("parse document", t);
+    }
+}
+
+/// Maps the document's resources through the mappings.
+fn map(doc: mapping::Document, engine: &mapping::Engine) -> mapping::MappedPlan {
     let t = std::time::Instant::now();
     let mapped = engine.map_document(doc);
     phase("map", t);
     if mapping::engine::profiling() {
         engine.dump_prof(true);
     }
-    Ok(mapped)
+    mapped
 }
 
 /// Prices every mapped resource of the plan's changes, and hides the plan's sensitive strings
@@ -191,17 +247,9 @@ fn assess(plan: &Plan<'_>, mapped: &mapping::MappedPlan, c: &CarbonOptions) -> A
 /// With `CARBON_SHOW_PROFILE`: how long a phase of the run took, on stderr.
 fn phase(name: &str, since: std::time::Instant) {
     if mapping::engine::profiling() {
-        // peak resident memory so far (Linux)
-        let peak = std::fs::read_to_string("/proc/self/status")
-            .ok()
-            .and_then(|s| {
-                s.lines()
-                    .find(|l| l.starts_with("VmHWM:"))
-                    .map(|l| l[6..].trim().to_string())
-            })
-            .unwrap_or_default();
+        let (now, peak) = crate::memory::resident();
         eprintln!(
-            "{name}: {:.3}s (peak RSS {peak})",
+            "{name}: {:.3}s (RSS {now}, peak {peak})",
             since.elapsed().as_secs_f64()
         );
     }

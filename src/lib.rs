@@ -14,6 +14,7 @@ pub mod differ;
 pub mod error;
 pub mod estimate;
 pub mod mapping;
+pub mod memory;
 pub mod plan;
 pub mod render;
 pub mod report;

@@ -650,10 +650,9 @@ impl Engine {
             plan.ignored = ignored;
             plan.unsupported = unsupported;
         }
-        // dropping a large value tree takes a while: let another thread do it
-        if root_is_large(&root) {
-            std::thread::spawn(move || drop(root));
-        }
+        // dropped here, before the caller allocates again (a drop on another thread would
+        // overlap the renderer's allocations and raise the peak)
+        drop(root);
         (plan, stats)
     }
 
@@ -902,10 +901,8 @@ impl Engine {
                 unsupported.push(addr.to_string())
             }
         }
-        // dropping the index and the resource list takes a while on large plans: elsewhere
-        if all.len() > 1000 {
-            std::thread::spawn(move || drop((g, all)));
-        }
+        // freed before the other side is mapped
+        drop((g, all));
         (mapped, ignored, unsupported)
     }
 
@@ -1112,16 +1109,6 @@ fn regions_doc(root: &Val) -> serde_json::Value {
         doc.insert("variables".into(), jq::to_json(v));
     }
     Value::Object(doc)
-}
-
-fn root_is_large(root: &Val) -> bool {
-    let n = |v: Option<&Val>| match v {
-        Some(Val::Arr(a)) => a.len(),
-        _ => 0,
-    };
-    let pv = jq::get(root, "planned_values").and_then(|p| jq::get(p, "root_module"));
-    n(pv.and_then(|m| jq::get(m, "resources"))) + n(pv.and_then(|m| jq::get(m, "child_modules")))
-        > 1000
 }
 
 /// An instance address without its final instance key: `a.b["x"]` → `a.b`.
@@ -1919,7 +1906,11 @@ fn contains_true(v: &Val) -> bool {
 
 fn phase(name: &str, since: std::time::Instant) {
     if profiling() {
-        eprintln!("{name}: {:.3}s", since.elapsed().as_secs_f64());
+        let (now, peak) = crate::memory::resident();
+        eprintln!(
+            "{name}: {:.3}s (RSS {now}, peak {peak})",
+            since.elapsed().as_secs_f64()
+        );
     }
 }
 
