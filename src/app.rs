@@ -422,3 +422,25 @@ pub fn check_mappings(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A plan file that changes between the two reads is an error, never a mix of two plans.
+    #[test]
+    fn a_file_changed_between_reads_is_an_error() {
+        let dir = std::env::temp_dir().join(format!("carbon-show-reread-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("plan.json");
+        std::fs::write(&f, "{}").unwrap();
+        let same = Rereadable::new(&f).expect("a regular file");
+        assert_eq!(same.read().unwrap(), b"{}");
+        let changed = Rereadable::new(&f).unwrap();
+        std::fs::write(&f, "{\"a\": 1}").unwrap();
+        let e = changed.read().unwrap_err();
+        assert!(e.to_string().contains("changed while"), "{e}");
+        assert!(Rereadable::new(&dir).is_none(), "a directory is not read twice");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -302,3 +302,19 @@ fn nested_json_strings_are_bounded() {
     );
     assert!(out.ends_with("Plan: 0 to add, 1 to change, 0 to destroy.\n"));
 }
+
+/// A plan file is read twice (the mapping engine lets its bytes go); standard input and a path
+/// that is a pipe are read once. All three give the same output.
+#[test]
+fn file_stdin_and_pipe_path_give_the_same_output() {
+    let plan = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/demo/plan.json");
+    let text = std::fs::read(&plan).unwrap();
+    let file = run(&["--color", "never", plan.to_str().unwrap()], b"");
+    assert!(file.status.success(), "{}", stderr(&file));
+    assert!(stdout(&file).contains("# ≈"), "the demo plan is annotated");
+    let stdin = run(&["--color", "never"], &text);
+    assert_eq!(stdout(&stdin), stdout(&file));
+    let pipe = run(&["--color", "never", "/dev/stdin"], &text);
+    assert!(pipe.status.success(), "{}", stderr(&pipe));
+    assert_eq!(stdout(&pipe), stdout(&file));
+}
