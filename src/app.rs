@@ -50,8 +50,19 @@ fn resolver(data_dirs: &[PathBuf]) -> Box<DataResolver> {
 /// on how much of the output was read). With `--fail-over`, the output is written in full
 /// before the over-budget error is returned.
 pub fn run(opts: &Options, out: &mut dyn Write) -> Result<(), Error> {
-    let mut bytes = read_input(&opts.input)?;
     let path = opts.input.display_path();
+    // A regular file is read twice: streamed into the mapping engine's document first, then
+    // read whole for the renderer once the mapping is done and freed. Its text and the mapping
+    // engine's values are never held at once. Standard input (or a pipe) is read once and its
+    // bytes serve both.
+    let file = match &opts.input {
+        Input::File(p) if opts.carbon.is_some() => Rereadable::new(p),
+        _ => None,
+    };
+    let mut bytes = match file {
+        Some(_) => None,
+        None => Some(read_input(&opts.input)?),
+    };
     // Map first: the mapping engine's values are freed before the renderer's plan is built, so
     // the two never take memory at the same time.
     let mapped = match &opts.carbon {
@@ -59,26 +70,21 @@ pub fn run(opts: &Options, out: &mut dyn Write) -> Result<(), Error> {
             let t = std::time::Instant::now();
             let engine = mapping::load(&c.mapping_dirs, &*resolver(&c.data_dirs))?;
             phase("load mappings", t);
-            let doc = document(&path, &bytes)?;
-            // A plan read from a regular file is let go while the mappings run, and read again
-            // for the renderer: its bytes and the mapping engine's values are never held at
-            // once. (Standard input cannot be read twice; it keeps its bytes.)
-            let again = match &opts.input {
-                Input::File(p) => Rereadable::new(p),
-                Input::Stdin => None,
+            let doc = match (&bytes, &file) {
+                (Some(b), _) => document(&path, b)?,
+                (None, Some(f)) => f.document(&path)?,
+                (None, None) => unreachable!("the input was read or is a file"),
             };
-            if again.is_some() {
-                bytes = Vec::new();
-                crate::memory::release();
-            }
             let m = map(doc, &engine);
             crate::memory::release();
-            if let Some(again) = again {
-                bytes = again.read()?;
-            }
             Some(m)
         }
         None => None,
+    };
+    let bytes = match (bytes.take(), file) {
+        (Some(b), _) => b,
+        (None, Some(f)) => f.read()?,
+        (None, None) => read_input(&opts.input)?,
     };
     let t = std::time::Instant::now();
     let plan = crate::plan::parse(&path, &bytes)?;
@@ -108,8 +114,31 @@ impl Rereadable {
             modified: m.modified().ok(),
         })
     }
+    /// The mapping engine's document, streamed from the file. A file that does not parse is
+    /// read whole, so that the error is the plan reader's (with its line and column).
+    fn document(&self, path: &Path) -> Result<mapping::Document, Error> {
+        let t = std::time::Instant::now();
+        let f = std::fs::File::open(&self.path).map_err(|source| Error::Io {
+            path: self.path.clone(),
+            source,
+        })?;
+        match mapping::Document::from_reader(io::BufReader::with_capacity(1 << 16, f)) {
+            Ok(d) => {
+                phase("parse document", t);
+                Ok(d)
+            }
+            Err(_) => {
+                let bytes = std::fs::read(&self.path).map_err(|source| Error::Io {
+                    path: self.path.clone(),
+                    source,
+                })?;
+                document(path, &bytes)
+            }
+        }
+    }
+
     /// The file again; an error if it changed in between.
-    fn read(self) -> Result<Vec<u8>, Error> {
+    fn read(&self) -> Result<Vec<u8>, Error> {
         let io = |source| Error::Io {
             path: self.path.clone(),
             source,

@@ -40,6 +40,16 @@ impl Document {
         Ok(doc)
     }
 
+    /// Parse JSON read from `r` (buffer it: serde_json reads a byte at a time), without holding
+    /// the text: a plan file is streamed into the document.
+    pub fn from_reader(r: impl std::io::Read) -> Result<Document, serde_json::Error> {
+        let mut de = serde_json::Deserializer::from_reader(r);
+        let int = RefCell::new(Interner::default());
+        let doc = DocSeed(&int).deserialize(&mut de)?;
+        de.end()?;
+        Ok(doc)
+    }
+
     /// From an already parsed value (tests, library users).
     pub fn from_value(doc: &serde_json::Value) -> Document {
         let mut unknown = HashMap::new();

@@ -559,13 +559,27 @@ impl Engine {
             }
         }
 
-        // properties all_select is asked about: index them
+        // properties all_select is asked about in jq: index them. (An entry path that is only
+        // `cbf::all_select("type"; "T")` is answered from the engine's own type index. Without
+        // an index, all_select scans the resources: the same answer, in the same order.)
         let re = Regex::new(r#"all_select\(\s*"([^"]+)""#).expect("static regex");
-        let mut index_props: Vec<String> = vec!["type".into(), "address".into()];
-        for t in &texts_v {
-            for c in re.captures_iter(t) {
-                if !index_props.contains(&c[1].to_string()) {
-                    index_props.push(c[1].to_string());
+        let native = Regex::new(r#"^\s*cbf::all_select\(\s*"type"\s*;\s*"([^"]+)"\s*\)\s*$"#)
+            .expect("static regex");
+        let mut index_props: Vec<String> = Vec::new();
+        for t in texts_v.iter().filter(|t| !native.is_match(t)) {
+            let by_address = ["by_address", "cbf::ref(", "referrers"]
+                .iter()
+                .any(|f| t.contains(f))
+                .then(|| "address".to_string());
+            let every = t.contains("$__idx").then_some(["type", "address"]);
+            for p in re
+                .captures_iter(t)
+                .map(|c| c[1].to_string())
+                .chain(by_address)
+                .chain(every.into_iter().flatten().map(String::from))
+            {
+                if !index_props.contains(&p) {
+                    index_props.push(p);
                 }
             }
         }
@@ -715,8 +729,21 @@ impl Engine {
             .par_iter()
             .map(|p| {
                 let path: Vec<Val> = p.split('.').map(jq::s).collect();
-                let mut strings: jaq_json::Map<Val, Vec<Val>> = jaq_json::Map::default();
-                let mut others: HashMap<String, Vec<Val>> = HashMap::new();
+                // one resource is stored as itself, several as a list (`cbf::all_select`
+                // tells them apart: resources are objects)
+                fn add(map: &mut jaq_json::Map<Val, Val>, k: Val, r: &Val) {
+                    match map.entry(k) {
+                        indexmap::map::Entry::Vacant(e) => {
+                            e.insert(r.clone());
+                        }
+                        indexmap::map::Entry::Occupied(mut e) => match e.get_mut() {
+                            Val::Arr(a) => jaq_json::Rc::make_mut(a).push(r.clone()),
+                            one => *one = Val::Arr(vec![one.clone(), r.clone()].into()),
+                        },
+                    }
+                }
+                let mut strings = jaq_json::Map::default();
+                let mut others = jaq_json::Map::default();
                 for r in &all {
                     let mut v = Some(r);
                     for k in &path {
@@ -727,25 +754,12 @@ impl Engine {
                     }
                     match v {
                         None | Some(Val::Null) => {}
-                        Some(v @ (Val::TStr(_) | Val::BStr(_))) => {
-                            strings.entry(v.clone()).or_default().push(r.clone())
-                        }
+                        Some(v @ (Val::TStr(_) | Val::BStr(_))) => add(&mut strings, v.clone(), r),
                         // the same text as jq's `tojson`
-                        Some(v) => others.entry(v.to_string()).or_default().push(r.clone()),
+                        Some(v) => add(&mut others, jq::s(&v.to_string()), r),
                     }
                 }
-                let s = Val::obj(
-                    strings
-                        .into_iter()
-                        .map(|(k, v)| (k, Val::Arr(v.into())))
-                        .collect(),
-                );
-                let j = Val::obj(
-                    others
-                        .into_iter()
-                        .map(|(k, v)| (jq::s(&k), Val::Arr(v.into())))
-                        .collect(),
-                );
+                let (s, j) = (Val::obj(strings), Val::obj(others));
                 (
                     jq::s(p),
                     Val::obj([(jq::s("s"), s), (jq::s("j"), j)].into_iter().collect()),
@@ -766,6 +780,13 @@ impl Engine {
             all: Val::Arr(all.clone().into()),
         };
         let ix = AddrIndex::new(&all, metas.iter().map(|m| m[0]));
+        if profiling() {
+            eprintln!(
+                "  side: {} resources, all_select indexes: {:?}",
+                all.len(),
+                self.index_props
+            );
+        }
         phase("  side: indexes", t);
         let t = std::time::Instant::now();
 

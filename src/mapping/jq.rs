@@ -14,13 +14,14 @@ pub type D = data::JustLut<Val>;
 
 /// The `cbf` module, imported by every filter as `import "cbf" as cbf;`.
 ///
-/// `$__idx` is `{ "<property path>": { "<value as JSON>": [resource, …] } }`, built once per
+/// `$__idx` is `{ "<property path>": {"s": {"<string value>": resources}, "j": {"<other value as
+/// JSON>": resources}} }`, where `resources` is one resource object or a list of several, built once per
 /// document side by the engine; `$__all` is the list of every resource object of that side.
 pub const CBF_MODULE: &str = r#"
 def __get($p): reduce ($p | split(".")[]) as $k (.; if type == "object" then .[$k] else null end);
 def all_select(a; b):
   a as $a | b as $b |
-  if ($__idx | has($a)) then (if ($b | type) == "string" then $__idx[$a].s[$b] else $__idx[$a].j[$b | tojson] end // [])[]
+  if ($__idx | has($a)) then (if ($b | type) == "string" then $__idx[$a].s[$b] else $__idx[$a].j[$b | tojson] end // []) | if type == "array" then .[] else . end
   else $__all[] | select(__get($a) == $b) end;
 def root: $__root;
 def extract_disk_key:
