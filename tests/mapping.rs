@@ -1048,7 +1048,7 @@ compute_resource:
     paths: cbf::all_select("values.group"; 7)
     properties:
       machine_type:
-        - paths: '[cbf::all_select("values.tag.name"; "x") | .name] | join(",")'
+        - paths: '[cbf::all_select("values.tag.name"; "x", "y", "none") | .name] | join(",")'
 "#;
     let mut files = mapping::builtin_files();
     files.push(MappingFile {
@@ -1061,11 +1061,13 @@ compute_resource:
         res("aws_sel.a", json!({"group": 7, "tag": {"name": "x"}})),
         res("aws_sel.b", json!({"group": 8, "tag": {"name": "x"}})),
         res("aws_sel.c", json!({"group": 7})),
+        res("aws_sel.d", json!({"group": 9, "tag": {"name": "y"}})),
     ]));
     let addrs: Vec<&str> = m.after.iter().map(|r| r.address.as_str()).collect();
     assert_eq!(addrs, vec!["aws_sel.a", "aws_sel.c"]);
-    assert_eq!(m.after[0].machine_type.as_deref(), Some("a,b"));
-    assert_eq!(m.unsupported, vec!["aws_sel.b"]);
+    // several matches (x), exactly one (y) and none, in the resources' order
+    assert_eq!(m.after[0].machine_type.as_deref(), Some("a,b,d"));
+    assert_eq!(m.unsupported, vec!["aws_sel.b", "aws_sel.d"]);
 }
 
 /// Carbonifer's own files load unchanged; their problems are reported, located, without stopping the load.
