@@ -111,7 +111,36 @@ fn object(mut members: Vec<(String, Val)>) -> Val {
 /// hash computed bottom-up while parsing, and compared before they are shared.
 #[derive(Default)]
 struct Interner {
-    table: HashMap<u64, Val>,
+    /// Keyed by content hash (already well mixed: hashed again only by foldhash, cheaply).
+    table: HashMap<u64, Val, foldhash::fast::FixedState>,
+    /// Object keys, apart: a few hundred names met millions of times, a table that stays in
+    /// the processor's cache.
+    keys: HashMap<u64, Val, foldhash::fast::FixedState>,
+}
+
+/// Whether two values built by the interner are equal, compared one level deep: their
+/// arrays and objects were shared as they were built, so equal children are the same
+/// allocation. (`false` for equal values whose children were not shared, after a hash
+/// collision: they are then kept apart, which costs memory, never correctness.)
+fn same(a: &Val, b: &Val) -> bool {
+    fn child(a: &Val, b: &Val) -> bool {
+        match (a, b) {
+            (Val::Arr(x), Val::Arr(y)) => jaq_json::Rc::ptr_eq(x, y),
+            (Val::Obj(x), Val::Obj(y)) => jaq_json::Rc::ptr_eq(x, y),
+            _ => a == b,
+        }
+    }
+    match (a, b) {
+        (Val::Arr(x), Val::Arr(y)) => x.len() == y.len() && x.iter().zip(y.iter()).all(|(a, b)| child(a, b)),
+        // both built in sorted key order
+        (Val::Obj(x), Val::Obj(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y.iter())
+                    .all(|((ka, va), (kb, vb))| ka == kb && child(va, vb))
+        }
+        _ => a == b,
+    }
 }
 
 /// A value and its content hash.
@@ -127,7 +156,7 @@ impl Interner {
     fn share(&mut self, v: Val, h: u64) -> Val {
         use std::collections::hash_map::Entry;
         match self.table.entry(h) {
-            Entry::Occupied(e) if *e.get() == v => e.get().clone(),
+            Entry::Occupied(e) if same(e.get(), &v) => e.get().clone(),
             Entry::Occupied(_) => v,
             Entry::Vacant(e) => {
                 e.insert(v.clone());
@@ -136,18 +165,24 @@ impl Interner {
         }
     }
     fn string(&mut self, s: &str) -> Hashed {
+        Self::text(&mut self.table, s)
+    }
+    fn key(&mut self, s: &str) -> Hashed {
+        Self::text(&mut self.keys, s)
+    }
+    fn text(table: &mut HashMap<u64, Val, foldhash::fast::FixedState>, s: &str) -> Hashed {
         use std::hash::Hasher;
         let mut st = hasher();
         st.write_u8(5);
         st.write(s.as_bytes());
         let h = st.finish();
-        if let Some(v @ Val::TStr(b)) = self.table.get(&h)
+        if let Some(v @ Val::TStr(b)) = table.get(&h)
             && b.as_ref() == s.as_bytes()
         {
             return (v.clone(), h);
         }
         let v = Val::utf8_str(s.as_bytes().to_vec());
-        self.table.insert(h, v.clone());
+        table.insert(h, v.clone());
         (v, h)
     }
 }
@@ -271,7 +306,7 @@ impl<'de> Visitor<'de> for KeySeed<'_> {
         f.write_str("an object key")
     }
     fn visit_str<E: de::Error>(self, s: &str) -> Result<Hashed, E> {
-        Ok(self.0.borrow_mut().string(s))
+        Ok(self.0.borrow_mut().key(s))
     }
 }
 
