@@ -7,6 +7,7 @@ use carbon_show::cli::{self, Command};
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> std::process::ExitCode {
+    carbon_show::memory::tune();
     let command = cli::parse_or_exit(std::env::args_os());
     let stdout = std::io::stdout();
     let mut lock = stdout.lock();

@@ -5,6 +5,28 @@
 //! document, and the renderer's phase, which reads the plan again, that delay would let both
 //! count at once in the process's peak memory.
 
+/// mimalloc's `mi_option_purge_delay`: 15 in both v2's and v3's `mimalloc.h` (libmimalloc-sys
+/// names no constant for it).
+#[cfg(feature = "mimalloc")]
+const PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
+
+/// Has mimalloc return freed pages to the operating system at once instead of a while later
+/// (10 ms in mimalloc v2, 1 s in v3, the crate's default): a
+/// run frees large structures between its phases, and the delay made them count twice in
+/// the peak (10k-resource plan: 77 MB → 69 MB, at no measurable cost in time). For the
+/// binary, before its work starts; a no-op without the `mimalloc` feature.
+pub fn tune() {
+    #[cfg(feature = "mimalloc")]
+    // SAFETY: reading and setting an option has no preconditions. The option is changed only
+    // while it holds one of purge_delay's defaults (v2: 10, v3: 1000, per their `options.c`),
+    // so a renumbered enum is left alone.
+    unsafe {
+        if matches!(libmimalloc_sys::mi_option_get(PURGE_DELAY), 10 | 1000) {
+            libmimalloc_sys::mi_option_set(PURGE_DELAY, 0);
+        }
+    }
+}
+
 /// Returns the pages freed so far to the operating system (with mimalloc; a no-op otherwise).
 pub fn release() {
     #[cfg(feature = "mimalloc")]
