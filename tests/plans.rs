@@ -81,3 +81,31 @@ fn schemas_tell_blocks_from_attributes() {
         "{out}"
     );
 }
+
+/// The mapping engine's shared document (parsed from bytes or streamed, equal values built
+/// once) maps every real plan, and the bundled demo and synthetic fixtures, exactly as a
+/// plainly converted `serde_json::Value` does.
+#[test]
+fn shared_document_maps_as_the_plain_one() {
+    use carbon_show::mapping::{self, Document};
+    let engine = mapping::load(&[], &|name| carbon_show::data::json_file(name).map(Into::into))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut docs = Vec::new();
+    documents(&shared_plans(), &mut docs);
+    documents(&Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata"), &mut docs);
+    docs.sort();
+    let mut compared = 0;
+    for doc in &docs {
+        let bytes = std::fs::read(doc).unwrap();
+        let Ok(value) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
+            continue; // broken fixtures
+        };
+        let plain = engine.map(&value);
+        let sliced = engine.map_document(Document::from_slice(&bytes).unwrap());
+        let streamed = engine.map_document(Document::from_reader(&bytes[..]).unwrap());
+        assert_eq!(sliced, plain, "{}", doc.display());
+        assert_eq!(streamed, plain, "{}", doc.display());
+        compared += 1;
+    }
+    assert!(compared > 20, "only {compared} documents compared");
+}

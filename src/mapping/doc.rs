@@ -563,8 +563,11 @@ mod tests {
             "output_changes": {"o": {}}, "checks": []}"#;
         let a = Document::from_slice(text.as_bytes()).unwrap();
         let b = Document::from_value(&serde_json::from_str(text).unwrap());
+        let c = Document::from_reader(text.as_bytes()).unwrap();
         assert_eq!(a.root, b.root);
         assert_eq!(a.unknown, b.unknown);
+        assert_eq!(c.root, b.root);
+        assert_eq!(c.unknown, b.unknown);
         assert_eq!(a.unknown.len(), 1);
         assert_eq!(
             jq::to_json(&a.root),
