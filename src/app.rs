@@ -145,7 +145,10 @@ impl Rereadable {
         };
         let bytes = std::fs::read(&self.path).map_err(io)?;
         let m = std::fs::metadata(&self.path).map_err(io)?;
-        if bytes.len() as u64 != self.len || m.len() != self.len || m.modified().ok() != self.modified {
+        if bytes.len() as u64 != self.len
+            || m.len() != self.len
+            || m.modified().ok() != self.modified
+        {
             return Err(io(io::Error::other(
                 "the file changed while carbon-show was reading it",
             )));
@@ -469,7 +472,10 @@ mod tests {
         std::fs::write(&f, "{\"a\": 1}").unwrap();
         let e = changed.read().unwrap_err();
         assert!(e.to_string().contains("changed while"), "{e}");
-        assert!(Rereadable::new(&dir).is_none(), "a directory is not read twice");
+        assert!(
+            Rereadable::new(&dir).is_none(),
+            "a directory is not read twice"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

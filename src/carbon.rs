@@ -1,6 +1,7 @@
 //! Carbon figures of a plan: joins the mapping engine's resources to the reference data and the
 //! estimate arithmetic, and produces the [`Report`] that every output format reads.
 
+use rayon::prelude::*;
 use std::collections::HashMap;
 
 use crate::data::{self, Provider};
@@ -255,64 +256,71 @@ pub fn assess(changes: &[Change<'_>], mapped: &MappedPlan, settings: Settings) -
         }
     }
 
-    let mut resources = Vec::with_capacity(order.len());
-    let mut after_inputs = Vec::new();
-    for (address, resource_type, actions) in order {
-        let forget = actions.iter().any(|a| a == "forget");
-        let b = before.get(address.as_str()).copied();
-        // A forgotten resource keeps running outside OpenTofu: its emissions do not change.
-        let a = if forget {
-            b
-        } else {
-            after.get(address.as_str()).copied()
-        };
-        // An unchanged resource seen on one side only (a state document's `values`, or a no-op
-        // change whose prior state is left out) runs the same before and after: it adds nothing.
-        let unchanged = actions.iter().all(|a| a == "no-op");
-        let (b, a) = if unchanged {
-            (b.or(a), a.or(b))
-        } else {
-            (b, a)
-        };
-        let pb = b.map(|m| price(m, settings.utilization));
-        let pa = a.map(|m| price(m, settings.utilization));
-        let reason = match (&pb, &pa) {
-            (_, Some(Err(r))) | (Some(Err(r)), None) => Some(r.clone()),
-            _ => None,
-        };
-        let mut warnings = Vec::new();
-        let mut assumptions = Vec::new();
-        for m in [b, a].into_iter().flatten() {
-            push_unique(&mut warnings, m.warnings.iter().cloned());
-            push_unique(&mut assumptions, m.assumed.iter().cloned());
-        }
-        for p in [&pb, &pa].into_iter().flatten().flatten() {
-            push_unique(&mut warnings, p.warnings.iter().cloned());
-        }
-        let mut r = match reason {
-            Some(reason) => {
-                let mut r = ResourceReport::new(address, resource_type, actions, None, None);
-                r.status = Status::NotEstimated { reason };
-                r
+    // Each resource is priced on its own: in parallel, in the plan's order.
+    let priced: Vec<(ResourceReport, Option<_>)> = order
+        .into_par_iter()
+        .map(|(address, resource_type, actions)| {
+            let forget = actions.iter().any(|a| a == "forget");
+            let b = before.get(address.as_str()).copied();
+            // A forgotten resource keeps running outside OpenTofu: its emissions do not change.
+            let a = if forget {
+                b
+            } else {
+                after.get(address.as_str()).copied()
+            };
+            // An unchanged resource seen on one side only (a state document's `values`, or a no-op
+            // change whose prior state is left out) runs the same before and after: it adds nothing.
+            let unchanged = actions.iter().all(|a| a == "no-op");
+            let (b, a) = if unchanged {
+                (b.or(a), a.or(b))
+            } else {
+                (b, a)
+            };
+            let pb = b.map(|m| price(m, settings.utilization));
+            let pa = a.map(|m| price(m, settings.utilization));
+            let reason = match (&pb, &pa) {
+                (_, Some(Err(r))) | (Some(Err(r)), None) => Some(r.clone()),
+                _ => None,
+            };
+            let mut warnings = Vec::new();
+            let mut assumptions = Vec::new();
+            for m in [b, a].into_iter().flatten() {
+                push_unique(&mut warnings, m.warnings.iter().cloned());
+                push_unique(&mut assumptions, m.assumed.iter().cloned());
             }
-            None => {
-                let bs = pb.and_then(Result::ok);
-                let as_ = pa.and_then(Result::ok);
-                if let Some(p) = &as_ {
-                    after_inputs.push(p.priced.clone());
+            for p in [&pb, &pa].into_iter().flatten().flatten() {
+                push_unique(&mut warnings, p.warnings.iter().cloned());
+            }
+            let mut after_input = None;
+            let mut r = match reason {
+                Some(reason) => {
+                    let mut r = ResourceReport::new(address, resource_type, actions, None, None);
+                    r.status = Status::NotEstimated { reason };
+                    r
                 }
-                ResourceReport::new(
-                    address,
-                    resource_type,
-                    actions,
-                    bs.map(|p| p.side),
-                    as_.map(|p| p.side),
-                )
-            }
-        };
-        r.warnings = warnings;
-        r.assumptions = assumptions;
+                None => {
+                    let bs = pb.and_then(Result::ok);
+                    let as_ = pa.and_then(Result::ok);
+                    after_input = as_.as_ref().map(|p| p.priced.clone());
+                    ResourceReport::new(
+                        address,
+                        resource_type,
+                        actions,
+                        bs.map(|p| p.side),
+                        as_.map(|p| p.side),
+                    )
+                }
+            };
+            r.warnings = warnings;
+            r.assumptions = assumptions;
+            (r, after_input)
+        })
+        .collect();
+    let mut resources = Vec::with_capacity(priced.len());
+    let mut after_inputs = Vec::new();
+    for (r, input) in priced {
         resources.push(r);
+        after_inputs.extend(input);
     }
     let report = Report::new(
         resources,

@@ -88,11 +88,16 @@ fn schemas_tell_blocks_from_attributes() {
 #[test]
 fn shared_document_maps_as_the_plain_one() {
     use carbon_show::mapping::{self, Document};
-    let engine = mapping::load(&[], &|name| carbon_show::data::json_file(name).map(Into::into))
-        .unwrap_or_else(|e| panic!("{e}"));
+    let engine = mapping::load(&[], &|name| {
+        carbon_show::data::json_file(name).map(Into::into)
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
     let mut docs = Vec::new();
     documents(&shared_plans(), &mut docs);
-    documents(&Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata"), &mut docs);
+    documents(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata"),
+        &mut docs,
+    );
     docs.sort();
     let mut compared = 0;
     for doc in &docs {

@@ -131,7 +131,9 @@ fn same(a: &Val, b: &Val) -> bool {
         }
     }
     match (a, b) {
-        (Val::Arr(x), Val::Arr(y)) => x.len() == y.len() && x.iter().zip(y.iter()).all(|(a, b)| child(a, b)),
+        (Val::Arr(x), Val::Arr(y)) => {
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|(a, b)| child(a, b))
+        }
         // both built in sorted key order
         (Val::Obj(x), Val::Obj(y)) => {
             x.len() == y.len()
@@ -605,8 +607,15 @@ mod tests {
             _ => false,
         };
         assert!(same(&after, &before), "one resource, built twice");
-        let tags = |r: &Val| jq::get(jq::get(r, "values").unwrap(), "tags").unwrap().clone();
-        assert!(same(&tags(&after), &tags(&other)), "equal nested objects are shared");
+        let tags = |r: &Val| {
+            jq::get(jq::get(r, "values").unwrap(), "tags")
+                .unwrap()
+                .clone()
+        };
+        assert!(
+            same(&tags(&after), &tags(&other)),
+            "equal nested objects are shared"
+        );
         assert!(!same(&after, &other));
         assert_eq!(jq::to_json(&before)["values"]["size"], 8.0);
         assert_eq!(jq::to_json(&other)["values"]["size"], 9.0);

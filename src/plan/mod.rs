@@ -23,6 +23,7 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use rayon::prelude::*;
 use serde::Deserialize;
 use serde::de::{self, IgnoredAny};
 use serde_json::value::RawValue;
@@ -485,16 +486,22 @@ pub fn sensitive_strings(plan: &Plan<'_>) -> Vec<String> {
         }
         m.child_modules.iter().for_each(|c| module(c, out));
     }
-    let mut out = Vec::new();
-    for rc in plan
+    // resources one at a time, on every core
+    let changes: Vec<&ResourceChange<'_>> = plan
         .resource_changes
         .iter()
         .chain(plan.resource_drift.iter())
         .flatten()
-    {
-        raw(&rc.change.before, &rc.change.before_sensitive, &mut out);
-        raw(&rc.change.after, &rc.change.after_sensitive, &mut out);
-    }
+        .collect();
+    let mut out: Vec<String> = changes
+        .par_iter()
+        .flat_map_iter(|rc| {
+            let mut out = Vec::new();
+            raw(&rc.change.before, &rc.change.before_sensitive, &mut out);
+            raw(&rc.change.after, &rc.change.after_sensitive, &mut out);
+            out
+        })
+        .collect();
     plan.output_changes
         .iter()
         .flat_map(|o| o.values())

@@ -457,9 +457,7 @@ impl<'a> Raw<'a> {
     /// The value (`null` when the field was absent).
     pub fn value(&self) -> Value<'a> {
         // checked when read: parsing again cannot fail
-        self.0
-            .and_then(|r| parse(r.get()).ok())
-            .unwrap_or_default()
+        self.0.and_then(|r| parse(r.get()).ok()).unwrap_or_default()
     }
     /// The value's JSON text as written (empty when the field was absent).
     pub fn text(&self) -> &'a str {

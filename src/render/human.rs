@@ -246,9 +246,10 @@ impl<'r> HumanRenderer<'r> {
             .collect();
 
         // (stops at the first change: usually one of the first few resources)
-        let diffs_empty = !changes.par_iter().any(|rc| {
-            rc.moved() || self.compute(rc, Matcher::Always).diff.action != Action::NoOp
-        }) && outputs.iter().all(|(_, d)| d.action == Action::NoOp);
+        let diffs_empty = !changes
+            .par_iter()
+            .any(|rc| rc.moved() || self.compute(rc, Matcher::Always).diff.action != Action::NoOp)
+            && outputs.iter().all(|(_, d)| d.action == Action::NoOp);
 
         let have_refresh_changes = self.render_drift(out, &drift, diffs_empty)?;
 
@@ -371,7 +372,9 @@ impl<'r> HumanRenderer<'r> {
             for chunk in shown.chunks(RENDER_CHUNK) {
                 let texts: Vec<Option<String>> = chunk
                     .par_iter()
-                    .map(|rc| self.render_resource(&self.compute(rc, Matcher::Always), Cause::Change))
+                    .map(|rc| {
+                        self.render_resource(&self.compute(rc, Matcher::Always), Cause::Change)
+                    })
                     .collect();
                 for text in texts.into_iter().flatten() {
                     writeln!(out)?;
