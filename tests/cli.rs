@@ -318,3 +318,45 @@ fn file_stdin_and_pipe_path_give_the_same_output() {
     assert!(pipe.status.success(), "{}", stderr(&pipe));
     assert_eq!(stdout(&pipe), stdout(&file));
 }
+
+/// A plan file is streamed into the mapping engine first; its errors are still the plan
+/// reader's, with the file's own line and column.
+#[test]
+fn file_errors_name_the_place() {
+    let dir = std::env::temp_dir().join(format!("carbon-show-file-errors-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = [
+        (
+            "truncated.json",
+            "{\n  \"format_version\": \"1.2\",\n  \"resource_changes\": [",
+            5,
+            "line 3, column",
+        ),
+        (
+            "v2.json",
+            r#"{"format_version":"2.0","resource_changes":[]}"#,
+            6,
+            "\"2.0\"",
+        ),
+        ("empty.json", "", 5, "empty input"),
+        ("array.json", "[1, 2]", 7, "not a JSON object"),
+        (
+            "deep.json",
+            &format!(
+                "{{\"resource_changes\":[{{\"change\":{{\"after\":{}{}}}}}]}}",
+                "[".repeat(200),
+                "]".repeat(200)
+            ),
+            5,
+            "recursion limit",
+        ),
+    ];
+    for (name, text, code, needle) in cases {
+        let f = dir.join(name);
+        std::fs::write(&f, text).unwrap();
+        let o = run(&["--color", "never", f.to_str().unwrap()], b"");
+        assert_one_line_error(&o, code, needle);
+        assert!(stderr(&o).contains(name), "{name}: {}", stderr(&o));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
