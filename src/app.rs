@@ -55,13 +55,13 @@ pub fn run(opts: &Options, out: &mut dyn Write) -> Result<(), Error> {
     // read whole for the renderer once the mapping is done and freed. Its text and the mapping
     // engine's values are never held at once. Standard input (or a pipe) is read once and its
     // bytes serve both.
-    let file = match &opts.input {
-        Input::File(p) if opts.carbon.is_some() => Rereadable::new(p),
+    let source = match &opts.input {
+        Input::File(p) if opts.carbon.is_some() => Rereadable::new(p).map(Source::File),
         _ => None,
     };
-    let mut bytes = match file {
-        Some(_) => None,
-        None => Some(read_input(&opts.input)?),
+    let source = match source {
+        Some(s) => s,
+        None => Source::Bytes(read_input(&opts.input)?),
     };
     // Map first: the mapping engine's values are freed before the renderer's plan is built, so
     // the two never take memory at the same time.
@@ -70,10 +70,9 @@ pub fn run(opts: &Options, out: &mut dyn Write) -> Result<(), Error> {
             let t = std::time::Instant::now();
             let engine = mapping::load(&c.mapping_dirs, &*resolver(&c.data_dirs))?;
             phase("load mappings", t);
-            let doc = match (&bytes, &file) {
-                (Some(b), _) => document(&path, b)?,
-                (None, Some(f)) => f.document(&path)?,
-                (None, None) => unreachable!("the input was read or is a file"),
+            let doc = match &source {
+                Source::Bytes(b) => document(&path, b)?,
+                Source::File(f) => f.document(&path)?,
             };
             let m = map(doc, &engine);
             crate::memory::release();
@@ -81,10 +80,9 @@ pub fn run(opts: &Options, out: &mut dyn Write) -> Result<(), Error> {
         }
         None => None,
     };
-    let bytes = match (bytes.take(), file) {
-        (Some(b), _) => b,
-        (None, Some(f)) => f.read()?,
-        (None, None) => read_input(&opts.input)?,
+    let bytes = match source {
+        Source::Bytes(b) => b,
+        Source::File(f) => f.read()?,
     };
     let t = std::time::Instant::now();
     let plan = crate::plan::parse(&path, &bytes)?;
@@ -95,6 +93,12 @@ pub fn run(opts: &Options, out: &mut dyn Write) -> Result<(), Error> {
         _ => None,
     };
     finish(opts, &plan, schemas.as_ref(), assessment.as_ref(), out)
+}
+
+/// Where the renderer's bytes come from: read once, or a file read again after mapping.
+enum Source {
+    Bytes(Vec<u8>),
+    File(Rereadable),
 }
 
 /// A regular file that can be read a second time, and what it looked like the first time.

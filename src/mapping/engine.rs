@@ -563,8 +563,7 @@ impl Engine {
         // `cbf::all_select("type"; "T")` is answered from the engine's own type index. Without
         // an index, all_select scans the resources: the same answer, in the same order.)
         let re = Regex::new(r#"all_select\(\s*"([^"]+)""#).expect("static regex");
-        let native = Regex::new(r#"^\s*cbf::all_select\(\s*"type"\s*;\s*"([^"]+)"\s*\)\s*$"#)
-            .expect("static regex");
+        let native = Regex::new(TYPE_SELECT).expect("static regex");
         let mut index_props: Vec<String> = Vec::new();
         for t in texts_v.iter().filter(|t| !native.is_match(t)) {
             let by_address = ["by_address", "cbf::ref(", "referrers"]
@@ -793,8 +792,7 @@ impl Engine {
         // which mapping takes each resource (first mapping by name wins)
         let mut work: Vec<(usize, &ResourceMapping, Val)> = Vec::new();
         let mut taken = vec![false; all.len()];
-        let type_select = Regex::new(r#"^\s*cbf::all_select\(\s*"type"\s*;\s*"([^"]+)"\s*\)\s*$"#)
-            .expect("static regex");
+        let type_select = Regex::new(TYPE_SELECT).expect("static regex");
         for m in self.set.resources.values() {
             if m.kind != "resource" && !m.kind.is_empty() {
                 continue;
@@ -1875,6 +1873,10 @@ fn referrers_shape(text: &str) -> Option<(bool, Vec<String>)> {
     }
     (first || types.len() == 1).then_some((first, types))
 }
+
+/// An entry path that is only `cbf::all_select("type"; "T")`: the engine answers it from its own
+/// type index, without jq.
+const TYPE_SELECT: &str = r#"^\s*cbf::all_select\(\s*"type"\s*;\s*"([^"]+)"\s*\)\s*$"#;
 
 /// Whether a filter run by jaq can scan the document: it reads every resource (`$__all`, a
 /// non-indexed `all_select`, `by_address`), the root, or a module's configuration resources.
