@@ -74,7 +74,8 @@ pub fn run(opts: &Options, out: &mut dyn Write) -> Result<(), Error> {
                 Source::Bytes(b) => document(&path, b)?,
                 Source::File(f) => f.document(&path)?,
             };
-            let m = map(doc, &engine);
+            let mut m = map(doc, &engine);
+            override_regions(&mut m, &c.regions);
             crate::memory::release();
             Some(m)
         }
@@ -176,7 +177,11 @@ pub fn show(
     out: &mut dyn Write,
 ) -> Result<(), Error> {
     let assessment = match (&opts.carbon, engine) {
-        (Some(c), Some(engine)) => Some(assess(plan, &map(document(path, bytes)?, engine), c)),
+        (Some(c), Some(engine)) => {
+            let mut m = map(document(path, bytes)?, engine);
+            override_regions(&mut m, &c.regions);
+            Some(assess(plan, &m, c))
+        }
         (Some(_), None) => {
             return Err(Error::Mapping(
                 "no mapping engine given for a carbon run".into(),
@@ -253,6 +258,34 @@ fn map(doc: mapping::Document, engine: &mapping::Engine) -> mapping::MappedPlan 
         engine.dump_prof(true);
     }
     mapped
+}
+
+/// The configuration's `[regions]` hook: every mapped resource of a provider named there is
+/// assessed in that region, whatever region the mappings found (and the change is said in
+/// the resource's assumptions). Applied to the engine's result, so `mapping::region` stays
+/// the one place that finds regions in a plan.
+fn override_regions(
+    mapped: &mut mapping::MappedPlan,
+    regions: &std::collections::BTreeMap<crate::data::Provider, String>,
+) {
+    if regions.is_empty() {
+        return;
+    }
+    for r in mapped.before.iter_mut().chain(mapped.after.iter_mut()) {
+        let Some(region) = crate::data::Provider::parse(&r.provider).and_then(|p| regions.get(&p))
+        else {
+            continue;
+        };
+        if r.region.as_deref() != Some(region.as_str()) {
+            r.assumed.push(match &r.region {
+                Some(was) => {
+                    format!("region {region} from the configuration (the plan says {was})")
+                }
+                None => format!("region {region} from the configuration"),
+            });
+            r.region = Some(region.clone());
+        }
+    }
 }
 
 /// Prices every mapped resource of the plan's changes, and hides the plan's sensitive strings
@@ -423,6 +456,17 @@ fn write_output(
             render::impact::write_manifest(&resources, &ImpactOptions::new(name, period), out)
         }
         (_, None) => unreachable!("the carbon formats always assess the plan"),
+    }
+}
+
+/// Writes a text to standard output (or wherever `out` goes); a broken pipe ends it quietly.
+pub fn write_text(out: &mut dyn Write, text: &str) -> Result<(), Error> {
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(Error::Io {
+            path: PathBuf::from("<stdout>"),
+            source: e,
+        }),
+        _ => Ok(()),
     }
 }
 

@@ -7,7 +7,10 @@ use std::path::PathBuf;
 
 use clap::{Parser, ValueEnum};
 
+use crate::config::{self, Layer, Setting, Source};
+use crate::error::Error;
 use crate::estimate::{Budget, Period};
+use crate::output::Target;
 use crate::render::{Flavor, HumanOptions, PlanMode};
 
 /// Where the document comes from.
@@ -61,6 +64,9 @@ pub struct CarbonOptions {
     pub settings: crate::carbon::Settings,
     /// `--fail-over`: exit 3 when the plan adds more than this.
     pub fail_over: Option<Budget>,
+    /// Per provider (`aws`, `gcp`, `azure`): the region every resource of it is assessed in
+    /// (`[regions]` of the configuration file, `CARBON_SHOW_REGION_*`).
+    pub regions: std::collections::BTreeMap<crate::data::Provider, String>,
 }
 
 /// Validated options for one run.
@@ -88,11 +94,34 @@ impl Default for Options {
     }
 }
 
+/// A `show` run: its options, where its output goes, and the settings it was made from.
+#[derive(Debug, Clone)]
+pub struct Run {
+    pub options: Options,
+    pub output: Target,
+    pub settings: config::Effective,
+}
+
+/// A shell that `completions` writes a script for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Shell {
+    Bash,
+    Zsh,
+    Fish,
+    Powershell,
+}
+
 /// What the command line asks for.
 #[derive(Debug, Clone)]
 pub enum Command {
     /// Show a plan or state document.
-    Show(Options),
+    Show(Box<Run>),
+    /// `config`: print the effective settings and where each came from.
+    Config(Box<config::Effective>),
+    /// `completions SHELL`: print a completion script.
+    Completions(Shell),
+    /// `man`: print the man page (roff).
+    Man,
     /// `mappings check DIR…`: validate mapping folders.
     CheckMappings {
         dirs: Vec<PathBuf>,
@@ -138,8 +167,13 @@ enum ModeArg {
 /// Shows an OpenTofu/Terraform plan (`tofu show -json`) exactly as `tofu show` would, with the
 /// carbon cost of every resource beside it.
 ///
+/// Settings also come from `.carbon-show.toml` (found upward from the working directory) and
+/// `CARBON_SHOW_*` variables; flags win over variables, variables over the file
+/// (`carbon-show config` shows the result).
+///
 /// Exit codes: 0 rendered; 2 bad usage; 3 --fail-over exceeded; 4 input unreadable; 5 invalid
-/// JSON; 6 unsupported format_version; 7 not a plan or state; 8 broken mappings; 9 broken schemas.
+/// JSON; 6 unsupported format_version; 7 not a plan or state; 8 broken mappings; 9 broken
+/// schemas; 10 bad configuration.
 #[derive(Debug, Parser)]
 #[command(
     name = "carbon-show",
@@ -158,9 +192,9 @@ struct Args {
     /// When to use colour.
     #[arg(long, value_enum, default_value = "auto")]
     color: ColorArg,
-    /// Product wording.
-    #[arg(long, value_enum, default_value = "opentofu")]
-    flavor: FlavorArg,
+    /// Product wording [default: opentofu].
+    #[arg(long, value_enum)]
+    flavor: Option<FlavorArg>,
     /// The planning mode the plan was made in (it is not in the JSON).
     #[arg(long, value_enum, default_value = "normal")]
     mode: ModeArg,
@@ -176,15 +210,24 @@ struct Args {
     /// A folder searched first for the data files that mappings reference (repeatable).
     #[arg(long = "data", value_name = "DIR")]
     data: Vec<PathBuf>,
-    /// CPU and GPU utilisation, 0..1 or a percentage (`50%`).
-    #[arg(long, value_name = "U", default_value = "0.5", value_parser = parse_utilization)]
-    utilization: f64,
-    /// The headline period of figures.
-    #[arg(long, value_enum, default_value = "month")]
-    period: PeriodArg,
+    /// CPU and GPU utilisation, 0..1 or a percentage (`50%`) [default: 0.5].
+    #[arg(long, value_name = "U", value_parser = config::parse_utilization)]
+    utilization: Option<f64>,
+    /// The headline period of figures [default: month].
+    #[arg(long, value_enum)]
+    period: Option<PeriodArg>,
     /// Exit with code 3 when the plan adds more than this, e.g. `10kg/month`.
     #[arg(long, value_name = "AMOUNT", value_parser = parse_budget)]
     fail_over: Option<Budget>,
+    /// The configuration file (instead of `.carbon-show.toml` found upward).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Write the output to FILE (replaced atomically) instead of standard output.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Print nothing on standard output (errors still go to stderr; the exit code still tells).
+    #[arg(long, short = 'q')]
+    quiet: bool,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -194,6 +237,19 @@ enum SubCommand {
         #[command(subcommand)]
         action: MappingsAction,
     },
+    /// Print the effective settings (a TOML file) and where each came from.
+    Config {
+        /// The configuration file (instead of `.carbon-show.toml` found upward).
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
+    },
+    /// Print a shell completion script.
+    Completions {
+        #[arg(value_enum)]
+        shell: Shell,
+    },
+    /// Print the man page (roff) on standard output.
+    Man,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -210,62 +266,108 @@ enum MappingsAction {
     },
 }
 
-fn parse_utilization(s: &str) -> Result<f64, String> {
-    let (number, percent) = match s.trim().strip_suffix('%') {
-        Some(n) => (n.trim(), true),
-        None => (s.trim(), false),
-    };
-    let v: f64 = number
-        .parse()
-        .map_err(|_| format!("{s:?} is not a number: give 0..1 or a percentage like 50%"))?;
-    let v = if percent { v / 100.0 } else { v };
-    if !(0.0..=1.0).contains(&v) {
-        return Err(format!("{s:?} is outside 0..1 (0 % to 100 %)"));
-    }
-    Ok(v)
-}
-
 fn parse_budget(s: &str) -> Result<Budget, String> {
     s.parse()
 }
 
-impl From<Args> for Command {
-    fn from(a: Args) -> Self {
-        if let Some(SubCommand::Mappings {
+/// The settings the flags give (`None` where a flag is absent).
+fn flag_layer(a: &Args) -> Layer {
+    let flag = |name| Source::Flag(name);
+    Layer {
+        mappings: (!a.mappings.is_empty()).then(|| Setting {
+            value: a.mappings.clone(),
+            source: flag("--mappings"),
+        }),
+        data: (!a.data.is_empty()).then(|| Setting {
+            value: a.data.clone(),
+            source: flag("--data"),
+        }),
+        utilization: a.utilization.map(|value| Setting {
+            value,
+            source: flag("--utilization"),
+        }),
+        period: a.period.map(|p| Setting {
+            value: match p {
+                PeriodArg::Hour => Period::Hour,
+                PeriodArg::Month => Period::Month,
+                PeriodArg::Year => Period::Year,
+            },
+            source: flag("--period"),
+        }),
+        fail_over: a.fail_over.map(|value| Setting {
+            value,
+            source: flag("--fail-over"),
+        }),
+        flavor: a.flavor.map(|f| Setting {
+            value: match f {
+                FlavorArg::Opentofu => Flavor::OpenTofu,
+                FlavorArg::Terraform => Flavor::Terraform,
+            },
+            source: flag("--flavor"),
+        }),
+        ..Layer::default()
+    }
+}
+
+/// Turns the flags into a command, reading the configuration file and the environment
+/// (`get`) from `cwd`.
+fn command(
+    a: Args,
+    get: &dyn Fn(&str) -> Option<OsString>,
+    cwd: &std::path::Path,
+) -> Result<Command, Error> {
+    match a.command {
+        Some(SubCommand::Mappings {
             action: MappingsAction::Check { dirs, data },
-        }) = a.command
-        {
-            return Command::CheckMappings {
+        }) => {
+            return Ok(Command::CheckMappings {
                 dirs,
                 data_dirs: data,
-            };
+            });
         }
-        let format = match a.format {
-            FormatArg::Human => Format::Human,
-            FormatArg::Json => Format::Json,
-            FormatArg::Markdown => Format::Markdown,
-            FormatArg::ImpactFramework => Format::ImpactFramework,
-        };
-        let carbon = CarbonOptions {
-            mapping_dirs: a.mappings.clone(),
-            data_dirs: a.data.clone(),
-            settings: crate::carbon::Settings {
-                utilization: a.utilization,
-                period: match a.period {
-                    PeriodArg::Hour => Period::Hour,
-                    PeriodArg::Month => Period::Month,
-                    PeriodArg::Year => Period::Year,
-                },
-            },
-            fail_over: a.fail_over,
-        };
-        // The carbon formats need figures even with --no-carbon.
-        let carbon = (!a.no_carbon || format != Format::Human).then_some(carbon);
-        let mut opts = Options::from(a);
-        opts.format = format;
-        opts.carbon = carbon;
-        Command::Show(opts)
+        Some(SubCommand::Config { config }) => {
+            let e = config::resolve(Layer::default(), config.as_deref(), get, cwd)?;
+            return Ok(Command::Config(Box::new(e)));
+        }
+        Some(SubCommand::Completions { shell }) => return Ok(Command::Completions(shell)),
+        Some(SubCommand::Man) => return Ok(Command::Man),
+        None => {}
     }
+    let settings = config::resolve(flag_layer(&a), a.config.as_deref(), get, cwd)?;
+    let format = match a.format {
+        FormatArg::Human => Format::Human,
+        FormatArg::Json => Format::Json,
+        FormatArg::Markdown => Format::Markdown,
+        FormatArg::ImpactFramework => Format::ImpactFramework,
+    };
+    let carbon = CarbonOptions {
+        mapping_dirs: settings.mappings.value.clone(),
+        data_dirs: settings.data.value.clone(),
+        settings: crate::carbon::Settings {
+            utilization: settings.utilization.value,
+            period: settings.period.value,
+        },
+        fail_over: settings.fail_over.value,
+        regions: (settings.regions.iter())
+            .map(|(p, r)| (*p, r.value.clone()))
+            .collect(),
+    };
+    // The carbon formats need figures even with --no-carbon.
+    let carbon = (!a.no_carbon || format != Format::Human).then_some(carbon);
+    let output = match (&a.output, a.quiet) {
+        (Some(p), _) if p.as_os_str() != "-" => Target::File(p.clone()),
+        (_, true) => Target::Discard,
+        _ => Target::Stdout,
+    };
+    let mut opts = Options::from(a);
+    opts.format = format;
+    opts.carbon = carbon;
+    opts.human.flavor = settings.flavor.value;
+    Ok(Command::Show(Box::new(Run {
+        options: opts,
+        output,
+        settings,
+    })))
 }
 
 impl From<Args> for Options {
@@ -284,10 +386,6 @@ impl From<Args> for Options {
                 ColorArg::Never => ColorMode::Never,
             },
             human: HumanOptions {
-                flavor: match a.flavor {
-                    FlavorArg::Opentofu => Flavor::OpenTofu,
-                    FlavorArg::Terraform => Flavor::Terraform,
-                },
                 mode: match a.mode {
                     ModeArg::Normal => PlanMode::Normal,
                     ModeArg::Destroy => PlanMode::Destroy,
@@ -301,25 +399,47 @@ impl From<Args> for Options {
     }
 }
 
-/// Parses the command line. On bad usage (or `--help`/`--version`), prints clap's message
-/// and exits the process with clap's code (2 for errors).
-pub fn parse_or_exit<I, T>(args: I) -> Command
+/// Parses the command line, with the process's environment and working directory. On bad
+/// usage (or `--help`/`--version`), prints clap's message and exits the process with clap's
+/// code (2 for errors); a bad configuration is an error (exit 10).
+pub fn parse_or_exit<I, T>(args: I) -> Result<Command, Error>
 where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    Args::parse_from(args).into()
+    let cwd = std::env::current_dir().unwrap_or_default();
+    command(Args::parse_from(args), &|k| std::env::var_os(k), &cwd)
 }
 
-/// Parses the command line, returning clap's message as a string on failure.
+/// Parses the command line, returning clap's message (or the configuration's error) as a
+/// string on failure.
 pub fn try_parse<I, T>(args: I) -> Result<Command, String>
 where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    Args::try_parse_from(args)
-        .map(Command::from)
-        .map_err(|e| e.to_string())
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let a = Args::try_parse_from(args).map_err(|e| e.to_string())?;
+    command(a, &|k| std::env::var_os(k), &cwd).map_err(|e| e.to_string())
+}
+
+/// Writes the completion script for `shell`.
+pub fn write_completions(shell: Shell, out: &mut dyn io::Write) {
+    use clap::CommandFactory;
+    use clap_complete::Shell as S;
+    let shell = match shell {
+        Shell::Bash => S::Bash,
+        Shell::Zsh => S::Zsh,
+        Shell::Fish => S::Fish,
+        Shell::Powershell => S::PowerShell,
+    };
+    clap_complete::generate(shell, &mut Args::command(), "carbon-show", out);
+}
+
+/// Writes the man page (roff).
+pub fn write_man(out: &mut dyn io::Write) -> io::Result<()> {
+    use clap::CommandFactory;
+    clap_mangen::Man::new(Args::command()).render(out)
 }
 
 /// Decides whether to colour stdout.

@@ -26,6 +26,8 @@ pub enum ExitCode {
     Mapping = 8,
     /// The `--schemas` document is broken.
     Schema = 9,
+    /// The configuration (`.carbon-show.toml`, `--config`, a `CARBON_SHOW_*` variable) is bad.
+    Config = 10,
 }
 
 /// Every failure the library reports. Each renders as one line naming the place.
@@ -54,6 +56,9 @@ pub enum Error {
     Schema { path: PathBuf, message: String },
     #[error("{0}")]
     OverBudget(String),
+    /// `file:line: message`, or `environment variable NAME: message`.
+    #[error("{0}")]
+    Config(String),
 }
 
 impl Error {
@@ -67,6 +72,7 @@ impl Error {
             Error::Mapping(_) => ExitCode::Mapping,
             Error::Schema { .. } => ExitCode::Schema,
             Error::OverBudget(_) => ExitCode::OverBudget,
+            Error::Config(_) => ExitCode::Config,
         }
     }
 }

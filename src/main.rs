@@ -1,6 +1,7 @@
 //! The `carbon-show` binary: a thin shell over the library.
 
 use carbon_show::cli::{self, Command};
+use carbon_show::output::{self, Target};
 
 #[cfg(feature = "mimalloc")]
 #[global_allocator]
@@ -8,15 +9,27 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> std::process::ExitCode {
     carbon_show::memory::tune();
-    let command = cli::parse_or_exit(std::env::args_os());
-    let stdout = std::io::stdout();
-    let mut lock = stdout.lock();
-    let result = match &command {
-        Command::Show(opts) => carbon_show::app::run(opts, &mut lock),
-        Command::CheckMappings { dirs, data_dirs } => {
-            carbon_show::app::check_mappings(dirs, data_dirs, &mut lock)
+    let result = cli::parse_or_exit(std::env::args_os()).and_then(|command| match &command {
+        Command::Show(run) => {
+            output::write_to(&run.output, |out| carbon_show::app::run(&run.options, out))
         }
-    };
+        Command::CheckMappings { dirs, data_dirs } => output::write_to(&Target::Stdout, |out| {
+            carbon_show::app::check_mappings(dirs, data_dirs, out)
+        }),
+        Command::Config(settings) => output::write_to(&Target::Stdout, |out| {
+            carbon_show::app::write_text(out, &settings.describe())
+        }),
+        Command::Completions(shell) => output::write_to(&Target::Stdout, |out| {
+            let mut script = Vec::new();
+            cli::write_completions(*shell, &mut script);
+            carbon_show::app::write_text(out, &String::from_utf8_lossy(&script))
+        }),
+        Command::Man => output::write_to(&Target::Stdout, |out| {
+            let mut page = Vec::new();
+            cli::write_man(&mut page).expect("writing to memory");
+            carbon_show::app::write_text(out, &String::from_utf8_lossy(&page))
+        }),
+    });
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {

@@ -1,6 +1,7 @@
 //! The carbon report: per-resource figures before and after the change, totals, and the text of
 //! annotations and the summary. Every output format (human, JSON, Markdown) reads this one model.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::estimate::{Estimate, Mass, Period, sig3};
@@ -9,7 +10,7 @@ use crate::estimate::{Estimate, Mass, Period, sig3};
 pub const JSON_SCHEMA_VERSION: &str = "1.0";
 
 /// What is known of one side (before or after) of a resource.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, JsonSchema, PartialEq)]
 pub struct Side {
     pub provider: String,
     pub region: Option<String>,
@@ -33,7 +34,7 @@ pub struct Side {
 }
 
 /// Hourly figures, as serialised in JSON.
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Default)]
+#[derive(Debug, Clone, Copy, Serialize, JsonSchema, PartialEq, Default)]
 pub struct Figures {
     /// IT power, watts (PUE excluded).
     pub power_w: f64,
@@ -83,7 +84,7 @@ impl Figures {
 }
 
 /// Whether a resource could be estimated.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, JsonSchema, PartialEq)]
 #[serde(tag = "status", rename_all = "snake_case")]
 pub enum Status {
     /// Figures are present on at least one side.
@@ -93,7 +94,7 @@ pub enum Status {
 }
 
 /// One resource of the plan, as the report sees it.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, JsonSchema, PartialEq)]
 pub struct ResourceReport {
     pub address: String,
     #[serde(rename = "type")]
@@ -290,7 +291,7 @@ pub fn trim_num(v: f64) -> String {
 }
 
 /// How many resources fell in each bucket.
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Default)]
+#[derive(Debug, Clone, Copy, Serialize, JsonSchema, PartialEq, Default)]
 pub struct Counts {
     /// Resources with figures.
     pub estimated: usize,
@@ -303,7 +304,7 @@ pub struct Counts {
 }
 
 /// Totals over the whole plan.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, JsonSchema, PartialEq)]
 pub struct Totals {
     pub before_per_hour: Figures,
     pub after_per_hour: Figures,
@@ -311,7 +312,7 @@ pub struct Totals {
 }
 
 /// The whole carbon report of a plan.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, JsonSchema, PartialEq)]
 pub struct Report {
     pub schema_version: &'static str,
     pub utilization: f64,
@@ -324,7 +325,7 @@ pub struct Report {
 }
 
 /// The headline period, serialised as its name and hours.
-#[derive(Debug, Clone, Copy, Serialize, PartialEq)]
+#[derive(Debug, Clone, Copy, Serialize, JsonSchema, PartialEq)]
 pub struct PeriodInfo {
     pub name: &'static str,
     pub hours: f64,

@@ -2,13 +2,14 @@
 
 use std::io::{self, Write};
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::estimate::Period;
 use crate::report::{Report, Totals};
 
 /// The top-level JSON document: the report plus the headline totals for the chosen period.
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 struct Document<'a> {
     #[serde(flatten)]
     report: &'a Report,
@@ -16,7 +17,7 @@ struct Document<'a> {
 }
 
 /// Totals over the headline period, in gCO2eq.
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 struct Headline {
     period: &'static str,
     hours: f64,
@@ -36,6 +37,32 @@ impl Headline {
             delta_gco2eq: t.delta_per_hour.total_gco2eq * h,
         }
     }
+}
+
+/// The JSON Schema of the document [`write_report`] writes (docs/carbon-show.schema.json),
+/// generated from the types that serialise it.
+pub fn schema() -> serde_json::Value {
+    let mut s = serde_json::to_value(schemars::schema_for!(Document<'static>))
+        .expect("a schema serialises");
+    if let Some(o) = s.as_object_mut() {
+        o.insert("title".into(), "carbon-show --format json".into());
+        o.insert(
+            "description".into(),
+            format!(
+                "The carbon report of a plan (schema_version {}); docs/json-format.md.",
+                crate::report::JSON_SCHEMA_VERSION
+            )
+            .into(),
+        );
+    }
+    s
+}
+
+/// The schema as committed: pretty-printed, with a final newline.
+pub fn schema_text() -> String {
+    let mut t = serde_json::to_string_pretty(&schema()).expect("a schema serialises");
+    t.push('\n');
+    t
 }
 
 /// Writes the report as pretty-printed JSON followed by a newline.

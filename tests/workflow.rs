@@ -1,0 +1,999 @@
+//! CI and platform workflow: the configuration file and its precedence, `--output`/`--quiet`,
+//! completions and the man page, the JSON Schema, and the CI comment script against a fake
+//! GitHub API on 127.0.0.1.
+
+use std::borrow::Cow;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::{Arc, LazyLock, Mutex};
+
+use carbon_show::app;
+use carbon_show::cli::{CarbonOptions, ColorMode, Format, Input, Options};
+use carbon_show::mapping::{self, Engine};
+use serde_json::{Value, json};
+
+use crate::common::{assert_one_line_error, bin, stderr, stdout};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn demo() -> PathBuf {
+    root().join("testdata/demo/plan.json")
+}
+
+/// A fresh folder under the temporary directory.
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("carbon-show-wf-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// The binary run in `cwd` with only the `CARBON_SHOW_*` variables given in `env`.
+fn run_in(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut c = bin();
+    c.current_dir(cwd).args(args).stdin(Stdio::null());
+    for (k, _) in carbon_show::config::ENV_VARS {
+        c.env_remove(k);
+    }
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().expect("run carbon-show")
+}
+
+fn json_of(o: &Output) -> Value {
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(o));
+    serde_json::from_slice(&o.stdout).expect("JSON output")
+}
+
+#[test]
+fn config_precedence_flags_over_environment_over_file_over_defaults() {
+    let d = scratch("precedence");
+    let deep = d.join("infra/prod");
+    std::fs::create_dir_all(&deep).unwrap();
+    std::fs::write(
+        d.join(".carbon-show.toml"),
+        "utilization = \"10%\"\nperiod = \"year\"\n",
+    )
+    .unwrap();
+    let plan = demo();
+    let plan = plan.to_str().unwrap();
+    let args = ["--format", "json", plan];
+    // defaults: no file above the scratch folder's sibling
+    let none = scratch("precedence-none");
+    let v = json_of(&run_in(&none, &args, &[]));
+    assert_eq!(
+        (v["utilization"].clone(), v["period"]["name"].clone()),
+        (json!(0.5), json!("month"))
+    );
+    // the file, found two levels up
+    let v = json_of(&run_in(&deep, &args, &[]));
+    assert_eq!(
+        (v["utilization"].clone(), v["period"]["name"].clone()),
+        (json!(0.1), json!("year"))
+    );
+    // the environment beats the file
+    let env = [("CARBON_SHOW_UTILIZATION", "0.2")];
+    let v = json_of(&run_in(&deep, &args, &env));
+    assert_eq!(
+        (v["utilization"].clone(), v["period"]["name"].clone()),
+        (json!(0.2), json!("year"))
+    );
+    // a flag beats the environment
+    let v = json_of(&run_in(
+        &deep,
+        &[
+            "--utilization",
+            "30%",
+            "--period",
+            "hour",
+            "--format",
+            "json",
+            plan,
+        ],
+        &env,
+    ));
+    assert_eq!(
+        (v["utilization"].clone(), v["period"]["name"].clone()),
+        (json!(0.3), json!("hour"))
+    );
+    // `config` says where each came from
+    let o = run_in(&deep, &["config"], &env);
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let file = d.join(".carbon-show.toml");
+    assert!(
+        text.contains(&format!("# configuration file: {}", file.display())),
+        "{text}"
+    );
+    let line = |key: &str| {
+        text.lines()
+            .find(|l| l.starts_with(key))
+            .unwrap_or("")
+            .to_string()
+    };
+    assert!(
+        line("utilization = 0.2").ends_with("# env CARBON_SHOW_UTILIZATION"),
+        "{text}"
+    );
+    assert!(
+        line("period = \"year\"").ends_with(&format!("# {}:2", file.display())),
+        "{text}"
+    );
+    assert!(
+        line("flavor = \"opentofu\"").ends_with("# default"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&d);
+    let _ = std::fs::remove_dir_all(&none);
+}
+
+#[test]
+fn config_file_sets_flavor_fail_over_and_folders() {
+    let d = scratch("keys");
+    std::fs::create_dir_all(d.join("no-such-mappings-yet")).unwrap();
+    std::fs::write(
+        d.join("team.toml"),
+        "flavor = \"terraform\"\nfail-over = \"1g/month\"\nmappings = [\"no-such-mappings-yet\"]\n",
+    )
+    .unwrap();
+    let plan = demo();
+    let o = run_in(
+        &d,
+        &[
+            "--config",
+            "team.toml",
+            "--color",
+            "never",
+            plan.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(3),
+        "the file's fail-over applies: {}",
+        stderr(&o)
+    );
+    assert!(stdout(&o).contains("Terraform will perform the following actions"));
+    // CARBON_SHOW_CONFIG names the file too; a flag still wins
+    let o = run_in(
+        &d,
+        &["--fail-over", "1t/month", "--quiet", plan.to_str().unwrap()],
+        &[("CARBON_SHOW_CONFIG", "team.toml")],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn bad_config_is_one_line_naming_file_and_line_exit_10() {
+    let d = scratch("bad");
+    std::fs::write(
+        d.join(".carbon-show.toml"),
+        "period = \"month\"\n# ok\nutilization = 7\n",
+    )
+    .unwrap();
+    let plan = demo();
+    let o = run_in(&d, &[plan.to_str().unwrap()], &[]);
+    assert_one_line_error(&o, 10, ".carbon-show.toml:3: utilization");
+    let o = run_in(&d, &["config"], &[]);
+    assert_one_line_error(&o, 10, ".carbon-show.toml:3:");
+    std::fs::write(
+        d.join(".carbon-show.toml"),
+        "[regions]\naws = \"atlantis-1\"\n",
+    )
+    .unwrap();
+    assert_one_line_error(
+        &run_in(&d, &[plan.to_str().unwrap()], &[]),
+        10,
+        ".carbon-show.toml:2: unknown aws region",
+    );
+    std::fs::write(d.join(".carbon-show.toml"), "alternatives = \"on\"\n").unwrap();
+    assert_eq!(
+        run_in(&d, &["--quiet", plan.to_str().unwrap()], &[])
+            .status
+            .code(),
+        Some(0)
+    );
+    std::fs::write(d.join(".carbon-show.toml"), "alternatives = true\n").unwrap();
+    assert_one_line_error(
+        &run_in(&d, &[plan.to_str().unwrap()], &[]),
+        10,
+        ".carbon-show.toml:1:",
+    );
+    let o = run_in(
+        &d,
+        &["--config", "missing.toml", plan.to_str().unwrap()],
+        &[],
+    );
+    assert_one_line_error(&o, 10, "missing.toml: cannot read the configuration file");
+    let none = scratch("bad-env");
+    let o = run_in(
+        &none,
+        &[plan.to_str().unwrap()],
+        &[("CARBON_SHOW_MAX_CHARS", "lots")],
+    );
+    assert_one_line_error(&o, 10, "environment variable CARBON_SHOW_MAX_CHARS");
+    let _ = std::fs::remove_dir_all(&d);
+    let _ = std::fs::remove_dir_all(&none);
+}
+
+#[test]
+fn region_override_replaces_the_plans_region_and_says_so() {
+    let d = scratch("regions");
+    let plan = demo();
+    let args = ["--format", "json", plan.to_str().unwrap()];
+    let before = json_of(&run_in(&d, &args, &[]));
+    std::fs::write(
+        d.join(".carbon-show.toml"),
+        "[regions]\naws = \"eu-north-1\"\n",
+    )
+    .unwrap();
+    let after = json_of(&run_in(&d, &args, &[]));
+    // the after side, or the before side of a deleted resource
+    let side = |r: &Value| {
+        if r["after"].is_null() {
+            r["before"].clone()
+        } else {
+            r["after"].clone()
+        }
+    };
+    let aws = |v: &Value| -> Vec<(String, String, String)> {
+        v["resources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| side(r)["provider"] == "aws")
+            .map(|r| {
+                (
+                    r["address"].as_str().unwrap().to_string(),
+                    side(r)["region"].as_str().unwrap_or("").to_string(),
+                    r["assumptions"].to_string(),
+                )
+            })
+            .collect()
+    };
+    let (b, a) = (aws(&before), aws(&after));
+    assert!(!a.is_empty());
+    assert_eq!(b.len(), a.len());
+    assert!(
+        b.iter().any(|r| r.1 != "eu-north-1"),
+        "the demo has other AWS regions: {b:?}"
+    );
+    for r in &a {
+        assert_eq!(r.1, "eu-north-1", "{r:?}");
+    }
+    assert!(
+        a.iter()
+            .any(|r| r.2.contains("region eu-north-1 from the configuration")),
+        "{a:?}"
+    );
+    assert_ne!(
+        before["totals"]["after_per_hour"]["total_gco2eq"],
+        after["totals"]["after_per_hour"]["total_gco2eq"]
+    );
+    // GCP and Azure resources are untouched
+    let others = |v: &Value| -> Vec<Value> {
+        v["resources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| side(r)["provider"] != "aws")
+            .cloned()
+            .collect()
+    };
+    assert_eq!(others(&before), others(&after));
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn output_file_is_written_whole_and_quiet_prints_nothing() {
+    let d = scratch("output");
+    let plan = demo();
+    let plan = plan.to_str().unwrap();
+    let expected = run_in(&d, &["--format", "markdown", plan], &[]);
+    assert_eq!(expected.status.code(), Some(0));
+    let out = d.join("comment.md");
+    std::fs::write(&out, "stale").unwrap();
+    let o = run_in(
+        &d,
+        &["--format", "markdown", "--output", "comment.md", plan],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(o.stdout.is_empty() && o.stderr.is_empty());
+    assert_eq!(std::fs::read(&out).unwrap(), expected.stdout);
+    // over budget: the output is still written, and the exit code is 3
+    let o = run_in(
+        &d,
+        &[
+            "-o",
+            "gate.json",
+            "--format",
+            "json",
+            "--fail-over",
+            "1g",
+            plan,
+        ],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(3));
+    let gate: Value = serde_json::from_slice(&std::fs::read(d.join("gate.json")).unwrap()).unwrap();
+    assert!(gate["totals"].is_object());
+    // a failing run leaves the old file alone and no temporary file behind
+    let o = run_in(
+        &d,
+        &[
+            "-o",
+            "comment.md",
+            "--format",
+            "markdown",
+            "no-such-plan.json",
+        ],
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(4));
+    assert_eq!(std::fs::read(&out).unwrap(), expected.stdout);
+    let mut names: Vec<String> = std::fs::read_dir(&d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["comment.md", "gate.json"]);
+    // --quiet: nothing on stdout, the verdict in the exit code
+    let o = run_in(&d, &["--quiet", "--fail-over", "1g", plan], &[]);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(o.stdout.is_empty());
+    assert_eq!(stderr(&o).lines().count(), 1);
+    let o = run_in(&d, &["-q", plan], &[]);
+    assert_eq!((o.status.code(), o.stdout.len()), (Some(0), 0));
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn completions_for_every_shell_and_a_man_page() {
+    let d = scratch("completions");
+    for (shell, needle) in [
+        ("bash", "complete -F _carbon__show"),
+        ("zsh", "#compdef carbon-show"),
+        ("fish", "complete -c carbon-show"),
+        ("powershell", "Register-ArgumentCompleter"),
+    ] {
+        let o = run_in(&d, &["completions", shell], &[]);
+        let text = stdout(&o);
+        assert_eq!(o.status.code(), Some(0), "{shell}: {}", stderr(&o));
+        assert!(text.contains(needle), "{shell}: {needle:?} missing");
+        for flag in ["fail-over", "utilization", "output", "config"] {
+            assert!(text.contains(flag), "{shell} completes --{flag}");
+        }
+    }
+    let o = run_in(&d, &["completions", "tcsh"], &[]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = run_in(&d, &["man"], &[]);
+    let page = stdout(&o);
+    assert!(
+        page.starts_with(".ie") || page.contains(".TH carbon-show 1"),
+        "{page}"
+    );
+    assert!(page.contains(".TH carbon-show 1"));
+    assert!(
+        page.contains("fail\\-over") && page.contains("bad configuration"),
+        "{page}"
+    );
+    if Command::new("bash").arg("--version").output().is_ok() {
+        // the bash script at least parses and defines its function
+        let script = stdout(&run_in(&d, &["completions", "bash"], &[]));
+        let check = Command::new("bash")
+            .arg("-c")
+            .arg(format!("{script}\ndeclare -F _carbon__show"))
+            .output()
+            .unwrap();
+        assert_eq!(
+            check.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&check.stderr)
+        );
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+// ---- the JSON Schema ----
+
+const SCHEMA_PATH: &str = "docs/carbon-show.schema.json";
+
+/// Regenerate with `CARBON_SHOW_UPDATE_SCHEMA=1 cargo test schema`.
+#[test]
+fn committed_schema_matches_the_types() {
+    let generated = carbon_show::render::json::schema_text();
+    let path = root().join(SCHEMA_PATH);
+    if std::env::var_os("CARBON_SHOW_UPDATE_SCHEMA").is_some() {
+        std::fs::write(&path, &generated).unwrap();
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        committed == generated,
+        "{SCHEMA_PATH} differs from the report types: regenerate it with \
+         `CARBON_SHOW_UPDATE_SCHEMA=1 cargo test schema` and review the diff"
+    );
+}
+
+fn validator() -> (boon::Schemas, boon::SchemaIndex) {
+    let schema: Value =
+        serde_json::from_str(&std::fs::read_to_string(root().join(SCHEMA_PATH)).unwrap()).unwrap();
+    let mut schemas = boon::Schemas::new();
+    let mut compiler = boon::Compiler::new();
+    compiler
+        .add_resource("file:///carbon-show.schema.json", schema)
+        .unwrap();
+    let idx = compiler
+        .compile("file:///carbon-show.schema.json", &mut schemas)
+        .expect("the schema compiles");
+    (schemas, idx)
+}
+
+static ENGINE: LazyLock<Engine> = LazyLock::new(|| {
+    mapping::load(&[], &|name: &str| {
+        carbon_show::data::json_file(name).map(Cow::Borrowed)
+    })
+    .expect("embedded mappings")
+});
+
+/// `--format json` of a document through the library (the binary's code path after the flags).
+fn json_report(path: &Path, bytes: &[u8], period: carbon_show::estimate::Period) -> Option<Value> {
+    let plan = carbon_show::plan::parse(path, bytes).ok()?;
+    let mut c = CarbonOptions::default();
+    c.settings.period = period;
+    let opts = Options {
+        input: Input::File(path.to_path_buf()),
+        schemas: None,
+        color: ColorMode::Never,
+        human: Default::default(),
+        format: Format::Json,
+        carbon: Some(c),
+    };
+    let mut out = Vec::new();
+    match app::show(&opts, path, bytes, &plan, None, Some(&ENGINE), &mut out) {
+        Ok(()) | Err(carbon_show::Error::OverBudget(_)) => {
+            Some(serde_json::from_slice(&out).expect("JSON"))
+        }
+        Err(_) => None,
+    }
+}
+
+fn json_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<_> = entries.map(|e| e.unwrap().path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            json_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "json") {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn every_testdata_plans_json_output_validates_against_the_schema() {
+    let (schemas, idx) = validator();
+    let mut files = Vec::new();
+    json_files(&root().join("testdata"), &mut files);
+    json_files(&crate::common::shared_plans(), &mut files);
+    let mut validated = 0;
+    let mut with_resources = 0;
+    let periods = [
+        carbon_show::estimate::Period::Hour,
+        carbon_show::estimate::Period::Month,
+        carbon_show::estimate::Period::Year,
+    ];
+    for (i, f) in files.iter().enumerate() {
+        let bytes = std::fs::read(f).unwrap();
+        // only plans and states: data tables, schemas and expected outputs are not documents
+        let Ok(v) = serde_json::from_slice::<Value>(&bytes) else {
+            continue;
+        };
+        if v.get("format_version").is_none() {
+            continue;
+        }
+        let Some(report) = json_report(f, &bytes, periods[i % 3]) else {
+            continue;
+        };
+        if let Err(e) = schemas.validate(&report, idx) {
+            panic!("{}: the JSON output does not validate:\n{e:#}", f.display());
+        }
+        validated += 1;
+        if report["resources"]
+            .as_array()
+            .is_some_and(|r| !r.is_empty())
+        {
+            with_resources += 1;
+        }
+    }
+    assert!(validated >= 200, "only {validated} plans validated");
+    assert!(
+        with_resources >= 10,
+        "only {with_resources} outputs had resources"
+    );
+}
+
+#[test]
+fn the_binarys_json_validates_and_the_schema_rejects_a_broken_one() {
+    let (schemas, idx) = validator();
+    let d = scratch("schema");
+    let plan = demo();
+    let v = json_of(&run_in(
+        &d,
+        &[
+            "--format",
+            "json",
+            "--period",
+            "year",
+            plan.to_str().unwrap(),
+        ],
+        &[],
+    ));
+    schemas
+        .validate(&v, idx)
+        .expect("the demo's output validates");
+    let not_estimated = v["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|r| r["status"] == "not_estimated");
+    let estimated = v["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|r| r["status"] == "estimated");
+    assert!(estimated, "the demo has estimated resources");
+    let _ = not_estimated;
+    let mut broken = v.clone();
+    broken["totals"]
+        .as_object_mut()
+        .unwrap()
+        .remove("delta_per_hour");
+    assert!(
+        schemas.validate(&broken, idx).is_err(),
+        "a missing field is caught"
+    );
+    let mut broken = v.clone();
+    broken["resources"][0]["delta_per_hour"]["total_gco2eq"] = json!("12 g");
+    assert!(
+        schemas.validate(&broken, idx).is_err(),
+        "a wrong type is caught"
+    );
+    let mut broken = v.clone();
+    broken["resources"][0]["status"] = json!("guessed");
+    assert!(
+        schemas.validate(&broken, idx).is_err(),
+        "an unknown status is caught"
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+// ---- the CI comment script (scripts/ci/comment.py) against a fake GitHub API ----
+
+/// One request the fake API received.
+#[derive(Debug, Clone)]
+struct Seen {
+    method: String,
+    path: String,
+    body: Value,
+}
+
+/// A fake of the three GitHub endpoints the script uses, on 127.0.0.1: list an issue's
+/// comments (100 a page, with a `Link: rel="next"`), create one, update one.
+struct FakeGitHub {
+    url: String,
+    seen: Arc<Mutex<Vec<Seen>>>,
+    comments: Arc<Mutex<Vec<(u64, String)>>>,
+}
+
+impl FakeGitHub {
+    fn start(comments: Vec<(u64, String)>) -> FakeGitHub {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let comments = Arc::new(Mutex::new(comments));
+        let (s, c, base) = (seen.clone(), comments.clone(), url.clone());
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(mut stream) = stream else { continue };
+                let mut reader = BufReader::new(stream.try_clone().unwrap());
+                let mut line = String::new();
+                reader.read_line(&mut line).unwrap();
+                let mut parts = line.split_whitespace();
+                let method = parts.next().unwrap_or("").to_string();
+                let path = parts.next().unwrap_or("").to_string();
+                let mut len = 0;
+                let mut auth = String::new();
+                loop {
+                    let mut h = String::new();
+                    reader.read_line(&mut h).unwrap();
+                    if h.trim().is_empty() {
+                        break;
+                    }
+                    let (k, v) = h.split_once(':').unwrap_or((&h, ""));
+                    match k.to_ascii_lowercase().as_str() {
+                        "content-length" => len = v.trim().parse().unwrap(),
+                        "authorization" => auth = v.trim().to_string(),
+                        _ => {}
+                    }
+                }
+                let mut body = vec![0; len];
+                reader.read_exact(&mut body).unwrap();
+                let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+                s.lock().unwrap().push(Seen {
+                    method: method.clone(),
+                    path: path.clone(),
+                    body: body.clone(),
+                });
+                let (status, extra, reply) = if auth != "Bearer test-token" {
+                    (
+                        "401 Unauthorized",
+                        String::new(),
+                        json!({"message": "Bad credentials"}),
+                    )
+                } else {
+                    respond(&method, &path, &body, &c, &base)
+                };
+                let reply = reply.to_string();
+                let _ = write!(
+                    stream,
+                    "HTTP/1.1 {status}\r\nContent-Type: application/json\r\n{extra}Content-Length: {}\r\nConnection: close\r\n\r\n{reply}",
+                    reply.len()
+                );
+            }
+        });
+        FakeGitHub {
+            url,
+            seen,
+            comments,
+        }
+    }
+}
+
+fn respond(
+    method: &str,
+    path: &str,
+    body: &Value,
+    comments: &Mutex<Vec<(u64, String)>>,
+    base: &str,
+) -> (&'static str, String, Value) {
+    let mut comments = comments.lock().unwrap();
+    let (route, query) = path.split_once('?').unwrap_or((path, ""));
+    match (method, route) {
+        ("GET", "/repos/acme/infra/issues/7/comments") => {
+            let page: usize = query
+                .split('&')
+                .find_map(|kv| kv.strip_prefix("page="))
+                .map_or(1, |p| p.parse().unwrap());
+            let all: Vec<Value> = comments
+                .iter()
+                .map(|(id, b)| json!({"id": id, "body": b}))
+                .collect();
+            let chunk: Vec<Value> = all
+                .iter()
+                .skip((page - 1) * 100)
+                .take(100)
+                .cloned()
+                .collect();
+            let link = if all.len() > page * 100 {
+                format!(
+                    "Link: <{base}/repos/acme/infra/issues/7/comments?per_page=100&page={}>; rel=\"next\"\r\n",
+                    page + 1
+                )
+            } else {
+                String::new()
+            };
+            ("200 OK", link, Value::Array(chunk))
+        }
+        ("POST", "/repos/acme/infra/issues/7/comments") => {
+            let id = 9000 + comments.len() as u64;
+            comments.push((id, body["body"].as_str().unwrap_or("").to_string()));
+            ("201 Created", String::new(), json!({"id": id}))
+        }
+        ("PATCH", r) if r.starts_with("/repos/acme/infra/issues/comments/") => {
+            let id: u64 = r.rsplit('/').next().unwrap().parse().unwrap();
+            match comments.iter_mut().find(|(i, _)| *i == id) {
+                Some(c) => {
+                    c.1 = body["body"].as_str().unwrap_or("").to_string();
+                    ("200 OK", String::new(), json!({"id": id}))
+                }
+                None => (
+                    "404 Not Found",
+                    String::new(),
+                    json!({"message": "Not Found"}),
+                ),
+            }
+        }
+        _ => (
+            "404 Not Found",
+            String::new(),
+            json!({"message": "Not Found"}),
+        ),
+    }
+}
+
+fn python() -> &'static str {
+    "python3"
+}
+
+/// Runs scripts/ci/comment.py as the GitHub action does, against `api`.
+fn comment_script(api: &str, args: &[&str], carbon_show: &Path) -> Output {
+    let out = Command::new(python())
+        .arg(root().join("scripts/ci/comment.py"))
+        .args(args)
+        .env("CARBON_SHOW_BIN", carbon_show)
+        .env("GITHUB_API_URL", api)
+        .env("GITHUB_REPOSITORY", "acme/infra")
+        .env("GITHUB_TOKEN", "test-token")
+        .env_remove("GITHUB_EVENT_PATH")
+        .env_remove("GITHUB_OUTPUT")
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .env_remove("GITLAB_CI")
+        .stdin(Stdio::null())
+        .output();
+    out.expect("python3 runs scripts/ci/comment.py (CI installs Python 3)")
+}
+
+fn carbon_show_bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_carbon-show"))
+}
+
+/// The binary, or — while the Markdown renderer has no `--comment-tag` yet — a wrapper that
+/// drops that flag (the script then adds the tagged marker itself).
+fn carbon_show_for_tags(dir: &Path) -> PathBuf {
+    let help = stdout(&bin().arg("--help").output().unwrap());
+    if help.contains("--comment-tag") {
+        return carbon_show_bin();
+    }
+    let w = dir.join("carbon-show-no-tag");
+    std::fs::write(
+        &w,
+        format!(
+            "#!/usr/bin/env bash\nargs=()\nwhile [ $# -gt 0 ]; do\n  if [ \"$1\" = --comment-tag ]; then shift 2; continue; fi\n  args+=(\"$1\"); shift\ndone\nexec '{}' \"${{args[@]}}\"\n",
+            carbon_show_bin().display()
+        ),
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&w, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    w
+}
+
+#[test]
+fn comment_script_creates_then_updates_one_sticky_comment() {
+    let api = FakeGitHub::start(vec![
+        (1, "LGTM".into()),
+        (2, "<!-- other-bot -->\nhello".into()),
+    ]);
+    let plan = demo();
+    let plan = plan.to_str().unwrap();
+    let o = comment_script(&api.url, &["--pr", "7", plan], &carbon_show_bin());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("created comment 9002 on #7"),
+        "{}",
+        stdout(&o)
+    );
+    let o = comment_script(
+        &api.url,
+        &["--pr", "7", "--args=--period year", plan],
+        &carbon_show_bin(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("updated comment 9002 on #7"),
+        "{}",
+        stdout(&o)
+    );
+    let seen = api.seen.lock().unwrap().clone();
+    let calls: Vec<(String, String)> = seen
+        .iter()
+        .map(|s| {
+            (
+                s.method.clone(),
+                s.path.split('?').next().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        calls,
+        [
+            ("GET".into(), "/repos/acme/infra/issues/7/comments".into()),
+            ("POST".into(), "/repos/acme/infra/issues/7/comments".into()),
+            ("GET".into(), "/repos/acme/infra/issues/7/comments".into()),
+            (
+                "PATCH".into(),
+                "/repos/acme/infra/issues/comments/9002".into()
+            ),
+        ]
+    );
+    let comments = api.comments.lock().unwrap().clone();
+    assert_eq!(
+        comments.len(),
+        3,
+        "one sticky comment, the others untouched"
+    );
+    assert_eq!(comments[0].1, "LGTM");
+    let sticky = &comments[2].1;
+    assert!(sticky.contains("<!-- carbon-show -->"));
+    assert!(
+        sticky.contains("per year"),
+        "the update carries the new run's text"
+    );
+    assert_eq!(seen[3].body["body"].as_str().unwrap(), sticky);
+}
+
+#[test]
+fn comment_script_finds_the_marker_on_a_later_page_and_keeps_tags_apart() {
+    let mut existing: Vec<(u64, String)> = (1..=150).map(|i| (i, format!("comment {i}"))).collect();
+    existing[129].1 = "<!-- carbon-show -->\nold".into(); // id 130, on page 2
+    existing[10].1 = "<!-- carbon-show:staging -->\nold staging".into(); // id 11
+    let api = FakeGitHub::start(existing);
+    let d = scratch("tags");
+    let wrapper = carbon_show_for_tags(&d);
+    let plan = demo();
+    let plan = plan.to_str().unwrap();
+    // untagged: the tagged comment on page 1 is not it; the one on page 2 is
+    let o = comment_script(&api.url, &["--pr", "7", plan], &carbon_show_bin());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("updated comment 130"), "{}", stdout(&o));
+    // tagged: its own comment
+    let o = comment_script(&api.url, &["--pr", "7", "--tag", "staging", plan], &wrapper);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("updated comment 11"), "{}", stdout(&o));
+    // a new tag: a new comment
+    let o = comment_script(&api.url, &["--pr", "7", "--tag", "prod", plan], &wrapper);
+    assert!(stdout(&o).contains("created comment"), "{}", stdout(&o));
+    let comments = api.comments.lock().unwrap().clone();
+    assert_eq!(comments.len(), 151);
+    assert!(comments[10].1.starts_with("<!-- carbon-show:staging -->"));
+    assert!(comments[10].1.contains("Plan:") || comments[10].1.contains("carbon-show"));
+    assert!(comments[150].1.contains("<!-- carbon-show:prod -->"));
+    assert!(!comments[150].1.contains("<!-- carbon-show -->"));
+    let pages: Vec<String> = api
+        .seen
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|s| s.method == "GET")
+        .map(|s| s.path.clone())
+        .collect();
+    assert!(pages.iter().any(|p| p.contains("page=2")), "{pages:?}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn comment_script_fails_the_job_over_budget_and_stops_on_errors() {
+    let api = FakeGitHub::start(Vec::new());
+    let plan = demo();
+    let plan = plan.to_str().unwrap();
+    // over budget: the comment is still posted, then exit 3
+    let o = comment_script(
+        &api.url,
+        &["--pr", "7", "--fail-over", "1g/month", plan],
+        &carbon_show_bin(),
+    );
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(stderr(&o).contains("over the --fail-over budget"));
+    assert_eq!(api.comments.lock().unwrap().len(), 1);
+    // a plan carbon-show cannot read: its exit code, nothing posted
+    let n = api.seen.lock().unwrap().len();
+    let o = comment_script(
+        &api.url,
+        &["--pr", "7", "no-such-plan.json"],
+        &carbon_show_bin(),
+    );
+    assert_eq!(o.status.code(), Some(4));
+    assert!(stderr(&o).contains("no comment posted"));
+    assert_eq!(api.seen.lock().unwrap().len(), n, "no request made");
+    // a bad token: one line naming the request, non-zero
+    let o = Command::new(python())
+        .arg(root().join("scripts/ci/comment.py"))
+        .args(["--pr", "7", plan])
+        .env("CARBON_SHOW_BIN", carbon_show_bin())
+        .env("GITHUB_API_URL", &api.url)
+        .env("GITHUB_REPOSITORY", "acme/infra")
+        .env("GITHUB_TOKEN", "wrong")
+        .env_remove("GITLAB_CI")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("HTTP 401"), "{}", stderr(&o));
+    // not a pull request: no comment, the gate still works
+    let o = comment_script(&api.url, &["--fail-over", "1g", plan], &carbon_show_bin());
+    assert_eq!(o.status.code(), Some(3));
+    assert!(stdout(&o).contains("not a pull request"));
+}
+
+#[test]
+fn comment_script_dry_run_prints_the_requests_and_reads_the_event() {
+    let d = scratch("dryrun");
+    let event = d.join("event.json");
+    std::fs::write(&event, r#"{"pull_request": {"number": 42}}"#).unwrap();
+    let summary = d.join("summary.md");
+    let plan = demo();
+    let o = Command::new(python())
+        .arg(root().join("scripts/ci/comment.py"))
+        .args(["--dry-run", plan.to_str().unwrap()])
+        .env("CARBON_SHOW_BIN", carbon_show_bin())
+        .env("GITHUB_API_URL", "http://127.0.0.1:9")
+        .env("GITHUB_REPOSITORY", "acme/infra")
+        .env("GITHUB_EVENT_PATH", &event)
+        .env("GITHUB_STEP_SUMMARY", &summary)
+        .env_remove("GITHUB_TOKEN")
+        .env_remove("GITLAB_CI")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains(
+            "dry-run: GET http://127.0.0.1:9/repos/acme/infra/issues/42/comments?per_page=100"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "dry-run: POST http://127.0.0.1:9/repos/acme/infra/issues/42/comments (body: "
+        ),
+        "{text}"
+    );
+    assert!(
+        std::fs::read_to_string(&summary)
+            .unwrap()
+            .contains("<!-- carbon-show -->")
+    );
+    // GitLab: the merge request's notes
+    let o = Command::new(python())
+        .arg(root().join("scripts/ci/comment.py"))
+        .args(["--dry-run", plan.to_str().unwrap()])
+        .env("CARBON_SHOW_BIN", carbon_show_bin())
+        .env("GITLAB_CI", "true")
+        .env("CI_API_V4_URL", "https://gitlab.example/api/v4")
+        .env("CI_PROJECT_ID", "12")
+        .env("CI_MERGE_REQUEST_IID", "5")
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("dry-run: GET https://gitlab.example/api/v4/projects/12/merge_requests/5/notes?per_page=100&page=1"), "{text}");
+    assert!(
+        text.contains(
+            "dry-run: POST https://gitlab.example/api/v4/projects/12/merge_requests/5/notes (body: "
+        ),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn action_yml_runs_the_comment_script_it_ships() {
+    let action = std::fs::read_to_string(root().join("action.yml")).unwrap();
+    assert!(action.contains("using: composite") || action.contains("using: \"composite\""));
+    assert!(action.contains("scripts/ci/comment.py"));
+    assert!(action.contains("cargo install --locked"));
+    assert!(root().join("scripts/ci/comment.py").is_file());
+    // both parse as YAML
+    let parsed: Value = serde_saphyr::from_str(&action).expect("action.yml is YAML");
+    assert_eq!(parsed["runs"]["using"], "composite");
+    assert_eq!(parsed["inputs"]["plan"]["required"], true);
+    let gitlab = std::fs::read_to_string(root().join("docs/ci/gitlab-ci.yml")).unwrap();
+    let job: Value = serde_saphyr::from_str(&gitlab).expect("the GitLab snippet is YAML");
+    assert!(job["carbon-show"]["script"].is_array());
+    assert!(gitlab.contains("scripts/ci/comment.py") && gitlab.contains("merge_request_event"));
+}
