@@ -125,7 +125,8 @@ mod tests {
         let f = d.join("out.md");
         std::fs::write(&f, "old").unwrap();
         write_to(&Target::File(f.clone()), |w| {
-            Ok(w.write_all(b"new").unwrap())
+            w.write_all(b"new").unwrap();
+            Ok(())
         })
         .unwrap();
         assert_eq!(std::fs::read_to_string(&f).unwrap(), "new");
