@@ -55,7 +55,11 @@ fn write_file(
         .suffix(".tmp")
         .tempfile_in(dir)
         .map_err(io_err)?;
-    let result = write(tmp.as_file_mut());
+    let result = write(tmp.as_file_mut()).map_err(|e| match e {
+        // the writers name their output `<stdout>`: here it is the file
+        Error::Io { path: p, source } if p.as_os_str() == "<stdout>" => io_err(source),
+        e => e,
+    });
     match &result {
         Ok(()) | Err(Error::OverBudget(_)) => {}
         Err(_) => return result, // the temporary file is removed on drop
@@ -143,6 +147,22 @@ mod tests {
             let mode = std::fs::metadata(&f).unwrap().permissions().mode() & 0o777;
             assert_eq!(mode, 0o644, "{mode:o}");
         }
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn a_write_error_names_the_output_file_not_stdout() {
+        let d = dir("write-error");
+        let f = d.join("out.json");
+        let e = write_to(&Target::File(f.clone()), |_| {
+            Err(Error::Io {
+                path: PathBuf::from("<stdout>"),
+                source: io::Error::other("disk full"),
+            })
+        })
+        .unwrap_err();
+        assert_eq!(e.to_string(), format!("{}: disk full", f.display()));
+        assert!(!f.exists());
         let _ = std::fs::remove_dir_all(&d);
     }
 

@@ -517,6 +517,10 @@ fn every_testdata_plans_json_output_validates_against_the_schema() {
             with_resources += 1;
         }
     }
+    eprintln!(
+        "{validated} outputs validated ({with_resources} with resources) of {} JSON files",
+        files.len()
+    );
     assert!(validated >= 200, "only {validated} plans validated");
     assert!(
         with_resources >= 10,
