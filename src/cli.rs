@@ -360,6 +360,10 @@ fn command(
         _ => Target::Stdout,
     };
     let mut opts = Options::from(a);
+    if output != Target::Stdout && opts.color == ColorMode::Auto {
+        // `auto` looks at the terminal; a file (or nothing) is not one
+        opts.color = ColorMode::Never;
+    }
     opts.format = format;
     opts.carbon = carbon;
     opts.human.flavor = settings.flavor.value;

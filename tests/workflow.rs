@@ -308,6 +308,19 @@ fn output_file_is_written_whole_and_quiet_prints_nothing() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(o.stdout.is_empty() && o.stderr.is_empty());
     assert_eq!(std::fs::read(&out).unwrap(), expected.stdout);
+    // `--color auto` (the default) means no colour in a file, even with CLICOLOR_FORCE
+    let o = run_in(&d, &["-o", "plan.txt", plan], &[("CLICOLOR_FORCE", "1")]);
+    assert_eq!(o.status.code(), Some(0));
+    let text = std::fs::read_to_string(d.join("plan.txt")).unwrap();
+    assert!(text.contains("Plan: ") && !text.contains('\x1b'));
+    let o = run_in(&d, &["-o", "plan.txt", "--color", "always", plan], &[]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        std::fs::read_to_string(d.join("plan.txt"))
+            .unwrap()
+            .contains('\x1b')
+    );
+    std::fs::remove_file(d.join("plan.txt")).unwrap();
     // over budget: the output is still written, and the exit code is 3
     let o = run_in(
         &d,
