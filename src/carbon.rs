@@ -84,10 +84,16 @@ fn price(m: &MappedResource, utilization: f64) -> Result<Pricing, String> {
     let has_storage = m.storage.iter().any(|s| s.size_gb > 0.0);
     // Without vCPUs, only a pure storage resource (a disk) can be estimated: an instance
     // whose machine type is unknown is not estimated from its disks alone.
-    if vcpus.is_none() && (m.machine_type.is_some() || !has_storage || !m.warnings.is_empty()) {
-        return Err(match (&m.machine_type, m.warnings.first()) {
+    // a mapping's "assumed: …" note is not a problem (see `mapping_note`)
+    let mut problems = m
+        .warnings
+        .iter()
+        .filter(|w| !matches!(mapping_note(w), Some((true, _))));
+    let problem = problems.next();
+    if vcpus.is_none() && (m.machine_type.is_some() || !has_storage || problem.is_some()) {
+        return Err(match (&m.machine_type, problem) {
             (Some(t), _) => format!("unknown machine type {t:?}"),
-            (None, Some(w)) => w.clone(),
+            (None, Some(w)) => mapping_note(w).map_or_else(|| w.clone(), |n| n.1),
             (None, None) => "machine type unknown".to_string(),
         });
     }
@@ -206,6 +212,18 @@ fn price(m: &MappedResource, utilization: f64) -> Result<Pricing, String> {
     })
 }
 
+/// A note a mapping writes with a validator that fails on purpose (docs/mappings.md, "Notes
+/// from a mapping"): the engine reports it as `validator: "assumed: …"` or
+/// `validator: "unsupported: …"`. Returns (is an assumption, the text without the wrapper).
+fn mapping_note(w: &str) -> Option<(bool, String)> {
+    let text: String = serde_json::from_str(w.strip_prefix("validator: ")?).ok()?;
+    if let Some(a) = text.strip_prefix("assumed: ") {
+        Some((true, a.to_string()))
+    } else {
+        text.starts_with("unsupported: ").then_some((false, text))
+    }
+}
+
 fn push_unique(into: &mut Vec<String>, items: impl IntoIterator<Item = String>) {
     for i in items {
         if !into.contains(&i) {
@@ -285,7 +303,13 @@ pub fn assess(changes: &[Change<'_>], mapped: &MappedPlan, settings: Settings) -
             let mut warnings = Vec::new();
             let mut assumptions = Vec::new();
             for m in [b, a].into_iter().flatten() {
-                push_unique(&mut warnings, m.warnings.iter().cloned());
+                for w in &m.warnings {
+                    match mapping_note(w) {
+                        Some((true, a)) => push_unique(&mut assumptions, [a]),
+                        Some((false, u)) => push_unique(&mut warnings, [u]),
+                        None => push_unique(&mut warnings, [w.clone()]),
+                    }
+                }
                 push_unique(&mut assumptions, m.assumed.iter().cloned());
             }
             for p in [&pb, &pa].into_iter().flatten().flatten() {
@@ -339,6 +363,48 @@ pub fn assess(changes: &[Change<'_>], mapped: &MappedPlan, settings: Settings) -
 mod tests {
     use super::*;
     use crate::mapping::Storage;
+
+    #[test]
+    fn mapping_notes_lose_the_validator_wrapper() {
+        let n = mapping_note(r#"validator: "assumed: one instance busy all hour""#);
+        assert_eq!(n, Some((true, "one instance busy all hour".to_string())));
+        let n = mapping_note(r#"validator: "unsupported: size not in the plan""#);
+        assert_eq!(
+            n,
+            Some((false, "unsupported: size not in the plan".to_string()))
+        );
+        // any other validator failure or warning stays as it is
+        assert_eq!(mapping_note(r#"validator: "not a number""#), None);
+        assert_eq!(mapping_note("region unknown"), None);
+        // an assumption note is not a reason to leave a storage-only resource unestimated
+        let disk = MappedResource {
+            address: "aws_fsx_lustre_file_system.f".into(),
+            resource_type: "aws_fsx_lustre_file_system".into(),
+            provider: "aws".into(),
+            region: Some("us-east-1".into()),
+            storage: vec![Storage {
+                size_gb: 100.0,
+                kind: DiskKind::Ssd,
+                key: None,
+            }],
+            count: 1,
+            replication_factor: 1,
+            warnings: vec![r#"validator: "assumed: x""#.into()],
+            ..Default::default()
+        };
+        assert!(price(&disk, 0.5).is_ok());
+        let bucket = MappedResource {
+            storage: vec![],
+            warnings: vec![
+                r#"validator: "unsupported: the amount stored is not in the plan""#.into(),
+            ],
+            ..disk
+        };
+        assert_eq!(
+            price(&bucket, 0.5).err().as_deref(),
+            Some("unsupported: the amount stored is not in the plan")
+        );
+    }
 
     fn m5(address: &str, region: Option<&str>) -> MappedResource {
         MappedResource {

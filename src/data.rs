@@ -67,6 +67,30 @@ const FILES: &[(&str, &str)] = &[
         "embodied.source.json",
         include_str!("../data/embodied.source.json"),
     ),
+    (
+        "aws_redshift_nodes.json",
+        include_str!("../data/aws_redshift_nodes.json"),
+    ),
+    (
+        "aws_redshift_nodes.source.json",
+        include_str!("../data/aws_redshift_nodes.source.json"),
+    ),
+    (
+        "azure_app_service_plans.json",
+        include_str!("../data/azure_app_service_plans.json"),
+    ),
+    (
+        "azure_app_service_plans.source.json",
+        include_str!("../data/azure_app_service_plans.source.json"),
+    ),
+    (
+        "azure_redis_cache_sizes.json",
+        include_str!("../data/azure_redis_cache_sizes.json"),
+    ),
+    (
+        "azure_redis_cache_sizes.source.json",
+        include_str!("../data/azure_redis_cache_sizes.source.json"),
+    ),
     ("sources.json", include_str!("../data/sources.json")),
 ];
 
@@ -665,11 +689,14 @@ pub fn instance(provider: Provider, name: &str) -> Option<Instance> {
     }
 }
 
-/// The EC2 type behind an RDS `db.*` class or an ElastiCache `cache.*` node type.
+/// The EC2 type behind an RDS `db.*` class or an ElastiCache `cache.*` node type (and the
+/// `kafka.`/`express.` MSK, `dms.`, `mq.` and `*.search`/`*.elasticsearch` OpenSearch names).
 fn aws_ec2_base(lower: &str) -> Option<&str> {
-    lower
-        .strip_prefix("db.")
-        .or_else(|| lower.strip_prefix("cache."))
+    ["db.", "cache.", "kafka.", "express.", "dms.", "mq."]
+        .iter()
+        .find_map(|p| lower.strip_prefix(p))
+        .or_else(|| lower.strip_suffix(".search"))
+        .or_else(|| lower.strip_suffix(".elasticsearch"))
 }
 
 /// A GCP custom machine type parsed from its name:

@@ -1280,7 +1280,7 @@ fn user_dirs_override_and_extend() {
     let doc = simple(vec![
         res("aws_ebs_volume.v", json!({"size": 10, "type": "gp2"})),
         res("aws_ebs_volume.w", json!({"size": 10, "type": "gp3"})),
-        res("aws_lambda_function.f", json!({})),
+        res("aws_sagemaker_endpoint.f", json!({})),
         res(
             "aws_instance.i",
             json!({"instance_type": "m5.large", "root_block_device": [{"volume_size": 10, "volume_type": "gp2"}]}),
@@ -1305,14 +1305,14 @@ fn user_dirs_override_and_extend() {
     );
     assert_eq!(
         m.ignored,
-        vec!["aws_lambda_function.f"],
+        vec!["aws_sagemaker_endpoint.f"],
         "ignored_resources appended"
     );
     assert!(m.unsupported.is_empty());
     // without the override: shipped behaviour
     let m = builtin().map(&doc);
     assert_eq!(find(&m.after, "aws_ebs_volume.v").storage[0].size_gb, 10.0);
-    assert_eq!(m.unsupported, vec!["aws_lambda_function.f"]);
+    assert_eq!(m.unsupported, vec!["aws_sagemaker_endpoint.f"]);
 }
 
 /// Each broken file gives a located `file:line:column: message`.

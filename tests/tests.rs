@@ -5,6 +5,7 @@ mod carbon;
 mod cli;
 mod color;
 mod common;
+mod coverage;
 mod data;
 mod golden;
 mod impact;

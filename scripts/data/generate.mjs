@@ -631,6 +631,14 @@ for (const [name, table, depth, sources, description] of tables) {
   files[`${name}.json`] = format(table, depth) + '\n'
   files[`${name}.source.json`] = format({ table: `data/${name}.json`, description, counts: counts(table), generatedBy, sources }, 3) + '\n'
 }
+// hand tables: scripts/data/hand/<table>.json = {description, sources, rows} (rows transcribed
+// from the cited page; docs/mappings.md, "Coverage")
+for (const f of readdirSync(join(HERE, 'hand')).filter((f) => f.endsWith('.json')).sort()) {
+  const h = JSON.parse(readFileSync(join(HERE, 'hand', f), 'utf8'))
+  const name = f.replace(/\.json$/, '')
+  files[`${name}.json`] = format(h.rows, 1) + '\n'
+  files[`${name}.source.json`] = format({ table: `data/${name}.json`, description: h.description, counts: { entries: Object.keys(h.rows).length }, generatedBy, sources: h.sources }, 3) + '\n'
+}
 files['sources.json'] = format(sourcesList, 2) + '\n'
 
 const summary = `aws ${Object.keys(aws).length} (${Object.values(aws).filter((v) => v.Service === 'rds').length} rds), gcp ${Object.keys(gcp).length}, gcp sql ${Object.keys(gcpSql).length}, azure ${Object.keys(azure).length}; regions aws ${Object.keys(grid.aws).length}, gcp ${Object.keys(grid.gcp).length}, azure ${Object.keys(grid.azure).length}`
