@@ -68,6 +68,7 @@ pub fn run(opts: &Options, out: &mut dyn Write) -> Result<(), Error> {
     let mapped = match &opts.carbon {
         Some(c) => {
             let t = std::time::Instant::now();
+            mapping::limits::set_budget(c.mapping_budget);
             let engine = mapping::load(&c.mapping_dirs, &*resolver(&c.data_dirs))?;
             phase("load mappings", t);
             let doc = match &source {

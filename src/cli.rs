@@ -61,6 +61,8 @@ pub struct CarbonOptions {
     pub settings: crate::carbon::Settings,
     /// `--fail-over`: exit 3 when the plan adds more than this.
     pub fail_over: Option<Budget>,
+    /// `--mapping-budget`: time and memory of one jq evaluation.
+    pub mapping_budget: crate::mapping::limits::Budget,
 }
 
 /// Validated options for one run.
@@ -185,6 +187,10 @@ struct Args {
     /// Exit with code 3 when the plan adds more than this, e.g. `10kg/month`.
     #[arg(long, value_name = "AMOUNT", value_parser = parse_budget)]
     fail_over: Option<Budget>,
+    /// Time and memory one jq evaluation of a mapping may take, e.g. `5s`, `256MB` or
+    /// `2s,256MB` (default 5s,512MB); past it the run stops with exit 8.
+    #[arg(long, value_name = "BUDGET")]
+    mapping_budget: Option<crate::mapping::limits::Budget>,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -258,6 +264,7 @@ impl From<Args> for Command {
                 },
             },
             fail_over: a.fail_over,
+            mapping_budget: a.mapping_budget.unwrap_or_default(),
         };
         // The carbon formats need figures even with --no-carbon.
         let carbon = (!a.no_carbon || format != Format::Human).then_some(carbon);

@@ -4,7 +4,12 @@ use carbon_show::cli::{self, Command};
 
 #[cfg(feature = "mimalloc")]
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: carbon_show::mapping::limits::Guarded<mimalloc::MiMalloc> =
+    carbon_show::mapping::limits::Guarded(mimalloc::MiMalloc);
+#[cfg(not(feature = "mimalloc"))]
+#[global_allocator]
+static GLOBAL: carbon_show::mapping::limits::Guarded<std::alloc::System> =
+    carbon_show::mapping::limits::Guarded(std::alloc::System);
 
 fn main() -> std::process::ExitCode {
     carbon_show::memory::tune();

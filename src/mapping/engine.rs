@@ -80,6 +80,8 @@ pub struct Engine {
     memo_ok: HashSet<String>,
     /// Compiled text of every filter (diagnostics, profiling).
     texts: Vec<String>,
+    /// `file:line` of every filter, named when one runs past its budget.
+    locs: Vec<String>,
     config: serde_json::Value,
     diagnostics: Vec<Diagnostic>,
 }
@@ -469,6 +471,25 @@ impl Engine {
                 }
             }
         }
+        for (i, (text, ..)) in b.filters.iter().enumerate() {
+            if let Some((off, name)) = unsafe_call(text)
+                && !b.rests.contains(&i)
+            {
+                diags.push(Diagnostic {
+                    loc: b.locate(i, off),
+                    kind: DiagKind::Unsafe,
+                    message: format!(
+                        "jq: `{name}` is not allowed in a mapping (it would end the run, read \
+                         standard input or the environment)"
+                    ),
+                });
+            }
+        }
+        let locs = b
+            .filters
+            .iter()
+            .map(|(_, _, l, _)| format!("{}:{}", l.file, l.line))
+            .collect();
         let Some(program) = program else {
             return (None, diags);
         };
@@ -611,6 +632,7 @@ impl Engine {
             index_props,
             memo_ok,
             texts: texts_v,
+            locs,
             config: default_config(),
             diagnostics: diags.clone(),
         };
@@ -647,6 +669,24 @@ fn referrers_shape(text: &str) -> Option<(bool, Vec<String>)> {
         types.push(ty.to_string());
     }
     (first || types.len() == 1).then_some((first, types))
+}
+
+/// The first call in `text` of a builtin mappings may not use: (byte offset, name).
+fn unsafe_call(text: &str) -> Option<(usize, &'static str)> {
+    static RE: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let re = RE.get_or_init(|| {
+        Regex::new(r#"(^|[^.$\w"])(halt_error|halt|inputs|input|env)\b($|[^\w":])|\$ENV\b"#)
+            .expect("static regex")
+    });
+    let c = re.captures(text)?;
+    let (off, name) = match c.get(2) {
+        Some(m) => (m.start(), m.as_str()),
+        None => (c.get(0)?.start(), "$ENV"),
+    };
+    let name = ["halt_error", "halt", "inputs", "input", "env", "$ENV"]
+        .into_iter()
+        .find(|n| *n == name)?;
+    Some((off, name))
 }
 
 /// An entry path that is only `cbf::all_select("type"; "T")`: the engine answers it from its own

@@ -8,6 +8,7 @@ pub mod doc;
 pub mod engine;
 pub mod fast;
 pub mod jq;
+pub mod limits;
 pub mod model;
 pub mod placeholder;
 pub mod region;

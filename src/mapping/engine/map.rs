@@ -32,6 +32,7 @@ impl Engine {
     /// [`Engine::map_document`], and what it took.
     pub fn map_document_stats(&self, doc: crate::mapping::doc::Document) -> (MappedPlan, MapStats) {
         let stats = MapStats::default();
+        crate::mapping::limits::set_locations(self.locs.clone());
         let crate::mapping::doc::Document { root, unknown } = doc;
         let t = std::time::Instant::now();
         let regions_doc = regions_doc(&root);
@@ -190,6 +191,7 @@ impl Engine {
         let mut work: Vec<(usize, &ResourceMapping, Val)> = Vec::new();
         let mut taken = vec![false; all.len()];
         let type_select = Regex::new(TYPE_SELECT).expect("static regex");
+        let scope = crate::mapping::limits::resource("");
         for m in self.set.resources.values() {
             if m.kind != "resource" && !m.kind.is_empty() {
                 continue;
@@ -217,6 +219,7 @@ impl Engine {
                 }
             }
         }
+        drop(scope);
         work.sort_by_key(|w| w.0);
         phase("  side: entry paths", t);
         let t = std::time::Instant::now();
@@ -349,6 +352,7 @@ impl Engine {
         MapStats::add(&stats.resources, 1);
         let get = |k| jq::get(&res, k).and_then(jq::str_of).unwrap_or_default();
         let address = get("address");
+        let _scope = crate::mapping::limits::resource(&address);
         let provider_name = get("provider_name");
         let family = region::provider_family(&provider_name).unwrap_or("aws");
         let pck = jq::get(&per.config, "provider_config_key").and_then(jq::str_of);
