@@ -16,6 +16,7 @@ pub mod estimate;
 pub mod mapping;
 pub mod memory;
 pub mod plan;
+pub mod redact;
 pub mod render;
 pub mod report;
 pub mod schema;

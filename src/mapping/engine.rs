@@ -378,6 +378,14 @@ impl Engine {
         &self.diagnostics
     }
 
+    /// The jq filters of user mapping files (not the embedded ones) that did not compile: they
+    /// yield nothing, and a run says so on stderr.
+    pub fn user_filter_errors(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.diagnostics.iter().filter(|d| {
+            d.kind == DiagKind::Jq && !super::BUILTIN.iter().any(|(_, p, _)| *p == &*d.loc.file)
+        })
+    }
+
     /// Override engine settings read by `${config.…}` placeholders (merged key-wise).
     pub fn set_config(&mut self, config: serde_json::Value) {
         fn merge(a: &mut serde_json::Value, b: serde_json::Value) {
@@ -547,6 +555,17 @@ impl Engine {
             for (name, (file, loc)) in &g.json_data {
                 declared.insert(name.clone());
                 if data.contains_key(file) {
+                    continue;
+                }
+                if !super::plain_data_name(file) {
+                    diags.push(Diagnostic {
+                        loc: loc.clone(),
+                        kind: DiagKind::Data,
+                        message: format!(
+                            "data file {file:?}: give a name inside the --data folder (no \
+                             absolute path, no `..`)"
+                        ),
+                    });
                     continue;
                 }
                 match resolver(file) {
