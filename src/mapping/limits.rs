@@ -199,12 +199,15 @@ pub fn enter(fid: usize) -> Eval {
 impl Drop for Eval {
     fn drop(&mut self) {
         let s = slot();
-        s.fid.store(self.prev_fid, Ordering::Relaxed);
         let depth = DEPTH.with(|d| {
             d.set(d.get().saturating_sub(1));
             d.get()
         });
-        if depth == 0 {
+        // at the outermost level the last filter stays named: dropping its output (a deeply
+        // nested value) can still overflow the stack
+        if depth > 0 {
+            s.fid.store(self.prev_fid, Ordering::Relaxed);
+        } else {
             s.started.store(0, Ordering::Relaxed);
             LIMIT.with(|l| l.set(0));
         }
