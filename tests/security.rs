@@ -434,3 +434,52 @@ fn a_user_filter_that_fails_to_compile_was_dropped_without_a_word() {
     assert!(err.contains("no_such_function"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// YAML alias bombs and deep nesting are refused by the YAML reader's budget; an oversized or
+/// non-regular mapping file is not read at all.
+#[test]
+fn hostile_mapping_files_are_refused_located() {
+    let dir = mapping_dir("yaml", ".values.instance_type");
+    let run = || {
+        bin()
+            .arg("--mappings")
+            .arg(&dir)
+            .arg(plan())
+            .output()
+            .unwrap()
+    };
+    let mut bomb =
+        vec![r#"a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]"#.to_string()];
+    for i in 1..10 {
+        bomb.push(format!(
+            "a{i}: &a{i} [{}]",
+            vec![format!("*a{}", i - 1); 9].join(",")
+        ));
+    }
+    bomb.push("compute_resource:\n  x: *a9\n".into());
+    let deep = format!(
+        "compute_resource:\n  x: {}{}\n",
+        "[".repeat(10_000),
+        "]".repeat(10_000)
+    );
+    for (name, text, needle) in [
+        ("bomb.yaml", bomb.join("\n"), "bomb.yaml:"),
+        ("deep.yaml", deep, "deep.yaml:2:"),
+        ("big.yaml", " ".repeat(5 << 20), "at most 4 MiB"),
+    ] {
+        std::fs::write(dir.join("aws").join(name), text).unwrap();
+        let o = run();
+        crate::common::assert_one_line_error(&o, 8, needle);
+        std::fs::remove_file(dir.join("aws").join(name)).unwrap();
+    }
+    let fifo = dir.join("aws/fifo.yaml");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    crate::common::assert_one_line_error(&run(), 8, "not a regular file");
+    let _ = std::fs::remove_dir_all(&dir);
+}

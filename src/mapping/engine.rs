@@ -86,6 +86,9 @@ pub struct Engine {
     diagnostics: Vec<Diagnostic>,
 }
 
+/// The largest mapping file read (the shipped ones hold a few KiB).
+pub const MAPPING_FILE_LIMIT: u64 = 4 << 20;
+
 /// Read the mapping files of a directory: `*.yaml`/`*.yml` directly in it or in sub-folders
 /// (the sub-folder name is the provider folder), sorted by path.
 pub fn read_dir(dir: &Path) -> Result<Vec<MappingFile>, MappingError> {
@@ -103,6 +106,21 @@ pub fn read_dir(dir: &Path) -> Result<Vec<MappingFile>, MappingError> {
                 let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
                 walk(&p, name.or(folder.clone()), out)?;
             } else if matches!(p.extension().and_then(|e| e.to_str()), Some("yaml" | "yml")) {
+                let meta = std::fs::metadata(&p)
+                    .map_err(|e| MappingError::Io(p.clone(), e.to_string()))?;
+                if !meta.is_file() {
+                    return Err(MappingError::Io(p, "not a regular file".into()));
+                }
+                if meta.len() > MAPPING_FILE_LIMIT {
+                    return Err(MappingError::Io(
+                        p,
+                        format!(
+                            "{} bytes: a mapping file may hold at most {} MiB",
+                            meta.len(),
+                            MAPPING_FILE_LIMIT >> 20
+                        ),
+                    ));
+                }
                 let text = std::fs::read_to_string(&p)
                     .map_err(|e| MappingError::Io(p.clone(), e.to_string()))?;
                 out.push(MappingFile {
