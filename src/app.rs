@@ -68,7 +68,12 @@ pub fn run(opts: &Options, out: &mut dyn Write) -> Result<(), Error> {
     let mapped = match &opts.carbon {
         Some(c) => {
             let t = std::time::Instant::now();
+            mapping::limits::set_budget(c.mapping_budget);
+            mapping::check_data_dirs(&c.data_dirs)?;
             let engine = mapping::load(&c.mapping_dirs, &*resolver(&c.data_dirs))?;
+            for d in engine.user_filter_errors() {
+                eprintln!("carbon-show: warning: {d} (this filter yields nothing)");
+            }
             phase("load mappings", t);
             let doc = match &source {
                 Source::Bytes(b) => document(&path, b)?,
@@ -77,7 +82,7 @@ pub fn run(opts: &Options, out: &mut dyn Write) -> Result<(), Error> {
             let mut m = map(doc, &engine);
             override_regions(&mut m, &c.regions);
             crate::memory::release();
-            Some(m)
+            Some((m, engine))
         }
         None => None,
     };
@@ -90,7 +95,11 @@ pub fn run(opts: &Options, out: &mut dyn Write) -> Result<(), Error> {
     phase("parse plan", t);
     let schemas = opts.schemas.as_deref().map(read_schemas).transpose()?;
     let assessment = match (&opts.carbon, mapped) {
-        (Some(c), Some(m)) => Some(assess(&plan, &m, c)),
+        (Some(c), Some((mut m, engine))) => {
+            // resources planned_values lacks, from the changes' own values
+            mapping::fallback::fill_from_changes(&plan, &mut m, &engine);
+            Some(assess(&plan, m, c, schemas.as_ref()))
+        }
         _ => None,
     };
     finish(opts, &plan, schemas.as_ref(), assessment.as_ref(), out)
@@ -180,7 +189,8 @@ pub fn show(
         (Some(c), Some(engine)) => {
             let mut m = map(document(path, bytes)?, engine);
             override_regions(&mut m, &c.regions);
-            Some(assess(plan, &m, c))
+            mapping::fallback::fill_from_changes(plan, &mut m, engine);
+            Some(assess(plan, m, c, schemas))
         }
         (Some(_), None) => {
             return Err(Error::Mapping(
@@ -290,8 +300,24 @@ fn override_regions(
 
 /// Prices every mapped resource of the plan's changes, and hides the plan's sensitive strings
 /// wherever the mappings carried one into the report.
-fn assess(plan: &Plan<'_>, mapped: &mapping::MappedPlan, c: &CarbonOptions) -> Assessment {
+fn assess(
+    plan: &Plan<'_>,
+    mut mapped: mapping::MappedPlan,
+    c: &CarbonOptions,
+    schemas: Option<&Schemas>,
+) -> Assessment {
     let t = std::time::Instant::now();
+    // one redactor, knowing the plan's masks and the schema's sensitive attributes: what the
+    // mappings found is hidden before reasons are built from it, the report after
+    let mut secrets = crate::plan::sensitive_strings(plan);
+    if let Some(s) = schemas {
+        secrets.extend(crate::redact::schema_sensitive_strings(plan, s));
+    }
+    let hide = crate::redact::Redactor::new(&secrets);
+    if let Some(h) = &hide {
+        h.mapped(&mut mapped);
+    }
+    let mapped = &mapped;
     let managed: Vec<(&ResourceChange, Cow<'_, str>)> = plan
         .resource_changes
         .iter()
@@ -308,7 +334,9 @@ fn assess(plan: &Plan<'_>, mapped: &mapping::MappedPlan, c: &CarbonOptions) -> A
         })
         .collect();
     let mut a = carbon::assess(&changes, mapped, c.settings);
-    a.report.redact(&crate::plan::sensitive_strings(plan));
+    if let Some(h) = &hide {
+        a.report.redact_with(h);
+    }
     phase("assess", t);
     a
 }
@@ -479,6 +507,7 @@ pub fn check_mappings(
     data_dirs: &[PathBuf],
     out: &mut dyn Write,
 ) -> Result<(), Error> {
+    mapping::check_data_dirs(data_dirs)?;
     let resolver = resolver(data_dirs);
     let mut errors = 0usize;
     let mut text = String::new();

@@ -67,6 +67,8 @@ pub struct CarbonOptions {
     /// Per provider (`aws`, `gcp`, `azure`): the region every resource of it is assessed in
     /// (`[regions]` of the configuration file, `CARBON_SHOW_REGION_*`).
     pub regions: std::collections::BTreeMap<crate::data::Provider, String>,
+    /// `--mapping-budget`: time and memory of one jq evaluation.
+    pub mapping_budget: crate::mapping::limits::Budget,
 }
 
 /// Validated options for one run.
@@ -228,6 +230,10 @@ struct Args {
     /// Print nothing on standard output (errors still go to stderr; the exit code still tells).
     #[arg(long, short = 'q')]
     quiet: bool,
+    /// Time and memory one jq evaluation of a mapping may take, e.g. `5s`, `256MB` or
+    /// `2s,256MB` (default 5s,512MB); past it the run stops with exit 8.
+    #[arg(long, value_name = "BUDGET")]
+    mapping_budget: Option<crate::mapping::limits::Budget>,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -351,6 +357,7 @@ fn command(
         regions: (settings.regions.iter())
             .map(|(p, r)| (*p, r.value.clone()))
             .collect(),
+        mapping_budget: a.mapping_budget.unwrap_or_default(),
     };
     // The carbon formats need figures even with --no-carbon.
     let carbon = (!a.no_carbon || format != Format::Human).then_some(carbon);

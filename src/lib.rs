@@ -18,6 +18,7 @@ pub mod mapping;
 pub mod memory;
 pub mod output;
 pub mod plan;
+pub mod redact;
 pub mod render;
 pub mod report;
 pub mod schema;

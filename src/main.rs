@@ -5,11 +5,25 @@ use carbon_show::output::{self, Target};
 
 #[cfg(feature = "mimalloc")]
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: carbon_show::mapping::limits::Guarded<mimalloc::MiMalloc> =
+    carbon_show::mapping::limits::Guarded(mimalloc::MiMalloc);
+#[cfg(not(feature = "mimalloc"))]
+#[global_allocator]
+static GLOBAL: carbon_show::mapping::limits::Guarded<std::alloc::System> =
+    carbon_show::mapping::limits::Guarded(std::alloc::System);
 
 fn main() -> std::process::ExitCode {
     carbon_show::memory::tune();
-    let result = cli::parse_or_exit(std::env::args_os()).and_then(|command| match &command {
+    let command = match cli::parse_or_exit(std::env::args_os()) {
+        Ok(c) => c,
+        Err(e) => return fail(e),
+    };
+    let to_stdout = !matches!(&command, Command::Show(run) if run.output != Target::Stdout);
+    if to_stdout && stdout_closed() {
+        eprintln!("carbon-show: <stdout>: standard output is closed");
+        return std::process::ExitCode::from(carbon_show::error::ExitCode::Io as u8);
+    }
+    let result = match &command {
         Command::Show(run) => {
             output::write_to(&run.output, |out| carbon_show::app::run(&run.options, out))
         }
@@ -29,14 +43,33 @@ fn main() -> std::process::ExitCode {
             cli::write_man(&mut page).expect("writing to memory");
             carbon_show::app::write_text(out, &String::from_utf8_lossy(&page))
         }),
-    });
+    };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
-        Err(e) => {
-            let code = e.exit_code();
-            let err = anyhow::Error::new(e);
-            eprintln!("carbon-show: {err}");
-            std::process::ExitCode::from(code as u8)
-        }
+        Err(e) => fail(e),
     }
+}
+
+/// Whether standard output was closed when the process started (`>&-`): Rust's runtime then
+/// opens `/dev/null` read-write in its place (a shell's `>/dev/null` opens it write-only), and
+/// the run would "succeed" having written nothing.
+fn stdout_closed() -> bool {
+    unsafe {
+        if libc::fcntl(1, libc::F_GETFD) == -1 {
+            return true;
+        }
+        let mut st: libc::stat = std::mem::zeroed();
+        let rw = libc::fcntl(1, libc::F_GETFL) & libc::O_ACCMODE == libc::O_RDWR;
+        rw && libc::fstat(1, &mut st) == 0
+            && st.st_mode & libc::S_IFMT == libc::S_IFCHR
+            && st.st_rdev == libc::makedev(1, 3)
+    }
+}
+
+/// One line on stderr and the error's exit code.
+fn fail(e: carbon_show::error::Error) -> std::process::ExitCode {
+    let code = e.exit_code();
+    let err = anyhow::Error::new(e);
+    eprintln!("carbon-show: {err}");
+    std::process::ExitCode::from(code as u8)
 }

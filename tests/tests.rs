@@ -13,4 +13,5 @@ mod mapping;
 mod plans;
 mod props;
 mod regressions;
+mod security;
 mod workflow;

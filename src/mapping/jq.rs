@@ -311,11 +311,21 @@ impl Program {
             vars.push(phs.get(i).cloned().unwrap_or(Val::Null));
         }
         let ctx = Ctx::<D>::new(&self.filter.lut, Vars::new(vars));
+        let _budget = super::limits::enter(fid);
         self.filter
             .id
             .run((ctx, input))
             .take(10_000)
-            .map(|r| jaq_core::unwrap_valr(r).map_err(|e| e.to_string()))
+            .map(|r| {
+                r.map_err(|e| match e.get_err() {
+                    Ok(err) => err.to_string(),
+                    // `halt`, `halt_error`: never the process's exit
+                    Err(exn) => match exn.get_halt() {
+                        Ok(code) => super::limits::stop(super::limits::Breach::Halt(code)),
+                        Err(_) => "internal jq exception".to_string(),
+                    },
+                })
+            })
             .collect()
     }
 }

@@ -6,8 +6,10 @@
 
 pub mod doc;
 pub mod engine;
+pub mod fallback;
 pub mod fast;
 pub mod jq;
+pub mod limits;
 pub mod model;
 pub mod placeholder;
 pub mod region;
@@ -168,14 +170,65 @@ pub fn check(dir: &Path, resolver: &DataResolver) -> Result<Vec<Diagnostic>, Map
     Ok(Engine::check_files(&files, resolver))
 }
 
-/// A resolver that looks in `dirs` first (user data dirs), then asks `fallback`.
+/// The largest data file read from a `--data` folder.
+pub const DATA_FILE_LIMIT: u64 = 64 << 20;
+
+/// Whether a `json_data` file name stays inside its folder: relative, no `..`, no root.
+pub fn plain_data_name(name: &str) -> bool {
+    let p = Path::new(name);
+    !name.is_empty()
+        && p.components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)))
+}
+
+/// Every `--data` folder must exist: a mistyped one would silently fall back to the
+/// embedded tables.
+pub fn check_data_dirs(dirs: &[PathBuf]) -> Result<(), MappingError> {
+    for d in dirs {
+        if !d.is_dir() {
+            return Err(MappingError::Io(
+                d.clone(),
+                "--data: no such folder".to_string(),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `name` read from `dir`, confined to it: a plain relative name, its real path (symlinks
+/// resolved) inside the folder's real path, a regular file, at most [`DATA_FILE_LIMIT`].
+fn read_confined(dir: &Path, name: &str) -> Option<String> {
+    use std::io::Read;
+    if !plain_data_name(name) {
+        return None;
+    }
+    let root = dir.canonicalize().ok()?;
+    let real = dir.join(name).canonicalize().ok()?;
+    if !real.starts_with(&root) {
+        return None;
+    }
+    let meta = std::fs::metadata(&real).ok()?;
+    if !meta.is_file() || meta.len() > DATA_FILE_LIMIT {
+        return None;
+    }
+    let mut text = String::new();
+    std::fs::File::open(&real)
+        .ok()?
+        .take(DATA_FILE_LIMIT)
+        .read_to_string(&mut text)
+        .ok()?;
+    Some(text)
+}
+
+/// A resolver that looks in `dirs` first (user data dirs, each file confined to its folder),
+/// then asks `fallback`.
 pub fn dir_resolver(
     dirs: Vec<PathBuf>,
     fallback: impl Fn(&str) -> Option<Cow<'static, str>> + 'static,
 ) -> Box<DataResolver> {
     Box::new(move |name: &str| {
         for d in &dirs {
-            if let Ok(t) = std::fs::read_to_string(d.join(name)) {
+            if let Some(t) = read_confined(d, name) {
                 return Some(Cow::Owned(t));
             }
         }

@@ -35,6 +35,9 @@ pub enum DiagKind {
     Regex,
     /// A data file (json_data) that cannot be found or parsed, or an undeclared json_file.
     Data,
+    /// A filter that calls what mappings may not: `halt`, `halt_error`, `input`, `inputs`,
+    /// `env` or `$ENV` (they would end the run, block on stdin or read the environment).
+    Unsafe,
 }
 
 /// A located problem in a mapping file; displays as `file:line:column: message`.
@@ -52,7 +55,7 @@ impl Diagnostic {
     pub fn is_fatal(&self) -> bool {
         matches!(
             self.kind,
-            DiagKind::Yaml | DiagKind::Shape | DiagKind::Regex | DiagKind::Data
+            DiagKind::Yaml | DiagKind::Shape | DiagKind::Regex | DiagKind::Data | DiagKind::Unsafe
         )
     }
 }

@@ -48,6 +48,35 @@ fn opt_cow<'de, D: de::Deserializer<'de>>(d: D) -> Result<Option<Cow<'de, str>>,
     })
 }
 
+/// A struct that must be written as a JSON object: serde's derived structs also accept an
+/// array of their fields (`[]` would be a resource change with every field empty).
+fn object<'de, D: de::Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<T, D::Error> {
+    struct V<T>(std::marker::PhantomData<T>);
+    impl<'de, T: Deserialize<'de>> de::Visitor<'de> for V<T> {
+        type Value = T;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("an object")
+        }
+        fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+            T::deserialize(de::value::MapAccessDeserializer::new(map))
+        }
+    }
+    d.deserialize_map(V(std::marker::PhantomData))
+}
+
+/// A list of [`object`]s.
+fn object_list<'de, D: de::Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Option<Vec<T>>, D::Error> {
+    struct Obj<T>(T);
+    impl<'de, T: Deserialize<'de>> Deserialize<'de> for Obj<T> {
+        fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            object(d).map(Obj)
+        }
+    }
+    Ok(Option::<Vec<Obj<T>>>::deserialize(d)?.map(|v| v.into_iter().map(|o| o.0).collect()))
+}
+
 /// The document root: a plan (`resource_changes` …) or a state (`values`).
 #[derive(Debug, Deserialize, Default)]
 pub struct Plan<'a> {
@@ -55,9 +84,9 @@ pub struct Plan<'a> {
     pub format_version: Option<Cow<'a, str>>,
     #[serde(borrow, default, deserialize_with = "opt_cow")]
     pub terraform_version: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "object_list")]
     pub resource_changes: Option<Vec<ResourceChange<'a>>>,
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "object_list")]
     pub resource_drift: Option<Vec<ResourceChange<'a>>>,
     #[serde(borrow, default)]
     pub output_changes: Option<BTreeMap<Cow<'a, str>, Change<'a>>>,
@@ -114,7 +143,7 @@ pub struct ResourceChange<'a> {
     pub provider_name: Cow<'a, str>,
     #[serde(borrow, default, deserialize_with = "opt_cow")]
     pub deposed: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "object")]
     pub change: RawChange<'a>,
     #[serde(borrow, default, deserialize_with = "opt_cow")]
     pub action_reason: Option<Cow<'a, str>>,
@@ -340,7 +369,43 @@ fn check_document(path: &Path, bytes: &[u8]) -> Result<(), Error> {
             message: "empty input".into(),
         });
     }
+    let json_error_at_start = |message: &str| Error::Json {
+        path: path.to_path_buf(),
+        line: 1,
+        column: 1,
+        message: message.into(),
+    };
+    if bytes.starts_with(b"\xff\xfe")
+        || bytes.starts_with(b"\xfe\xff")
+        || (bytes.len() > 3 && (bytes[1] == 0 || bytes[0] == 0))
+    {
+        return Err(json_error_at_start(
+            "the input is UTF-16 (PowerShell's `>` writes UTF-16): re-save it as UTF-8, \
+             e.g. `tofu show -json plan | Out-File -Encoding utf8NoBOM plan.json`",
+        ));
+    }
+    if bytes.starts_with(b"\xef\xbb\xbf") {
+        return Err(json_error_at_start(
+            "the input starts with a byte-order mark: re-save it as UTF-8 without BOM",
+        ));
+    }
     let first = bytes.iter().find(|b| !b.is_ascii_whitespace()).copied();
+    let head = &bytes[..bytes.len().min(4096)];
+    if first != Some(b'{')
+        && [
+            &b"[command]"[..],
+            b"::debug::",
+            b"::set-output",
+            b"stdout: ",
+        ]
+        .iter()
+        .any(|m| head.windows(m.len()).any(|w| w == *m))
+    {
+        return Err(json_error_at_start(
+            "this is the text of hashicorp/setup-terraform's wrapper (`[command]…`), not the \
+             plan's JSON: set `terraform_wrapper: false` in the workflow, or run `terraform-bin`",
+        ));
+    }
     if first != Some(b'{') {
         // Make sure it is at least valid JSON before calling it "not a plan".
         serde_json::from_slice::<IgnoredAny>(bytes).map_err(|e| json_error(path, &e))?;
@@ -435,7 +500,29 @@ pub fn parse<'a>(path: &Path, bytes: &'a [u8]) -> Result<Plan<'a>, Error> {
         }
     })?;
     check_version(path, &plan)?;
+    check_sections(path, &plan)?;
     Ok(plan)
+}
+
+/// The raw sections the mappings read must be objects: another type would silently change
+/// the figures.
+fn check_sections(path: &Path, plan: &Plan<'_>) -> Result<(), Error> {
+    for (name, raw) in [
+        ("planned_values", plan.planned_values),
+        ("prior_state", plan.prior_state),
+        ("configuration", plan.configuration),
+    ] {
+        if let Some(raw) = raw {
+            let t = raw.get().trim_start();
+            if !t.starts_with('{') && t != "null" {
+                return Err(Error::NotAPlan {
+                    path: path.to_path_buf(),
+                    message: format!("{name} is not an object"),
+                });
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Every string a plan or state marks sensitive: the leaves of `before`/`after` under a `true`

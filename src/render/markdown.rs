@@ -78,7 +78,7 @@ pub fn write_comment(
             writeln!(
                 out,
                 "| `{}` | {} | {} | {} | {} |",
-                r.address.replace('`', "'").replace('|', "\\|"),
+                code_cell(&r.address),
                 r.actions.join(", "),
                 side(r.before.as_ref().map(|s| &s.per_hour)),
                 side(r.after.as_ref().map(|s| &s.per_hour)),
@@ -119,9 +119,28 @@ fn cell(g: f64, signed: bool) -> String {
     }
 }
 
+/// An address for a table cell's code span: on one line (a raw newline would end the row),
+/// no backtick to close the span or open a fence, no `|` to split the cell.
+fn code_cell(address: &str) -> String {
+    one_line(address).replace('`', "'").replace('|', "\\|")
+}
+
+/// Control characters (newlines first) written as escapes, so text stays on its line.
+fn one_line(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            '\n' => "\\n".to_string(),
+            '\r' => "\\r".to_string(),
+            c if c.is_control() => c.escape_unicode().to_string(),
+            c => c.to_string(),
+        })
+        .collect()
+}
+
 /// Escapes text for a Markdown table cell or HTML summary.
 fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
+    one_line(s)
+        .replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('|', "\\|")
@@ -150,6 +169,12 @@ mod tests {
     fn fences_outgrow_backtick_runs() {
         assert_eq!(fence_for("plain"), "```");
         assert_eq!(fence_for("a ```` b"), "`````");
+    }
+
+    #[test]
+    fn a_raw_newline_in_an_address_broke_the_table() {
+        assert_eq!(code_cell("a.b[\"x\n|```y\"]"), "a.b[\"x\\n\\|'''y\"]");
+        assert_eq!(escape("a\r\nb\u{7}"), "a\\r\\nb\\u{7}");
     }
 
     #[test]

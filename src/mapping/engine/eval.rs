@@ -1,0 +1,532 @@
+//! Evaluating one resource's mapping: placeholders, sources, references, lists and storages.
+
+use super::index::{AddrIndex, Configs};
+use super::map::MapStats;
+use super::profile::{Prof, profiling};
+use super::{Engine, NullRule};
+use crate::mapping::jq::{self, Globals, PerResource};
+use crate::mapping::model::{PropDef, Reference, ResourceMapping};
+use crate::mapping::placeholder::PhKind;
+use crate::mapping::{DiskKind, Storage};
+use jaq_json::Val;
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+#[derive(Default)]
+pub(super) struct Notes {
+    pub(super) assumed: Vec<String>,
+    pub(super) warnings: Vec<String>,
+}
+
+#[derive(Clone)]
+pub(super) struct Found {
+    pub(super) val: Val,
+    pub(super) unit: Option<String>,
+}
+
+/// Evaluation context of one resource.
+pub(super) struct RCx<'e> {
+    pub(super) e: &'e Engine,
+    pub(super) g: &'e Globals,
+    pub(super) ix: &'e AddrIndex<'e>,
+    pub(super) configs: &'e Configs,
+    pub(super) stats: &'e MapStats,
+    /// Module path of the resource without instance keys (`module.a.module.b`).
+    pub(super) modpath: String,
+    pub(super) res: Val,
+    pub(super) family: &'e str,
+    pub(super) m: &'e ResourceMapping,
+    pub(super) per: PerResource,
+    pub(super) vars: RefCell<HashMap<String, Option<Val>>>,
+    pub(super) notes: RefCell<Notes>,
+}
+
+impl RCx<'_> {
+    fn eval(&self, fid: usize, input: &Val, key: Option<&Val>) -> Vec<Val> {
+        if fid == usize::MAX {
+            return vec![];
+        }
+        let info = &self.e.filters[fid];
+        let mut phs = Vec::with_capacity(info.placeholders.len());
+        for (ph, this_id) in &info.placeholders {
+            let v = match &ph.kind {
+                PhKind::This(_) => self.eval(*this_id, &self.res, None).into_iter().next(),
+                PhKind::Key => key.cloned(),
+                PhKind::Config(p) => {
+                    let mut c = &self.e.config;
+                    for k in p.split('.') {
+                        c = &c[k];
+                    }
+                    (!c.is_null()).then(|| jq::to_val(c))
+                }
+                PhKind::Var(n) => self.var(n),
+            };
+            phs.push(if ph.in_string {
+                jq::s(
+                    &v.filter(|v| !matches!(*v, Val::Null))
+                        .map_or_else(|| ".not_found".to_string(), |v| jq::display(&v)),
+                )
+            } else {
+                v.unwrap_or(Val::Null)
+            });
+        }
+        let input = if info.on_root { &self.g.root } else { input };
+        if let Some(f) = &info.fast {
+            return f.run(input, &phs);
+        }
+        if let Some((first, types)) = &info.referrers {
+            return self.native_referrers(*first, types);
+        }
+        if let Some(r) = &info.ref_arg {
+            let found = r.run(&self.per.config, &[]);
+            if found.is_empty() {
+                return vec![];
+            }
+            // `cbf::ref(<path without []>)`: ref_address and by_address, natively
+            if !r.has_iter() {
+                return self.native_ref(&found[0]).into_iter().collect();
+            }
+        }
+        if let Some(sp) = &info.split {
+            let mut out = Vec::new();
+            for v in sp.prefix.run_keep_null(input, &phs) {
+                if let Some(p) = &sp.pred {
+                    if !matches!(v, Val::Null) && p.keeps(&v) {
+                        out.push(v);
+                    }
+                    continue;
+                }
+                if matches!(v, Val::Null) {
+                    match &sp.null_rule {
+                        NullRule::Empty => continue,
+                        NullRule::Cached(c) => {
+                            out.extend(
+                                c.get_or_init(|| self.run_jaq(sp.rest, Val::Null, &phs))
+                                    .iter()
+                                    .cloned(),
+                            );
+                            continue;
+                        }
+                        NullRule::Run => {}
+                    }
+                }
+                out.extend(self.run_jaq(sp.rest, v, &phs));
+            }
+            return out;
+        }
+        self.run_jaq(fid, input.clone(), &phs)
+    }
+
+    fn count_jaq(&self, fid: usize) {
+        MapStats::add(&self.stats.jaq_runs, 1);
+        if self.e.filters.get(fid).is_some_and(|f| f.scans) {
+            MapStats::add(&self.stats.scan_runs, 1);
+            let n = match &self.g.all {
+                Val::Arr(a) => a.len(),
+                _ => 0,
+            };
+            MapStats::add(&self.stats.scanned, n as u64);
+        }
+    }
+
+    /// `cbf::referrers(T)` for each of `types` in turn (the first answer only with `first`):
+    /// configuration resources of type T in this module that refer to this resource, by address.
+    fn native_referrers(&self, first: bool, types: &[String]) -> Vec<Val> {
+        MapStats::add(&self.stats.indexed, 1);
+        let me = jq::get(&self.per.config, "address")
+            .and_then(jq::str_ref)
+            .unwrap_or("");
+        let Some(Val::Arr(list)) = self.configs.modules.get(&self.modpath) else {
+            return vec![];
+        };
+        let prefix = jq::str_ref(&self.per.modprefix).unwrap_or_default();
+        let index = self.configs.referrers();
+        let mut out = Vec::new();
+        for ty in types {
+            let key = (self.modpath.clone(), ty.clone(), me.to_string());
+            for &p in index.get(&key).into_iter().flatten() {
+                let Some(a) = jq::get(&list[p], "address").and_then(jq::str_ref) else {
+                    continue;
+                };
+                if let Some(r) = self.ix.by_address(&format!("{prefix}{a}")) {
+                    out.push(r.clone());
+                    if first {
+                        return out;
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// `ref_address(f) as $a | by_address($a)` where `found` is the value of `$__config | f`.
+    fn native_ref(&self, found: &Val) -> Option<Val> {
+        MapStats::add(&self.stats.indexed, 1);
+        let refs: Vec<&Val> = match jq::get(found, "references") {
+            Some(Val::Arr(a)) => a.iter().collect(),
+            Some(Val::Obj(o)) => o.values().collect(),
+            _ => vec![],
+        };
+        let r = refs
+            .into_iter()
+            .filter_map(jq::str_ref)
+            .find(|r| is_ref_address(r))?;
+        let prefix = jq::str_ref(&self.per.modprefix).unwrap_or_default();
+        self.ix.by_address(&format!("{prefix}{r}")).cloned()
+    }
+
+    fn run_jaq(&self, fid: usize, input: Val, phs: &[Val]) -> Vec<Val> {
+        self.count_jaq(fid);
+        let _t = profiling().then(|| Prof(fid, std::time::Instant::now()));
+        self.e
+            .program
+            .run(fid, input, self.g, &self.per, phs)
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(|v| !matches!(*v, Val::Null))
+            .collect()
+    }
+
+    fn var(&self, name: &str) -> Option<Val> {
+        if let Some(v) = self.vars.borrow().get(name) {
+            return v.clone();
+        }
+        self.vars.borrow_mut().insert(name.to_string(), None); // cycle guard
+        let v = self
+            .m
+            .variables
+            .iter()
+            .find(|(k, _)| k == name)
+            .and_then(|(_, defs)| self.prop(defs, &self.res, false))
+            .map(|f| f.val);
+        self.vars.borrow_mut().insert(name.to_string(), v.clone());
+        v
+    }
+
+    pub(super) fn scalar(&self, name: &str) -> Option<Found> {
+        let (_, defs) = self.m.properties.iter().find(|(k, _)| k == name)?;
+        // only the figures the estimate depends on get "unknown until apply" notes
+        let noted = matches!(
+            name,
+            "machine_type" | "vCPUs" | "vcpus" | "memory" | "count" | "replication_factor"
+        );
+        self.prop(defs, &self.res, noted)
+    }
+
+    /// Resolve a property from its ordered sources.
+    fn prop(&self, defs: &[PropDef], input: &Val, top: bool) -> Option<Found> {
+        for d in defs.iter().filter(|d| !d.list) {
+            let found = d
+                .paths
+                .iter()
+                .find_map(|p| self.eval(p.id, input, None).into_iter().next());
+            if let Some(v) = found
+                && let Some(v) = self.post(d, v)
+            {
+                return Some(Found {
+                    val: v,
+                    unit: d.unit.clone(),
+                });
+            }
+        }
+        for d in defs.iter().filter(|d| !d.list) {
+            let Some(def) = &d.default else { continue };
+            let v = match &d.default_filter {
+                Some(f) => self.eval(f.id, input, None).into_iter().next(),
+                None => Some(jq::to_val(def)),
+            };
+            let v = v.and_then(|v| self.post(d, v));
+            if top && let Some(attr) = self.unknown_attr(defs) {
+                let shown = v.as_ref().map_or("none".to_string(), jq::display);
+                self.notes
+                    .borrow_mut()
+                    .assumed
+                    .push(format!("{attr} = {shown} (known after apply)"));
+            }
+            return v.map(|v| Found {
+                val: v,
+                unit: d.unit.clone(),
+            });
+        }
+        if top && let Some(attr) = self.unknown_attr(defs) {
+            self.notes
+                .borrow_mut()
+                .warnings
+                .push(format!("{attr} known after apply"));
+        }
+        None
+    }
+
+    /// The first `.values.<attr>` the sources read that is unknown until apply.
+    fn unknown_attr(&self, defs: &[PropDef]) -> Option<String> {
+        if self.per.unknown == Val::Null {
+            return None;
+        }
+        for d in defs {
+            for p in &d.paths {
+                let mut rest = p.text.as_str();
+                while let Some(i) = rest.find(".values.") {
+                    let tail = &rest[i + 8..];
+                    let attr: String = tail
+                        .chars()
+                        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                        .collect();
+                    if let Some(u) = jq::get(&self.per.unknown, &attr)
+                        && contains_true(u)
+                    {
+                        return Some(attr);
+                    }
+                    rest = tail;
+                }
+            }
+        }
+        None
+    }
+
+    /// property, regex, reference, value_type and validator of one source, applied to a found value.
+    fn post(&self, d: &PropDef, mut v: Val) -> Option<Val> {
+        if let (Some(p), Val::Obj(_)) = (&d.property, &v) {
+            v = if p.id != usize::MAX {
+                self.eval(p.id, &v, None).into_iter().next()?
+            } else {
+                jq::get(&v, p.text.trim()).cloned()?
+            };
+        }
+        if let (Some(r), Some(sv)) = (&d.regex, jq::str_of(&v)) {
+            let re = self.e.regexes.get(&r.pattern)?;
+            let caps = re.captures(&sv)?;
+            let g = caps.get(r.group)?.as_str().to_string();
+            v = jq::s(&g);
+            if matches!(
+                r.value_type.as_deref(),
+                Some("integer" | "int" | "float" | "number")
+            ) {
+                v = Val::from(g.parse::<f64>().ok()?);
+            }
+        }
+        if let Some(r) = &d.reference
+            && (jq::str_of(&v).is_some() || jq::num(&v).is_some())
+        {
+            v = self.reference(r, v)?;
+        }
+        match d.value_type.as_deref() {
+            Some("integer" | "int") => v = Val::from(jq::num(&v)?.trunc()),
+            Some("float" | "number") => v = Val::from(jq::num(&v)?),
+            _ => {}
+        }
+        if let Some(val) = &d.validator
+            && val.id != usize::MAX
+        {
+            let g = self.g;
+            self.count_jaq(val.id);
+            let errs: Vec<String> = self
+                .e
+                .program
+                .run(val.id, v.clone(), g, &self.per, &[])
+                .into_iter()
+                .filter_map(Result::err)
+                .collect();
+            if let Some(e) = errs.first() {
+                self.notes
+                    .borrow_mut()
+                    .warnings
+                    .push(format!("validator: {e}"));
+                return None;
+            }
+        }
+        Some(v)
+    }
+
+    fn reference(&self, r: &Reference, key: Val) -> Option<Val> {
+        let key_s = jq::display(&key);
+        if let Some((name, _)) = &r.json_file {
+            let general = &self.e.set.general;
+            let file = general
+                .get(self.family)
+                .and_then(|g| g.json_data.get(name))
+                .or_else(|| general.values().find_map(|g| g.json_data.get(name)))?;
+            let table = self.e.data.get(&file.0)?;
+            let item = jq::get(table, &key_s)?;
+            return match &r.property {
+                Some(p) if p.id != usize::MAX => self.eval(p.id, item, None).into_iter().next(),
+                Some(p) => jq::get(item, p.text.trim())
+                    .cloned()
+                    .filter(|v| !matches!(*v, Val::Null)),
+                None => Some(item.clone()),
+            };
+        }
+        if r.general.is_some() {
+            return Some(jq::s(self.disk_kind_name(&key_s)));
+        }
+        if !r.paths.is_empty() {
+            for p in &r.paths {
+                let items = self.eval(p.id, &self.g.root, Some(&key));
+                if items.is_empty() {
+                    continue;
+                }
+                if let Some(prop) = &r.property {
+                    for it in &items {
+                        let v = if prop.id != usize::MAX {
+                            self.eval(prop.id, it, None).into_iter().next()
+                        } else {
+                            jq::get(it, prop.text.trim()).cloned()
+                        };
+                        if let Some(v) = v.filter(|v| !matches!(*v, Val::Null)) {
+                            return Some(v);
+                        }
+                    }
+                    continue;
+                }
+                return Some(if items.len() == 1 || r.return_path {
+                    items[0].clone()
+                } else {
+                    Val::Arr(items.into())
+                });
+            }
+            return None;
+        }
+        Some(key)
+    }
+
+    /// `ssd`/`hdd` for a provider disk type, via general.<provider>.disk_types.
+    fn disk_kind_name(&self, t: &str) -> &'static str {
+        let lower = t.to_ascii_lowercase();
+        if lower == "ssd" || lower == "hdd" {
+            return if lower == "ssd" { "ssd" } else { "hdd" };
+        }
+        let g = self.e.set.general.get(self.family);
+        let mapped = g
+            .and_then(|g| g.disk_types.get(t))
+            .map(|s| s.to_ascii_lowercase());
+        let d = mapped.or_else(|| {
+            g.and_then(|g| g.disk_default.clone())
+                .map(|s| s.to_ascii_lowercase())
+        });
+        match d.as_deref() {
+            Some("hdd") => "hdd",
+            _ => "ssd",
+        }
+    }
+
+    pub(super) fn list(&self, name: &str) -> Vec<HashMap<String, Found>> {
+        let Some((_, defs)) = self.m.properties.iter().find(|(k, _)| k == name) else {
+            return vec![];
+        };
+        let mut out = Vec::new();
+        for d in defs.iter().filter(|d| d.list || !d.items.is_empty()) {
+            for it in &d.items {
+                for p in &it.paths {
+                    for v in self.eval(p.id, &self.res, None) {
+                        let elems: Vec<Val> = match &v {
+                            Val::Arr(a) => a
+                                .iter()
+                                .filter(|x| matches!(x, Val::Obj(_)))
+                                .cloned()
+                                .collect(),
+                            Val::Obj(_) => vec![v.clone()],
+                            _ => vec![],
+                        };
+                        for el in elems {
+                            let mut props = HashMap::new();
+                            for (k, pdefs) in &it.properties {
+                                if let Some(f) = self.prop(pdefs, &el, false) {
+                                    props.insert(k.clone(), f);
+                                }
+                            }
+                            out.push(props);
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    pub(super) fn storages(&self) -> Vec<Storage> {
+        struct S {
+            st: Storage,
+            prio: f64,
+        }
+        let mut all: Vec<S> = Vec::new();
+        for item in self.list("storage") {
+            let Some(size) = item.get("size") else {
+                continue;
+            };
+            let Some(n) = jq::num(&size.val) else {
+                continue;
+            };
+            let gb = match size.unit.as_deref() {
+                Some("mb") => n / 1024.0,
+                Some("tb") => n * 1024.0,
+                Some("kb") => n / 1024.0 / 1024.0,
+                Some("b") => n / 1024.0 / 1024.0 / 1024.0,
+                _ => n,
+            };
+            let kind = match item.get("type").and_then(|f| jq::str_of(&f.val)) {
+                Some(t) => self.disk_kind_name(&t),
+                None => self.disk_kind_name(""),
+            };
+            let kind = if kind == "hdd" {
+                DiskKind::Hdd
+            } else {
+                DiskKind::Ssd
+            };
+            let key = item
+                .get("key")
+                .and_then(|f| jq::str_of(&f.val))
+                .filter(|k| !k.is_empty());
+            let prio = item
+                .get("override_priority")
+                .and_then(|f| jq::num(&f.val))
+                .unwrap_or(0.0);
+            all.push(S {
+                st: Storage {
+                    size_gb: gb,
+                    kind,
+                    key,
+                },
+                prio,
+            });
+        }
+        // one storage per key: the lowest override_priority wins (first one on a tie)
+        let mut out: Vec<Storage> = Vec::new();
+        let mut best: HashMap<String, (usize, f64)> = HashMap::new();
+        for s in all {
+            match &s.st.key {
+                None => out.push(s.st),
+                Some(k) => match best.get(k) {
+                    Some(&(_, p)) if p <= s.prio => {}
+                    Some(&(i, _)) => {
+                        best.insert(k.clone(), (i, s.prio));
+                        out[i] = s.st;
+                    }
+                    None => {
+                        best.insert(k.clone(), (out.len(), s.prio));
+                        out.push(s.st);
+                    }
+                },
+            }
+        }
+        out
+    }
+}
+
+/// `test("^(data\\.)?[a-zA-Z0-9_]+\\.[a-zA-Z0-9_-]+$")` of `cbf::ref_address`.
+fn is_ref_address(r: &str) -> bool {
+    let ok = |s: &str, dash: bool| {
+        !s.is_empty()
+            && s.bytes()
+                .all(|c| c.is_ascii_alphanumeric() || c == b'_' || (dash && c == b'-'))
+    };
+    let plain = |r: &str| matches!(r.split_once('.'), Some((t, n)) if ok(t, false) && ok(n, true));
+    plain(r) || r.strip_prefix("data.").is_some_and(plain)
+}
+
+fn contains_true(v: &Val) -> bool {
+    match v {
+        Val::Bool(b) => *b,
+        Val::Arr(a) => a.iter().any(contains_true),
+        Val::Obj(o) => o.values().any(contains_true),
+        _ => false,
+    }
+}

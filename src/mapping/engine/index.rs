@@ -1,0 +1,254 @@
+//! The indexes mapping reads: addresses, configuration resources and their referrers, module prefixes, memo keys.
+
+use crate::mapping::jq::{self, PerResource};
+use crate::mapping::model::ResourceMapping;
+use crate::mapping::region;
+use jaq_json::Val;
+use std::collections::HashMap;
+
+/// What [`Regions`] reads of a document (provider configurations, variables, module calls and
+/// each configuration resource's provider key), as JSON: small next to the document.
+pub(super) fn regions_doc(root: &Val) -> serde_json::Value {
+    use serde_json::{Map, Value};
+    fn module(m: &Val) -> Value {
+        let mut out = Map::new();
+        if let Some(Val::Arr(rs)) = jq::get(m, "resources") {
+            let keep = |r: &Val| {
+                let mut o = Map::new();
+                for k in ["address", "provider_config_key"] {
+                    if let Some(v) = jq::get(r, k) {
+                        o.insert(k.to_string(), jq::to_json(v));
+                    }
+                }
+                Value::Object(o)
+            };
+            out.insert("resources".into(), rs.iter().map(keep).collect());
+        }
+        if let Some(v) = jq::get(m, "variables") {
+            out.insert("variables".into(), jq::to_json(v));
+        }
+        if let Some(Val::Obj(calls)) = jq::get(m, "module_calls") {
+            let calls = calls
+                .iter()
+                .map(|(name, call)| {
+                    let mut c = Map::new();
+                    if let Some(e) = jq::get(call, "expressions") {
+                        c.insert("expressions".into(), jq::to_json(e));
+                    }
+                    if let Some(m) = jq::get(call, "module") {
+                        c.insert("module".into(), module(m));
+                    }
+                    (jq::str_of(name).unwrap_or_default(), Value::Object(c))
+                })
+                .collect();
+            out.insert("module_calls".into(), Value::Object(calls));
+        }
+        Value::Object(out)
+    }
+    let mut conf = Map::new();
+    if let Some(c) = jq::get(root, "configuration") {
+        if let Some(pc) = jq::get(c, "provider_config") {
+            conf.insert("provider_config".into(), jq::to_json(pc));
+        }
+        if let Some(m) = jq::get(c, "root_module") {
+            conf.insert("root_module".into(), module(m));
+        }
+    }
+    let mut doc = Map::new();
+    doc.insert("configuration".into(), Value::Object(conf));
+    if let Some(v) = jq::get(root, "variables") {
+        doc.insert("variables".into(), jq::to_json(v));
+    }
+    Value::Object(doc)
+}
+
+/// An instance address without its final instance key: `a.b["x"]` → `a.b`.
+pub(super) fn block_of(addr: &str) -> &str {
+    match addr
+        .strip_suffix(']')
+        .and_then(|a| a.rfind('[').map(|i| &addr[..i]))
+    {
+        Some(b) if !b.is_empty() => b,
+        _ => addr,
+    }
+}
+
+/// The memo key of a resource instance: its mapping, module instance, `after_unknown` marks and
+/// everything of it but its address and index.
+pub(super) fn memo_key(m: &ResourceMapping, r: &Val, per: &PerResource) -> (u64, Val) {
+    use std::hash::BuildHasher;
+    let body = match r {
+        Val::Obj(o) => Val::obj(
+            o.iter()
+                .filter(|(k, _)| !matches!(jq::str_ref(k), Some("address" | "index")))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        ),
+        v => v.clone(),
+    };
+    let key = Val::Arr(
+        vec![
+            jq::s(&m.name),
+            per.modprefix.clone(),
+            per.unknown.clone(),
+            body,
+        ]
+        .into(),
+    );
+    // the same seed for every key of one map call
+    static SEED: std::sync::OnceLock<std::collections::hash_map::RandomState> =
+        std::sync::OnceLock::new();
+    (SEED.get_or_init(Default::default).hash_one(&key), key)
+}
+
+/// `cbf::by_address` answered natively: the first resource (in `$__all` order) at an address,
+/// and the first whose address starts with `<prefix>[`.
+pub(super) struct AddrIndex<'a> {
+    exact: HashMap<&'a str, usize>,
+    prefix: HashMap<&'a str, usize>,
+    all: &'a [Val],
+}
+
+impl<'a> AddrIndex<'a> {
+    pub(super) fn new(all: &'a [Val], addrs: impl Iterator<Item = &'a str>) -> AddrIndex<'a> {
+        let mut exact = HashMap::new();
+        let mut prefix = HashMap::new();
+        for (i, a) in addrs.enumerate() {
+            if a.is_empty() {
+                continue;
+            }
+            exact.entry(a).or_insert(i);
+            // every `[` (even one inside a quoted key) ends a prefix `startswith($a + "[")` accepts
+            for (j, _) in a.match_indices('[') {
+                prefix.entry(&a[..j]).or_insert(i);
+            }
+        }
+        AddrIndex { exact, prefix, all }
+    }
+
+    /// `cbf::by_address($a)`.
+    pub(super) fn by_address(&self, a: &str) -> Option<&'a Val> {
+        self.exact
+            .get(a)
+            .or_else(|| self.prefix.get(a))
+            .map(|&i| &self.all[i])
+    }
+}
+
+/// Configuration resources by (module path, module-relative address), and each module's list.
+#[derive(Default)]
+pub(super) struct Configs {
+    pub(super) resources: HashMap<(String, String), Val>,
+    pub(super) modules: HashMap<String, Val>,
+    /// (module path, type, referred address) → positions in the module's resource list of the
+    /// resources of that type whose expressions refer to the address or to one of its attributes.
+    pub(super) referrers: std::sync::OnceLock<HashMap<(String, String, String), Vec<usize>>>,
+}
+
+impl Configs {
+    pub(super) fn referrers(&self) -> &HashMap<(String, String, String), Vec<usize>> {
+        self.referrers.get_or_init(|| {
+            fn refs<'v>(v: &'v Val, out: &mut Vec<&'v str>) {
+                match v {
+                    Val::Obj(o) => {
+                        if let Some(Val::Arr(rs)) = o.get(&jq::s("references")) {
+                            out.extend(rs.iter().filter_map(jq::str_ref));
+                        }
+                        o.values().for_each(|v| refs(v, out));
+                    }
+                    Val::Arr(a) => a.iter().for_each(|v| refs(v, out)),
+                    _ => {}
+                }
+            }
+            let mut index: HashMap<(String, String, String), Vec<usize>> = HashMap::new();
+            for (path, list) in &self.modules {
+                let Val::Arr(list) = list else { continue };
+                for (p, r) in list.iter().enumerate() {
+                    let Some(ty) = jq::get(r, "type").and_then(jq::str_ref) else {
+                        continue;
+                    };
+                    let mut rs = Vec::new();
+                    refs(r, &mut rs);
+                    for reference in rs {
+                        // `. == $me or startswith($me + ".")`: the reference and its prefixes
+                        // ending before a dot
+                        let ends = reference
+                            .match_indices('.')
+                            .map(|(i, _)| i)
+                            .chain([reference.len()]);
+                        for e in ends {
+                            let v = index
+                                .entry((path.clone(), ty.to_string(), reference[..e].to_string()))
+                                .or_default();
+                            if v.last() != Some(&p) {
+                                v.push(p);
+                            }
+                        }
+                    }
+                }
+            }
+            for v in index.values_mut() {
+                v.sort_unstable();
+                v.dedup();
+            }
+            index
+        })
+    }
+
+    pub(super) fn new(root: &Val) -> Configs {
+        let mut c = Configs::default();
+        if let Some(m) = jq::get(root, "configuration").and_then(|c| jq::get(c, "root_module")) {
+            c.walk(m, String::new());
+        }
+        c
+    }
+    fn walk(&mut self, module: &Val, path: String) {
+        if let Some(rs @ Val::Arr(list)) = jq::get(module, "resources") {
+            for r in list.iter() {
+                if let Some(a) = jq::get(r, "address").and_then(jq::str_of) {
+                    let (_, rel) = region::config_address(&a);
+                    self.resources.insert((path.clone(), rel), r.clone());
+                }
+            }
+            self.modules.insert(path.clone(), rs.clone());
+        }
+        if let Some(Val::Obj(calls)) = jq::get(module, "module_calls") {
+            for (name, call) in calls.iter() {
+                let name = jq::str_of(name).unwrap_or_default();
+                let child = if path.is_empty() {
+                    format!("module.{name}")
+                } else {
+                    format!("{path}.module.{name}")
+                };
+                if let Some(m) = jq::get(call, "module") {
+                    self.walk(m, child);
+                }
+            }
+        }
+    }
+}
+
+/// `module.a["x"].module.b.` for `module.a["x"].module.b.aws_instance.web[0]`; empty at the root.
+pub(super) fn module_prefix(addr: &str) -> String {
+    let segs = region::split_address(addr);
+    let mut out = String::new();
+    let mut i = 0;
+    while i + 1 < segs.len() && segs[i] == "module" {
+        out.push_str("module.");
+        out.push_str(segs[i + 1]);
+        out.push('.');
+        i += 2;
+    }
+    out
+}
+
+pub(super) fn collect_resources(module: &Val, out: &mut Vec<Val>) {
+    if let Some(Val::Arr(rs)) = jq::get(module, "resources") {
+        out.extend(rs.iter().cloned());
+    }
+    if let Some(Val::Arr(cs)) = jq::get(module, "child_modules") {
+        for c in cs.iter() {
+            collect_resources(c, out);
+        }
+    }
+}
