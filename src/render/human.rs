@@ -190,7 +190,11 @@ impl<'r> HumanRenderer<'r> {
             &mut implied,
             &[&c.before, &c.after, &c.after_unknown],
         );
-        let change = Change::from_plan(&c, relevant);
+        let mut change = Change::from_plan(&c, relevant);
+        if self.options.flavor == Flavor::Terraform && rc.action() == Action::Forget {
+            // Terraform shows a forget-only change as a no-op (its `AsNoOp`).
+            change = change.as_no_op();
+        }
         let diff = differ::compute_diff_for_block(&change, block);
         ComputedChange { rc, diff }
     }
@@ -352,7 +356,9 @@ impl<'r> HumanRenderer<'r> {
                 Action::ForgetThenCreate,
                 Action::Forget,
             ] {
-                if count(action) > 0 {
+                let forget = matches!(action, Action::ForgetThenCreate | Action::Forget);
+                // Terraform's legend has no forget lines.
+                if count(action) > 0 && !(forget && self.options.flavor == Flavor::Terraform) {
                     writeln!(out, "{}", self.c(self.action_description(action)))?;
                 }
             }
@@ -407,12 +413,17 @@ impl<'r> HumanRenderer<'r> {
                     format!("{to_add} to add, {to_change} to change, {to_destroy} to destroy.")
                 }
             };
-            // Coloured as one piece, like OpenTofu (its reset lands after the newline).
-            write!(
-                out,
-                "{}",
-                self.c(&format!("\n[bold]Plan:[reset] {summary}\n"))
-            )?;
+            if self.options.flavor == Flavor::Terraform {
+                // Terraform colours only `Plan: ` (its reset lands before the counts).
+                write!(out, "{}{summary}\n", self.c("\n[bold]Plan:[reset] "))?;
+            } else {
+                // Coloured as one piece, like OpenTofu (its reset lands after the newline).
+                write!(
+                    out,
+                    "{}",
+                    self.c(&format!("\n[bold]Plan:[reset] {summary}\n"))
+                )?;
+            }
             for line in self.annotator.summary_lines() {
                 writeln!(out, "{}", self.theme.paint(self.theme.annotation, &line))?;
             }
@@ -536,7 +547,8 @@ impl<'r> HumanRenderer<'r> {
             }
         }
         let mut opts = RenderOpts::new(self.theme);
-        if action == Action::Forget {
+        let terraform = self.options.flavor == Flavor::Terraform;
+        if action == Action::Forget && !terraform {
             opts.hide_diff_action_symbols = true;
             opts.override_null_suffix = true;
         }
@@ -548,7 +560,12 @@ impl<'r> HumanRenderer<'r> {
         };
         buf.push_str(&format!(
             "{} {mode} \"{}\" \"{}\" {}",
-            self.theme.color(action_symbol(action)),
+            self.theme.color(match action {
+                // Terraform's own symbols for the forget actions
+                Action::Forget if terraform => " [red].[reset]",
+                Action::ForgetThenCreate if terraform => " [green]+[reset]/[red].[reset]",
+                _ => action_symbol(action),
+            }),
             rc.type_,
             rc.name,
             c.diff.render_human(0, &opts)
@@ -684,6 +701,9 @@ impl<'r> HumanRenderer<'r> {
                     b.push_str(left_over);
                 }
             }
+            Action::ForgetThenCreate if terraform => b.push_str(&format!(
+                "[bold] # {addr}[reset] must be replaced, but the existing object will not be destroyed"
+            )),
             Action::ForgetThenCreate => {
                 replaced(&mut b);
                 b.push_str(" - [yellow]older instance will [bold]not[reset][yellow] be destroyed [reset]([bold]lifecycle.destroy = false[reset])");
@@ -724,7 +744,9 @@ impl<'r> HumanRenderer<'r> {
         if rc.moved() && !printed_moved {
             b.push_str(&format!("  # [reset](moved from {prev})\n"));
         }
-        if let Some(imp) = &rc.change.importing {
+        // Terraform's "will be imported" header already says it all (no `(imported from …)`).
+        let import_header = terraform && action == Action::NoOp && !rc.moved();
+        if let Some(imp) = rc.change.importing.as_ref().filter(|_| !import_header) {
             if let Some(id) = imp.id.as_deref().filter(|s| !s.is_empty()) {
                 b.push_str(&format!("  # [reset](imported from \"{id}\")\n"));
             } else if !imp.identity.is_null() {
