@@ -12,7 +12,7 @@ mod collections;
 use std::cell::Cell;
 use std::collections::BTreeMap;
 
-pub use change::{Change, Matcher, Unknown};
+pub use change::{Change, Matcher, Rules, Unknown};
 pub use collections::{compare_actions, longest_common_subsequence, process_slice};
 
 use crate::computed::{BlockEntry, BlockKind, Diff, PrimType, Renderer};
@@ -145,6 +145,10 @@ pub fn compute_diff_for_block<'v, 'a>(change: &Change<'v, 'a>, block: &'v Block)
     if misfit(change, Shape::Object) {
         return unexpected(change);
     }
+    let mut change = change.clone();
+    // Terraform: once a block shows a non-legacy feature, the whole resource is non-legacy.
+    change.rules.non_legacy |= change.rules.terraform && non_legacy_features(block);
+    let change = &change;
     let mut current = change.default_action_for_iteration();
     let mut attributes = BTreeMap::new();
     // Write-only attributes are diffed last (they inherit the action so far).
@@ -224,6 +228,44 @@ pub fn compute_diff_for_block<'v, 'a>(change: &Change<'v, 'a>, block: &'v Block)
     )
 }
 
+/// Terraform's test for a schema the legacy SDK could not have written: map or group blocks,
+/// nested attributes, dynamic, object or tuple types, collections of non-primitive collections.
+fn non_legacy_features(block: &Block) -> bool {
+    fn primitive(t: &Type) -> bool {
+        matches!(t, Type::String | Type::Number | Type::Bool)
+    }
+    fn has_dynamic(t: &Type) -> bool {
+        match t {
+            Type::Dynamic => true,
+            Type::List(e) | Type::Set(e) | Type::Map(e) => has_dynamic(e),
+            Type::Object(m) => m.values().any(has_dynamic),
+            Type::Tuple(v) => v.iter().any(has_dynamic),
+            _ => false,
+        }
+    }
+    fn collection_of_collections(t: &Type) -> bool {
+        match t {
+            Type::List(e) | Type::Set(e) | Type::Map(e) => matches!(
+                &**e,
+                Type::List(x) | Type::Set(x) | Type::Map(x) if !primitive(x)
+            ),
+            _ => false,
+        }
+    }
+    block
+        .block_types
+        .values()
+        .any(|b| matches!(b.nesting_mode, NestingMode::Map | NestingMode::Group))
+        || block.attributes.values().any(|a| {
+            a.nested_type.is_some()
+                || a.type_.as_ref().is_some_and(|t| {
+                    has_dynamic(t)
+                        || matches!(t, Type::Object(_) | Type::Tuple(_))
+                        || collection_of_collections(t)
+                })
+        })
+}
+
 fn diff_child_attribute<'v, 'a>(
     mut change: Change<'v, 'a>,
     attr: &'v Attribute,
@@ -232,12 +274,23 @@ fn diff_child_attribute<'v, 'a>(
     if !change.relevant.matches_partial() {
         change = change.as_noop();
     }
-    if change.before.as_str() == Some("") {
-        change.before = &NULL;
+    // Whether the value is absent on both sides, as the JSON has it.
+    let (before_null, after_null) = (change.before.is_null(), change.after.is_null());
+    if !change.rules.terraform {
+        // OpenTofu: an empty string in a block is null (the legacy SDK cannot tell them apart),
+        // so an attribute that is "" on both sides is not shown at all.
+        if change.before.as_str() == Some("") {
+            change.before = &NULL;
+        }
+        if change.after.as_str() == Some("") {
+            change.after = &NULL;
+        }
     }
-    if change.after.as_str() == Some("") {
-        change.after = &NULL;
-    }
+    let (before_null, after_null) = if change.rules.terraform {
+        (before_null, after_null)
+    } else {
+        (change.before.is_null(), change.after.is_null())
+    };
     change.before_explicit = false;
     change.after_explicit = false;
     if attr.sensitive {
@@ -246,11 +299,7 @@ fn diff_child_attribute<'v, 'a>(
         change.after_sensitive = &change::TRUE;
     }
     let d = compute_diff_for_attribute(&change, attr, current);
-    if d.action == Action::NoOp
-        && change.before.is_null()
-        && change.after.is_null()
-        && !attr.write_only
-    {
+    if d.action == Action::NoOp && before_null && after_null && !attr.write_only {
         return None;
     }
     Some(d)
@@ -442,6 +491,20 @@ fn slice_default_action(change: &Change) -> Action {
 
 /// The diff of a value of a cty type.
 pub fn compute_diff_for_type<'v, 'a>(change: &Change<'v, 'a>, ty: &'v Type) -> Diff<'a> {
+    if change.rules.terraform
+        && !change.rules.non_legacy
+        && (change.before.as_str() == Some("") || change.after.as_str() == Some(""))
+    {
+        // Terraform: in a legacy-SDK schema an empty string is null, at every typed level.
+        let mut c = change.clone();
+        if c.before.as_str() == Some("") {
+            c.before = &NULL;
+        }
+        if c.after.as_str() == Some("") {
+            c.after = &NULL;
+        }
+        return compute_diff_for_type(&c, ty);
+    }
     if let Some(d) = check_for_sensitive(change, false, |c| compute_diff_for_type(c, ty)) {
         return d;
     }
@@ -846,6 +909,7 @@ pub fn json_transform_values<'a>(
         after_sensitive: &FALSE,
         replace_paths: Matcher::empty(false),
         relevant: Matcher::Always,
+        rules: Rules::default(),
     };
     json_transform(&change)
 }

@@ -49,6 +49,7 @@ fn render_type(before: &str, after: &str, unknown: &str, ty: &str) -> String {
         after_sensitive: &NULL,
         replace_paths: Matcher::empty(false),
         relevant: Matcher::Always,
+        rules: Default::default(),
     };
     let theme = Theme::plain();
     compute_diff_for_type(&change, &t).render_human(0, &RenderOpts::new(&theme))
@@ -116,6 +117,7 @@ fn sensitive_never_printed() {
         after_sensitive: &change::TRUE,
         replace_paths: Matcher::empty(false),
         relevant: Matcher::Always,
+        rules: Default::default(),
     };
     let theme = Theme::plain();
     let out =
@@ -145,6 +147,7 @@ fn block_with_schema() {
         after_sensitive: &NULL,
         replace_paths: Matcher::empty(false),
         relevant: Matcher::Always,
+        rules: Default::default(),
     };
     let theme = Theme::plain();
     let out = compute_diff_for_block(&change, block).render_human(0, &RenderOpts::new(&theme));

@@ -144,6 +144,14 @@ impl<'r> HumanRenderer<'r> {
         }
     }
 
+    /// The differ's rules for this flavour.
+    fn rules(&self) -> differ::Rules {
+        differ::Rules {
+            terraform: self.options.flavor == Flavor::Terraform,
+            non_legacy: false,
+        }
+    }
+
     fn c(&self, markup: &str) -> String {
         self.theme.color(&self.words(markup))
     }
@@ -190,10 +198,10 @@ impl<'r> HumanRenderer<'r> {
             &mut implied,
             &[&c.before, &c.after, &c.after_unknown],
         );
-        let mut change = Change::from_plan(&c, relevant);
+        let mut change = Change::from_plan(&c, relevant).with_rules(self.rules());
         if self.options.flavor == Flavor::Terraform && rc.action() == Action::Forget {
             // Terraform shows a forget-only change as a no-op (its `AsNoOp`).
-            change = change.as_no_op();
+            change = change.as_noop();
         }
         let diff = differ::compute_diff_for_block(&change, block);
         ComputedChange { rc, diff }
@@ -244,7 +252,7 @@ impl<'r> HumanRenderer<'r> {
             .iter()
             .flatten()
             .map(|(k, c)| {
-                let change = Change::from_plan(c, Matcher::Always);
+                let change = Change::from_plan(c, Matcher::Always).with_rules(self.rules());
                 (k.as_ref(), differ::compute_diff_for_output(&change))
             })
             .collect();
@@ -824,7 +832,7 @@ impl<'r> HumanRenderer<'r> {
                     &mut implied,
                     &[&values],
                 );
-                let change = Change::from_state(&values, &sensitive);
+                let change = Change::from_state(&values, &sensitive).with_rules(self.rules());
                 let diff = differ::compute_diff_for_block(&change, block);
                 let kw = if r.mode == "data" { "data" } else { "resource" };
                 write!(
@@ -848,7 +856,7 @@ impl<'r> HumanRenderer<'r> {
                 } else {
                     &differ::FALSE
                 };
-                let change = Change::from_state(&o.value, sensitive);
+                let change = Change::from_state(&o.value, sensitive).with_rules(self.rules());
                 let ty: Option<Type> = serde_json::from_value(o.type_.to_json()).ok();
                 let diff = match &ty {
                     Some(t) => differ::compute_diff_for_type(&change, t),
