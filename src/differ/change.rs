@@ -247,7 +247,11 @@ impl<'v, 'a> Change<'v, 'a> {
             after_sensitive: self.before_sensitive,
             replace_paths: self.replace_paths.clone(),
             relevant: self.relevant.clone(),
-            rules: self.rules,
+            // Terraform's AsNoOp/AsDelete/AsCreate drop NonLegacySchema.
+            rules: Rules {
+                non_legacy: false,
+                ..self.rules
+            },
         }
     }
 
@@ -262,7 +266,11 @@ impl<'v, 'a> Change<'v, 'a> {
             after_sensitive: &NULL,
             replace_paths: self.replace_paths.clone(),
             relevant: self.relevant.clone(),
-            rules: self.rules,
+            // Terraform's AsNoOp/AsDelete/AsCreate drop NonLegacySchema.
+            rules: Rules {
+                non_legacy: false,
+                ..self.rules
+            },
         }
     }
 
@@ -277,7 +285,11 @@ impl<'v, 'a> Change<'v, 'a> {
             after_sensitive: self.after_sensitive,
             replace_paths: self.replace_paths.clone(),
             relevant: self.relevant.clone(),
-            rules: self.rules,
+            // Terraform's AsNoOp/AsDelete/AsCreate drop NonLegacySchema.
+            rules: Rules {
+                non_legacy: false,
+                ..self.rules
+            },
         }
     }
 

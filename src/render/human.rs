@@ -423,7 +423,7 @@ impl<'r> HumanRenderer<'r> {
             };
             if self.options.flavor == Flavor::Terraform {
                 // Terraform colours only `Plan: ` (its reset lands before the counts).
-                write!(out, "{}{summary}\n", self.c("\n[bold]Plan:[reset] "))?;
+                writeln!(out, "{}{summary}", self.c("\n[bold]Plan:[reset] "))?;
             } else {
                 // Coloured as one piece, like OpenTofu (its reset lands after the newline).
                 write!(
