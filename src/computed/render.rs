@@ -21,6 +21,9 @@ pub struct RenderOpts<'t> {
     pub hide_diff_action_symbols: bool,
     /// Print sensitive values (never set by the CLI).
     pub show_sensitive: bool,
+    /// Terraform's rules where they differ from OpenTofu's (a string is JSON only when it
+    /// holds nothing after the document).
+    pub terraform: bool,
 }
 
 impl<'t> RenderOpts<'t> {
@@ -32,6 +35,7 @@ impl<'t> RenderOpts<'t> {
             show_unchanged_children: false,
             hide_diff_action_symbols: false,
             show_sensitive: false,
+            terraform: false,
         }
     }
 
@@ -328,7 +332,7 @@ fn evaluate_string<'s>(v: &'s Value, opts: &RenderOpts) -> EvaluatedString<'s> {
         }
     };
     if (s.starts_with('{') || s.starts_with('['))
-        && let Some(json) = differ::parse_json_string(s)
+        && let Some(json) = differ::parse_json_string(s, opts.terraform)
     {
         return EvaluatedString {
             text: s.into(),

@@ -936,11 +936,17 @@ const MAX_JSON_STRING_DEPTH: usize = 8;
 
 /// Parses a string that looks like JSON (as OpenTofu does: the first JSON value, numbers
 /// kept as written). Returns `None` when it is not JSON or when strings nest too deep.
-pub fn parse_json_string(s: &str) -> Option<Value<'_>> {
+pub fn parse_json_string(s: &str, whole: bool) -> Option<Value<'_>> {
     if JSON_STRING_DEPTH.with(|d| d.get()) >= MAX_JSON_STRING_DEPTH {
         return None;
     }
-    crate::plan::parse_first_json(s)
+    if whole {
+        // Terraform: nothing but whitespace may follow the document.
+        crate::plan::parse_json(s).ok()
+    } else {
+        // OpenTofu: the first document is enough (Go's `Decoder.Decode`).
+        crate::plan::parse_first_json(s)
+    }
 }
 
 /// Keeps nested `jsonencode` rendering bounded: call around rendering a JSON string.

@@ -476,7 +476,8 @@ impl<'r> HumanRenderer<'r> {
             .map(|(k, _)| ensure_valid_attribute_name(k))
             .collect();
         let max = escaped.iter().map(|k| k.len()).max().unwrap_or(0);
-        let opts = RenderOpts::new(self.theme);
+        let mut opts = RenderOpts::new(self.theme);
+        opts.terraform = self.options.flavor == Flavor::Terraform;
         let mut lines = Vec::new();
         for ((_, d), key) in outputs.iter().zip(&escaped) {
             if d.action == Action::NoOp {
@@ -555,6 +556,7 @@ impl<'r> HumanRenderer<'r> {
             }
         }
         let mut opts = RenderOpts::new(self.theme);
+        opts.terraform = self.options.flavor == Flavor::Terraform;
         let terraform = self.options.flavor == Flavor::Terraform;
         if action == Action::Forget && !terraform {
             opts.hide_diff_action_symbols = true;
@@ -792,6 +794,7 @@ impl<'r> HumanRenderer<'r> {
             return Ok(());
         }
         let mut opts = RenderOpts::new(self.theme);
+        opts.terraform = self.options.flavor == Flavor::Terraform;
         opts.show_unchanged_children = true;
         opts.hide_diff_action_symbols = true;
         // Iterative over modules: no recursion on input depth.
