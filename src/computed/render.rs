@@ -448,30 +448,35 @@ fn render_string(
             }
             let bl: Vec<&str> = b.text.split('\n').collect();
             let al: Vec<&str> = a.text.split('\n').collect();
-            differ::process_slice(
-                &bl,
-                &al,
-                |bi, ai| {
-                    if bi >= bl.len() {
-                        lines.push(format!(
-                            "{}{}{}",
-                            indent(ind + 1),
-                            symbol(Action::Create, opts),
-                            al[ai]
-                        ));
-                    } else if ai >= al.len() {
-                        lines.push(format!(
-                            "{}{}{}",
-                            indent(ind + 1),
-                            symbol(Action::Delete, opts),
-                            bl[bi]
-                        ));
-                    } else {
-                        lines.push(format!("{noop_prefix}{}", bl[bi]));
+            let process = |bi: usize, ai: usize| {
+                if bi >= bl.len() {
+                    lines.push(format!(
+                        "{}{}{}",
+                        indent(ind + 1),
+                        symbol(Action::Create, opts),
+                        al[ai]
+                    ));
+                } else if ai >= al.len() {
+                    lines.push(format!(
+                        "{}{}{}",
+                        indent(ind + 1),
+                        symbol(Action::Delete, opts),
+                        bl[bi]
+                    ));
+                } else if bl[bi] != al[ai] {
+                    // Terraform pairs the lines of equal-length texts: old, then new.
+                    for (action, line) in [(Action::Delete, bl[bi]), (Action::Create, al[ai])] {
+                        lines.push(format!("{}{}{line}", indent(ind + 1), symbol(action, opts)));
                     }
-                },
-                |_, _| false,
-            );
+                } else {
+                    lines.push(format!("{noop_prefix}{}", bl[bi]));
+                }
+            };
+            if opts.terraform {
+                differ::process_slice_terraform(&bl, &al, process, |_| false);
+            } else {
+                differ::process_slice(&bl, &al, process, |_, _| false);
+            }
         }
     }
     format!(
@@ -495,6 +500,10 @@ fn render_string_as_json(
         after,
         diff.action != Action::Create,
         diff.action != Action::Delete,
+        differ::Rules {
+            terraform: opts.terraform,
+            non_legacy: true,
+        },
     );
     let mut action = diff.action;
     let mut json_opts = opts.child();

@@ -13,7 +13,9 @@ use std::cell::Cell;
 use std::collections::BTreeMap;
 
 pub use change::{Change, Matcher, Rules, Unknown};
-pub use collections::{compare_actions, longest_common_subsequence, process_slice};
+pub use collections::{
+    compare_actions, longest_common_subsequence, process_slice, process_slice_terraform,
+};
 
 use crate::computed::{BlockEntry, BlockKind, Diff, PrimType, Renderer};
 use crate::plan::{Action, Value};
@@ -581,18 +583,20 @@ pub fn compute_diff_for_type<'v, 'a>(change: &Change<'v, 'a>, ty: &'v Type) -> D
             let object_elems = matches!(**elem, Type::Object(_));
             let mut current = slice_default_action(change);
             let mut elements = Vec::new();
-            process_slice(
-                before,
-                after,
-                |bi, ai| {
-                    let mut v = change.child_index(bi, ai);
-                    v.relevant = Matcher::Always;
-                    let d = compute_diff_for_type(&v, elem);
-                    current = compare_actions(current, d.action);
-                    elements.push(d);
-                },
-                |a, b| object_elems || should_diff_multiline_strings(a, b),
-            );
+            let process = |bi, ai| {
+                let mut v = change.child_index(bi, ai);
+                v.relevant = Matcher::Always;
+                let d = compute_diff_for_type(&v, elem);
+                current = compare_actions(current, d.action);
+                elements.push(d);
+            };
+            if change.rules.terraform {
+                process_slice_terraform(before, after, process, |_| object_elems);
+            } else {
+                process_slice(before, after, process, |a, b| {
+                    object_elems || should_diff_multiline_strings(a, b)
+                });
+            }
             Diff::new(
                 Renderer::List {
                     elements,
@@ -844,19 +848,19 @@ fn json_update<'v, 'a>(change: &Change<'v, 'a>, t: JsonType) -> Diff<'a> {
             let after = change.after.as_array().unwrap_or(&[]);
             let mut current = slice_default_action(change);
             let mut elements = Vec::new();
-            process_slice(
-                before,
-                after,
-                |bi, ai| {
-                    let d = json_transform(&change.child_index(bi, ai));
-                    current = compare_actions(current, d.action);
-                    elements.push(d);
-                },
-                |a, b| {
+            let process = |bi, ai| {
+                let d = json_transform(&change.child_index(bi, ai));
+                current = compare_actions(current, d.action);
+                elements.push(d);
+            };
+            if change.rules.terraform {
+                process_slice_terraform(before, after, process, |v| matches!(v, Value::Object(_)));
+            } else {
+                process_slice(before, after, process, |a, b| {
                     (matches!(a, Value::Object(_)) && matches!(b, Value::Object(_)))
                         || should_diff_multiline_strings(a, b)
-                },
-            );
+                });
+            }
             Diff::new(
                 Renderer::List {
                     elements,
@@ -898,6 +902,7 @@ pub fn json_transform_values<'a>(
     after: Option<&Value<'a>>,
     before_explicit: bool,
     after_explicit: bool,
+    rules: Rules,
 ) -> Diff<'a> {
     let change = Change {
         before: before.unwrap_or(&NULL),
@@ -909,7 +914,7 @@ pub fn json_transform_values<'a>(
         after_sensitive: &FALSE,
         replace_paths: Matcher::empty(false),
         relevant: Matcher::Always,
-        rules: Rules::default(),
+        rules,
     };
     json_transform(&change)
 }
