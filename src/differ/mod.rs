@@ -83,6 +83,8 @@ fn check_for_sensitive<'v, 'a>(
     let mut value = change.clone();
     value.before_sensitive = &FALSE;
     value.after_sensitive = &FALSE;
+    // Terraform's CheckForSensitive builds the inner change afresh, without NonLegacySchema.
+    value.rules.non_legacy = false;
     let inner = inner(&value);
     let mut action = inner.action;
     let null_noop = change.before.is_null()
@@ -745,10 +747,21 @@ fn process_set<'v, 'a>(change: &Change<'v, 'a>, mut f: impl FnMut(Change<'v, 'a>
 
 /// The diff of an output value (or a `dynamic` attribute): plain JSON.
 pub fn compute_diff_for_output<'v, 'a>(change: &Change<'v, 'a>) -> Diff<'a> {
-    if let Some(d) = check_for_sensitive(change, false, compute_diff_for_output) {
+    // Terraform computes what hides behind a sensitive or unknown mark as a typed value,
+    // where (outside a non-legacy schema) an empty string is null.
+    static DYNAMIC: Type = Type::Dynamic;
+    let terraform = change.rules.terraform;
+    let inner = |c: &Change<'v, 'a>| {
+        if terraform {
+            compute_diff_for_type(c, &DYNAMIC)
+        } else {
+            compute_diff_for_output(c)
+        }
+    };
+    if let Some(d) = check_for_sensitive(change, false, inner) {
         return d;
     }
-    if let Some(d) = check_for_unknown(change, Unknown::Value(&FALSE), compute_diff_for_output) {
+    if let Some(d) = check_for_unknown(change, Unknown::Value(&FALSE), inner) {
         return d;
     }
     json_transform(change)
