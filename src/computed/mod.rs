@@ -5,6 +5,7 @@
 //! Rendering follows OpenTofu's rule that a parent writes the indentation, the key and the
 //! action symbol of each child, and the child writes only its own value.
 
+pub mod json;
 mod render;
 
 use std::collections::BTreeMap;

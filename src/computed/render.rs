@@ -2,10 +2,10 @@
 
 use std::fmt::Write as _;
 
-use super::{Action, BlockEntry, BlockKind, Diff, PrimType, Renderer};
-use crate::differ;
+use super::{Action, BlockEntry, BlockKind, Diff, PrimType, Renderer, json};
 use crate::plan::Value;
-use crate::render::theme::Theme;
+use crate::structured;
+use crate::theme::Theme;
 
 /// Options passed down the tree while rendering.
 #[derive(Debug, Clone, Copy)]
@@ -332,7 +332,7 @@ fn evaluate_string<'s>(v: &'s Value, opts: &RenderOpts) -> EvaluatedString<'s> {
         }
     };
     if (s.starts_with('{') || s.starts_with('['))
-        && let Some(json) = differ::parse_json_string(s, opts.terraform)
+        && let Some(json) = json::parse_json_string(s, opts.terraform)
     {
         return EvaluatedString {
             text: s.into(),
@@ -473,9 +473,9 @@ fn render_string(
                 }
             };
             if opts.terraform {
-                differ::process_slice_terraform(&bl, &al, process, |_| false);
+                structured::process_slice_terraform(&bl, &al, process, |_| false);
             } else {
-                differ::process_slice(&bl, &al, process, |_, _| false);
+                structured::process_slice(&bl, &al, process, |_, _| false);
             }
         }
     }
@@ -495,12 +495,12 @@ fn render_string_as_json(
     before: Option<&Value>,
     after: Option<&Value>,
 ) -> String {
-    let json_diff = differ::json_transform_values(
+    let json_diff = json::json_transform_values(
         before,
         after,
         diff.action != Action::Create,
         diff.action != Action::Delete,
-        differ::Rules {
+        structured::Rules {
             terraform: opts.terraform,
             non_legacy: true,
         },
@@ -520,7 +520,7 @@ fn render_string_as_json(
     } else {
         replace = forces_replacement(diff.replace, opts);
     }
-    let rendered = differ::with_json_depth(|| json_diff.render_human(ind + 1, &json_opts));
+    let rendered = json::with_json_depth(|| json_diff.render_human(ind + 1, &json_opts));
     if diff.action == Action::Create || diff.action == Action::Delete {
         action = Action::NoOp;
     }

@@ -1,5 +1,5 @@
 use super::*;
-use crate::render::theme::Theme;
+use crate::theme::Theme;
 
 fn prim<'a>(b: Value<'a>, a: Value<'a>, action: Action) -> Diff<'a> {
     Diff::new(

@@ -1,7 +1,7 @@
 use super::*;
 use crate::computed::RenderOpts;
-use crate::render::theme::Theme;
 use crate::schema::Schemas;
+use crate::theme::Theme;
 
 fn v(s: &str) -> Value<'_> {
     serde_json::from_str(s).unwrap()
@@ -113,8 +113,8 @@ fn sensitive_never_printed() {
         before_explicit: false,
         after_explicit: false,
         unknown: Unknown::Value(&FALSE),
-        before_sensitive: &change::TRUE,
-        after_sensitive: &change::TRUE,
+        before_sensitive: &crate::structured::TRUE,
+        after_sensitive: &crate::structured::TRUE,
         replace_paths: Matcher::empty(false),
         relevant: Matcher::Always,
         rules: Default::default(),

@@ -4,11 +4,11 @@ use std::io::{self, Write};
 
 use rayon::prelude::*;
 
-use super::theme::Theme;
 use crate::computed::{Diff, RenderOpts, action_symbol, ensure_valid_attribute_name, go_quote};
 use crate::differ::{self, Change, Matcher};
 use crate::plan::{Action, Plan, ResourceChange, StateModule, Value};
 use crate::schema::{self, Block, Schemas, Type};
+use crate::theme::Theme;
 
 /// How many resources are rendered in parallel before being written out.
 const RENDER_CHUNK: usize = 256;
