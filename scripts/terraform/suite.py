@@ -9,7 +9,7 @@ Each case is generated from a seed: configuration A is applied, configuration B 
   schema the same with `--schemas` (`terraform providers schema -json`)
   color  `terraform show PLAN` (Terraform colours unless -no-color) vs `--color always --schemas`
   state  `terraform show -no-color` after applying A and after applying B vs carbon-show on
-         `terraform show -json`
+         `terraform show -json`, without and with `--schemas` (state+schemas)
 
 Only the built-in provider (terraform_data, terraform_remote_state) and local modules are used,
 so nothing is downloaded. Usage:
@@ -645,6 +645,7 @@ def run_case(seed, index, work, bin_path, schemas_path, failures, save_all=False
     state_a_text = tf_ok(d, "show", "-no-color")
     state_a_json = tf_ok(d, "show", "-json")
     comparisons.append(("state", [], state_a_json, state_a_text, "state-a"))
+    comparisons.append(("state", [], state_a_json, state_a_text, "state-a+schemas"))
     with open(os.path.join(d, "main.tf"), "w") as f:
         f.write(config_b)
     plan = os.path.join(d, "b.tfplan")
@@ -663,10 +664,11 @@ def run_case(seed, index, work, bin_path, schemas_path, failures, save_all=False
         state_b_text = tf_ok(d, "show", "-no-color")
         state_b_json = tf_ok(d, "show", "-json")
         comparisons.append(("state", [], state_b_json, state_b_text, "state-b"))
+        comparisons.append(("state", [], state_b_json, state_b_text, "state-b+schemas"))
     result = {"index": index, "results": {}}
     failed = []
     for kind, args, doc, expected, tag in comparisons:
-        sp = schemas_path if tag == "schemas" else None
+        sp = schemas_path if tag and tag.endswith("schemas") else None
         code, out, errtext = carbon_show(bin_path, args, doc, sp)
         ok = code == 0 and out == expected
         key = kind if kind != "state" else tag
@@ -676,7 +678,7 @@ def run_case(seed, index, work, bin_path, schemas_path, failures, save_all=False
     if (failed or save_all) and failures:
         docs = {"plan": (plan_json, plain, color)}
         for kind, _, doc, expected, tag in comparisons:
-            if kind == "state":
+            if kind == "state" and not tag.endswith("schemas"):
                 docs[tag] = (doc, expected, None)
         write_fixture(failures, seed, index, config_a, config_b, flags, mode, docs, failed, schemas_path)
     shutil.rmtree(d, ignore_errors=True)
@@ -750,7 +752,8 @@ def main():
             skipped.append(res)
             continue
         for key, ok in res["results"].items():
-            key = "state" if key.startswith("state") else key
+            if key.startswith("state"):
+                key = "state+schemas" if key.endswith("schemas") else "state"
             t = totals.setdefault(key, [0, 0])
             t[0] += ok
             t[1] += 1
