@@ -225,11 +225,8 @@ impl Diff<'_> {
                 forces_replacement(self.replace, opts),
                 null_suffix(self.action, opts)
             ),
-            Renderer::Unexpected(inner) => format!(
-                "{} {}",
-                inner.render_human(ind, opts),
-                opts.c("[dark_gray]# (unexpected value shape)[reset]")
-            ),
+            // No internal marker reaches the user: the value is shown as the attribute it is.
+            Renderer::Unexpected(inner) => inner.render_human(ind, opts),
         }
     }
 
