@@ -113,7 +113,7 @@ pub enum Renderer<'a> {
     },
     WriteOnly,
     /// A value whose shape does not match its schema (a string where a list was expected,
-    /// …): printed as plain JSON followed by a marker, never dropped.
+    /// …): printed as plain JSON, as an attribute, never dropped (and never marked).
     Unexpected(Box<Diff<'a>>),
 }
 
