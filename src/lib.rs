@@ -1,7 +1,9 @@
 //! carbon-show: an OpenTofu/Terraform plan renderer that annotates each resource with its carbon cost.
 //!
 //! The pipeline is `plan` (typed model of `show -json`) → `differ` (values → computed Diff tree)
-//! → `computed` (the Diff tree) → `render` (human, and later JSON / Markdown / Impact Framework).
+//! → `computed` (the Diff tree, its renderers and the JSON differ) → `render` (human, JSON,
+//! Markdown, Impact Framework). Below them all: `structured` (a change walked in step, and the
+//! list pairing) and `theme` (styles).
 //! Figures come from `mapping` (Carbonifer's YAML + jq language) over `data` (reference tables)
 //! and are turned into energy and emissions by `estimate`.
 
@@ -22,5 +24,7 @@ pub mod redact;
 pub mod render;
 pub mod report;
 pub mod schema;
+pub mod structured;
+pub mod theme;
 
 pub use error::{Error, ExitCode};

@@ -14,4 +14,5 @@ mod plans;
 mod props;
 mod regressions;
 mod security;
+mod terraform;
 mod workflow;

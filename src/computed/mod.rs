@@ -5,6 +5,7 @@
 //! Rendering follows OpenTofu's rule that a parent writes the indentation, the key and the
 //! action symbol of each child, and the child writes only its own value.
 
+pub mod json;
 mod render;
 
 use std::collections::BTreeMap;
@@ -112,7 +113,7 @@ pub enum Renderer<'a> {
     },
     WriteOnly,
     /// A value whose shape does not match its schema (a string where a list was expected,
-    /// …): printed as plain JSON followed by a marker, never dropped.
+    /// …): printed as plain JSON, as an attribute, never dropped (and never marked).
     Unexpected(Box<Diff<'a>>),
 }
 

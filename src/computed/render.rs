@@ -2,10 +2,10 @@
 
 use std::fmt::Write as _;
 
-use super::{Action, BlockEntry, BlockKind, Diff, PrimType, Renderer};
-use crate::differ;
+use super::{Action, BlockEntry, BlockKind, Diff, PrimType, Renderer, json};
 use crate::plan::Value;
-use crate::render::theme::Theme;
+use crate::structured;
+use crate::theme::Theme;
 
 /// Options passed down the tree while rendering.
 #[derive(Debug, Clone, Copy)]
@@ -21,6 +21,9 @@ pub struct RenderOpts<'t> {
     pub hide_diff_action_symbols: bool,
     /// Print sensitive values (never set by the CLI).
     pub show_sensitive: bool,
+    /// Terraform's rules where they differ from OpenTofu's (a string is JSON only when it
+    /// holds nothing after the document).
+    pub terraform: bool,
 }
 
 impl<'t> RenderOpts<'t> {
@@ -32,6 +35,7 @@ impl<'t> RenderOpts<'t> {
             show_unchanged_children: false,
             hide_diff_action_symbols: false,
             show_sensitive: false,
+            terraform: false,
         }
     }
 
@@ -221,11 +225,8 @@ impl Diff<'_> {
                 forces_replacement(self.replace, opts),
                 null_suffix(self.action, opts)
             ),
-            Renderer::Unexpected(inner) => format!(
-                "{} {}",
-                inner.render_human(ind, opts),
-                opts.c("[dark_gray]# (unexpected value shape)[reset]")
-            ),
+            // No internal marker reaches the user: the value is shown as the attribute it is.
+            Renderer::Unexpected(inner) => inner.render_human(ind, opts),
         }
     }
 
@@ -328,7 +329,7 @@ fn evaluate_string<'s>(v: &'s Value, opts: &RenderOpts) -> EvaluatedString<'s> {
         }
     };
     if (s.starts_with('{') || s.starts_with('['))
-        && let Some(json) = differ::parse_json_string(s)
+        && let Some(json) = json::parse_json_string(s, opts.terraform)
     {
         return EvaluatedString {
             text: s.into(),
@@ -444,30 +445,35 @@ fn render_string(
             }
             let bl: Vec<&str> = b.text.split('\n').collect();
             let al: Vec<&str> = a.text.split('\n').collect();
-            differ::process_slice(
-                &bl,
-                &al,
-                |bi, ai| {
-                    if bi >= bl.len() {
-                        lines.push(format!(
-                            "{}{}{}",
-                            indent(ind + 1),
-                            symbol(Action::Create, opts),
-                            al[ai]
-                        ));
-                    } else if ai >= al.len() {
-                        lines.push(format!(
-                            "{}{}{}",
-                            indent(ind + 1),
-                            symbol(Action::Delete, opts),
-                            bl[bi]
-                        ));
-                    } else {
-                        lines.push(format!("{noop_prefix}{}", bl[bi]));
+            let process = |bi: usize, ai: usize| {
+                if bi >= bl.len() {
+                    lines.push(format!(
+                        "{}{}{}",
+                        indent(ind + 1),
+                        symbol(Action::Create, opts),
+                        al[ai]
+                    ));
+                } else if ai >= al.len() {
+                    lines.push(format!(
+                        "{}{}{}",
+                        indent(ind + 1),
+                        symbol(Action::Delete, opts),
+                        bl[bi]
+                    ));
+                } else if bl[bi] != al[ai] {
+                    // Terraform pairs the lines of equal-length texts: old, then new.
+                    for (action, line) in [(Action::Delete, bl[bi]), (Action::Create, al[ai])] {
+                        lines.push(format!("{}{}{line}", indent(ind + 1), symbol(action, opts)));
                     }
-                },
-                |_, _| false,
-            );
+                } else {
+                    lines.push(format!("{noop_prefix}{}", bl[bi]));
+                }
+            };
+            if opts.terraform {
+                structured::process_slice_terraform(&bl, &al, process, |_| false);
+            } else {
+                structured::process_slice(&bl, &al, process, |_, _| false);
+            }
         }
     }
     format!(
@@ -486,11 +492,15 @@ fn render_string_as_json(
     before: Option<&Value>,
     after: Option<&Value>,
 ) -> String {
-    let json_diff = differ::json_transform_values(
+    let json_diff = json::json_transform_values(
         before,
         after,
         diff.action != Action::Create,
         diff.action != Action::Delete,
+        structured::Rules {
+            terraform: opts.terraform,
+            non_legacy: true,
+        },
     );
     let mut action = diff.action;
     let mut json_opts = opts.child();
@@ -507,7 +517,7 @@ fn render_string_as_json(
     } else {
         replace = forces_replacement(diff.replace, opts);
     }
-    let rendered = differ::with_json_depth(|| json_diff.render_human(ind + 1, &json_opts));
+    let rendered = json::with_json_depth(|| json_diff.render_human(ind + 1, &json_opts));
     if diff.action == Action::Create || diff.action == Action::Delete {
         action = Action::NoOp;
     }

@@ -6,19 +6,23 @@
 //! Recursion follows the value and schema trees, whose depth serde_json bounds at 128;
 //! JSON documents found inside strings are only expanded a few levels deep.
 
-mod change;
-mod collections;
-
-use std::cell::Cell;
 use std::collections::BTreeMap;
 
-pub use change::{Change, Matcher, Unknown};
-pub use collections::{compare_actions, longest_common_subsequence, process_slice};
+pub use crate::structured::{
+    Change, Matcher, Rules, Unknown, compare_actions, longest_common_subsequence, process_slice,
+    process_slice_terraform,
+};
 
+use crate::computed::json::{
+    as_diff, check_for_sensitive, check_for_unknown, map_default_action, slice_default_action,
+};
+pub use crate::computed::json::{
+    json_transform, json_transform_values, parse_json_string, should_diff_multiline_strings,
+};
 use crate::computed::{BlockEntry, BlockKind, Diff, PrimType, Renderer};
 use crate::plan::{Action, Value};
 use crate::schema::{Attribute, Block, NestedType, NestingMode, Type};
-pub(crate) use change::{FALSE, NULL, TRUE};
+pub(crate) use crate::structured::{FALSE, NULL, TRUE};
 
 /// The JSON shape a schema expects.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -59,79 +63,6 @@ fn nesting_shape(mode: NestingMode) -> Shape {
     }
 }
 
-fn as_diff<'a>(change: &Change<'_, 'a>, renderer: Renderer<'a>) -> Diff<'a> {
-    Diff::new(
-        renderer,
-        change.calculate_action(),
-        change.replace_paths.matches(),
-    )
-}
-
-/// Sensitivity first: a sensitive value is diffed without its marks and wrapped.
-fn check_for_sensitive<'v, 'a>(
-    change: &Change<'v, 'a>,
-    block: bool,
-    inner: impl FnOnce(&Change<'v, 'a>) -> Diff<'a>,
-) -> Option<Diff<'a>> {
-    let before = change.is_before_sensitive();
-    let after = change.is_after_sensitive();
-    if !before && !after {
-        return None;
-    }
-    let mut value = change.clone();
-    value.before_sensitive = &FALSE;
-    value.after_sensitive = &FALSE;
-    let inner = inner(&value);
-    let mut action = inner.action;
-    let null_noop = change.before.is_null()
-        && !change.before_explicit
-        && change.after.is_null()
-        && !change.after_explicit;
-    if action == Action::NoOp && before != after && !null_noop {
-        action = Action::Update;
-    }
-    let inner = Box::new(inner);
-    let renderer = if block {
-        Renderer::SensitiveBlock {
-            inner,
-            before,
-            after,
-        }
-    } else {
-        Renderer::Sensitive {
-            inner,
-            before,
-            after,
-        }
-    };
-    Some(Diff::new(renderer, action, change.replace_paths.matches()))
-}
-
-/// Unknown values: `(known after apply)`, keeping what was there before.
-fn check_for_unknown<'v, 'a>(
-    change: &Change<'v, 'a>,
-    child_unknown: Unknown<'v, 'a>,
-    process_before: impl FnOnce(&Change<'v, 'a>) -> Diff<'a>,
-) -> Option<Diff<'a>> {
-    if !change.is_unknown() {
-        return None;
-    }
-    let mut change = change.clone();
-    change.after_explicit = true;
-    if change.before.is_null() {
-        return Some(as_diff(&change, Renderer::Unknown { before: None }));
-    }
-    let mut before = change.as_delete();
-    before.unknown = child_unknown;
-    let b = process_before(&before);
-    Some(as_diff(
-        &change,
-        Renderer::Unknown {
-            before: Some(Box::new(b)),
-        },
-    ))
-}
-
 /// The diff of a resource (or nested block) against its block schema.
 pub fn compute_diff_for_block<'v, 'a>(change: &Change<'v, 'a>, block: &'v Block) -> Diff<'a> {
     if let Some(d) = check_for_sensitive(change, true, |c| compute_diff_for_block(c, block)) {
@@ -145,6 +76,10 @@ pub fn compute_diff_for_block<'v, 'a>(change: &Change<'v, 'a>, block: &'v Block)
     if misfit(change, Shape::Object) {
         return unexpected(change);
     }
+    let mut change = change.clone();
+    // Terraform: once a block shows a non-legacy feature, the whole resource is non-legacy.
+    change.rules.non_legacy |= change.rules.terraform && non_legacy_features(block);
+    let change = &change;
     let mut current = change.default_action_for_iteration();
     let mut attributes = BTreeMap::new();
     // Write-only attributes are diffed last (they inherit the action so far).
@@ -224,6 +159,44 @@ pub fn compute_diff_for_block<'v, 'a>(change: &Change<'v, 'a>, block: &'v Block)
     )
 }
 
+/// Terraform's test for a schema the legacy SDK could not have written: map or group blocks,
+/// nested attributes, dynamic, object or tuple types, collections of non-primitive collections.
+fn non_legacy_features(block: &Block) -> bool {
+    fn primitive(t: &Type) -> bool {
+        matches!(t, Type::String | Type::Number | Type::Bool)
+    }
+    fn has_dynamic(t: &Type) -> bool {
+        match t {
+            Type::Dynamic => true,
+            Type::List(e) | Type::Set(e) | Type::Map(e) => has_dynamic(e),
+            Type::Object(m) => m.values().any(has_dynamic),
+            Type::Tuple(v) => v.iter().any(has_dynamic),
+            _ => false,
+        }
+    }
+    fn collection_of_collections(t: &Type) -> bool {
+        match t {
+            Type::List(e) | Type::Set(e) | Type::Map(e) => matches!(
+                &**e,
+                Type::List(x) | Type::Set(x) | Type::Map(x) if !primitive(x)
+            ),
+            _ => false,
+        }
+    }
+    block
+        .block_types
+        .values()
+        .any(|b| matches!(b.nesting_mode, NestingMode::Map | NestingMode::Group))
+        || block.attributes.values().any(|a| {
+            a.nested_type.is_some()
+                || a.type_.as_ref().is_some_and(|t| {
+                    has_dynamic(t)
+                        || matches!(t, Type::Object(_) | Type::Tuple(_))
+                        || collection_of_collections(t)
+                })
+        })
+}
+
 fn diff_child_attribute<'v, 'a>(
     mut change: Change<'v, 'a>,
     attr: &'v Attribute,
@@ -232,25 +205,32 @@ fn diff_child_attribute<'v, 'a>(
     if !change.relevant.matches_partial() {
         change = change.as_noop();
     }
-    if change.before.as_str() == Some("") {
-        change.before = &NULL;
+    // Whether the value is absent on both sides, as the JSON has it.
+    let (before_null, after_null) = (change.before.is_null(), change.after.is_null());
+    if !change.rules.terraform {
+        // OpenTofu: an empty string in a block is null (the legacy SDK cannot tell them apart),
+        // so an attribute that is "" on both sides is not shown at all.
+        if change.before.as_str() == Some("") {
+            change.before = &NULL;
+        }
+        if change.after.as_str() == Some("") {
+            change.after = &NULL;
+        }
     }
-    if change.after.as_str() == Some("") {
-        change.after = &NULL;
-    }
+    let (before_null, after_null) = if change.rules.terraform {
+        (before_null, after_null)
+    } else {
+        (change.before.is_null(), change.after.is_null())
+    };
     change.before_explicit = false;
     change.after_explicit = false;
     if attr.sensitive {
         // Schema-sensitive: hidden even if the plan forgot to mark it.
-        change.before_sensitive = &change::TRUE;
-        change.after_sensitive = &change::TRUE;
+        change.before_sensitive = &TRUE;
+        change.after_sensitive = &TRUE;
     }
     let d = compute_diff_for_attribute(&change, attr, current);
-    if d.action == Action::NoOp
-        && change.before.is_null()
-        && change.after.is_null()
-        && !attr.write_only
-    {
+    if d.action == Action::NoOp && before_null && after_null && !attr.write_only {
         return None;
     }
     Some(d)
@@ -420,28 +400,22 @@ fn process_object<'v, 'a, T>(
     (out, current)
 }
 
-fn map_default_action(change: &Change) -> Action {
-    let b = change.before.as_object().is_some();
-    let a = change.after.as_object().is_some();
-    match (b, a) {
-        (true, false) => Action::Delete,
-        (false, true) => Action::Create,
-        _ => Action::NoOp,
-    }
-}
-
-fn slice_default_action(change: &Change) -> Action {
-    let b = change.before.as_array().is_some();
-    let a = change.after.as_array().is_some();
-    match (b, a) {
-        (true, false) => Action::Delete,
-        (false, true) => Action::Create,
-        _ => Action::NoOp,
-    }
-}
-
 /// The diff of a value of a cty type.
 pub fn compute_diff_for_type<'v, 'a>(change: &Change<'v, 'a>, ty: &'v Type) -> Diff<'a> {
+    if change.rules.terraform
+        && !change.rules.non_legacy
+        && (change.before.as_str() == Some("") || change.after.as_str() == Some(""))
+    {
+        // Terraform: in a legacy-SDK schema an empty string is null, at every typed level.
+        let mut c = change.clone();
+        if c.before.as_str() == Some("") {
+            c.before = &NULL;
+        }
+        if c.after.as_str() == Some("") {
+            c.after = &NULL;
+        }
+        return compute_diff_for_type(&c, ty);
+    }
     if let Some(d) = check_for_sensitive(change, false, |c| compute_diff_for_type(c, ty)) {
         return d;
     }
@@ -518,18 +492,20 @@ pub fn compute_diff_for_type<'v, 'a>(change: &Change<'v, 'a>, ty: &'v Type) -> D
             let object_elems = matches!(**elem, Type::Object(_));
             let mut current = slice_default_action(change);
             let mut elements = Vec::new();
-            process_slice(
-                before,
-                after,
-                |bi, ai| {
-                    let mut v = change.child_index(bi, ai);
-                    v.relevant = Matcher::Always;
-                    let d = compute_diff_for_type(&v, elem);
-                    current = compare_actions(current, d.action);
-                    elements.push(d);
-                },
-                |a, b| object_elems || should_diff_multiline_strings(a, b),
-            );
+            let process = |bi, ai| {
+                let mut v = change.child_index(bi, ai);
+                v.relevant = Matcher::Always;
+                let d = compute_diff_for_type(&v, elem);
+                current = compare_actions(current, d.action);
+                elements.push(d);
+            };
+            if change.rules.terraform {
+                process_slice_terraform(before, after, process, |_| object_elems);
+            } else {
+                process_slice(before, after, process, |a, b| {
+                    object_elems || should_diff_multiline_strings(a, b)
+                });
+            }
             Diff::new(
                 Renderer::List {
                     elements,
@@ -678,213 +654,24 @@ fn process_set<'v, 'a>(change: &Change<'v, 'a>, mut f: impl FnMut(Change<'v, 'a>
 
 /// The diff of an output value (or a `dynamic` attribute): plain JSON.
 pub fn compute_diff_for_output<'v, 'a>(change: &Change<'v, 'a>) -> Diff<'a> {
-    if let Some(d) = check_for_sensitive(change, false, compute_diff_for_output) {
+    // Terraform computes what hides behind a sensitive or unknown mark as a typed value,
+    // where (outside a non-legacy schema) an empty string is null.
+    static DYNAMIC: Type = Type::Dynamic;
+    let terraform = change.rules.terraform;
+    let inner = |c: &Change<'v, 'a>| {
+        if terraform {
+            compute_diff_for_type(c, &DYNAMIC)
+        } else {
+            compute_diff_for_output(c)
+        }
+    };
+    if let Some(d) = check_for_sensitive(change, false, inner) {
         return d;
     }
-    if let Some(d) = check_for_unknown(change, Unknown::Value(&FALSE), compute_diff_for_output) {
+    if let Some(d) = check_for_unknown(change, Unknown::Value(&FALSE), inner) {
         return d;
     }
     json_transform(change)
-}
-
-#[derive(PartialEq, Eq, Clone, Copy)]
-enum JsonType {
-    Null,
-    Bool,
-    Number,
-    String,
-    Array,
-    Object,
-}
-
-fn json_type(v: &Value) -> JsonType {
-    match v {
-        Value::Null => JsonType::Null,
-        Value::Bool(_) => JsonType::Bool,
-        Value::Number(_) => JsonType::Number,
-        Value::String(_) => JsonType::String,
-        Value::Array(_) => JsonType::Array,
-        Value::Object(_) => JsonType::Object,
-    }
-}
-
-/// The JSON differ (outputs, dynamic values and `jsonencode` strings).
-pub fn json_transform<'v, 'a>(change: &Change<'v, 'a>) -> Diff<'a> {
-    if let Some(d) = check_for_sensitive(change, false, json_transform) {
-        return d;
-    }
-    if change.is_unknown() {
-        let mut c = change.clone();
-        c.after_explicit = true;
-        if c.before.is_null() {
-            return Diff::new(Renderer::Unknown { before: None }, Action::Create, false);
-        }
-        let mut before = c.as_delete();
-        before.unknown = Unknown::Value(&FALSE);
-        return Diff::new(
-            Renderer::Unknown {
-                before: Some(Box::new(json_transform(&before))),
-            },
-            Action::Update,
-            false,
-        );
-    }
-    let bt = json_type(change.before);
-    let at = json_type(change.after);
-    let deleted = at == JsonType::Null && !change.after_explicit;
-    let created = bt == JsonType::Null && !change.before_explicit;
-    if bt == at || created || deleted {
-        let t = if bt == JsonType::Null { at } else { bt };
-        return json_update(change, t);
-    }
-    let b = json_update(&change.as_delete(), bt);
-    let a = json_update(&change.as_create(), at);
-    Diff::new(
-        Renderer::TypeChange {
-            before: Box::new(b),
-            after: Box::new(a),
-        },
-        Action::Update,
-        false,
-    )
-}
-
-fn json_update<'v, 'a>(change: &Change<'v, 'a>, t: JsonType) -> Diff<'a> {
-    match t {
-        JsonType::Null => json_primitive(change, PrimType::Null),
-        JsonType::Bool => json_primitive(change, PrimType::Bool),
-        JsonType::Number => json_primitive(change, PrimType::Number),
-        JsonType::String => json_primitive(change, PrimType::String),
-        JsonType::Object => {
-            let mut current = map_default_action(change);
-            let mut elements = BTreeMap::new();
-            for key in change.all_keys() {
-                let mut c = change.child_key(key);
-                if !c.relevant.matches_partial() {
-                    c = c.as_noop();
-                }
-                let d = json_transform(&c);
-                current = compare_actions(current, d.action);
-                elements.insert(key.to_string(), d);
-            }
-            Diff::new(
-                Renderer::Object {
-                    attributes: elements,
-                    nested: false,
-                },
-                current,
-                false,
-            )
-        }
-        JsonType::Array => {
-            let before = change.before.as_array().unwrap_or(&[]);
-            let after = change.after.as_array().unwrap_or(&[]);
-            let mut current = slice_default_action(change);
-            let mut elements = Vec::new();
-            process_slice(
-                before,
-                after,
-                |bi, ai| {
-                    let d = json_transform(&change.child_index(bi, ai));
-                    current = compare_actions(current, d.action);
-                    elements.push(d);
-                },
-                |a, b| {
-                    (matches!(a, Value::Object(_)) && matches!(b, Value::Object(_)))
-                        || should_diff_multiline_strings(a, b)
-                },
-            );
-            Diff::new(
-                Renderer::List {
-                    elements,
-                    display_context: true,
-                },
-                current,
-                false,
-            )
-        }
-    }
-}
-
-fn json_primitive<'v, 'a>(change: &Change<'v, 'a>, ty: PrimType) -> Diff<'a> {
-    let b_missing = change.before.is_null() && !change.before_explicit;
-    let a_missing = change.after.is_null() && !change.after_explicit;
-    let action = if b_missing && !a_missing {
-        Action::Create
-    } else if !b_missing && a_missing {
-        Action::Delete
-    } else if change.before == change.after {
-        Action::NoOp
-    } else {
-        Action::Update
-    };
-    Diff::new(
-        Renderer::Primitive {
-            before: change.before.clone(),
-            after: change.after.clone(),
-            ty,
-        },
-        action,
-        false,
-    )
-}
-
-/// Diffs two decoded JSON documents (from `jsonencode`-like strings).
-pub fn json_transform_values<'a>(
-    before: Option<&Value<'a>>,
-    after: Option<&Value<'a>>,
-    before_explicit: bool,
-    after_explicit: bool,
-) -> Diff<'a> {
-    let change = Change {
-        before: before.unwrap_or(&NULL),
-        after: after.unwrap_or(&NULL),
-        before_explicit,
-        after_explicit,
-        unknown: Unknown::Value(&FALSE),
-        before_sensitive: &FALSE,
-        after_sensitive: &FALSE,
-        replace_paths: Matcher::empty(false),
-        relevant: Matcher::Always,
-    };
-    json_transform(&change)
-}
-
-/// Whether two list elements that differ should be shown as one changed element (rather
-/// than a removal and an addition): multi-line strings sharing a line.
-pub fn should_diff_multiline_strings(a: &Value, b: &Value) -> bool {
-    let (Some(a), Some(b)) = (a.as_str(), b.as_str()) else {
-        return false;
-    };
-    if !a.contains('\n') && !b.contains('\n') {
-        return false;
-    }
-    let bl: Vec<&str> = b.split('\n').collect();
-    a.split('\n').any(|l| bl.contains(&l))
-}
-
-thread_local! {
-    static JSON_STRING_DEPTH: Cell<usize> = const { Cell::new(0) };
-}
-
-/// How many `jsonencode` strings may nest inside each other before we stop expanding them.
-const MAX_JSON_STRING_DEPTH: usize = 8;
-
-/// Parses a string that looks like JSON (as OpenTofu does: the first JSON value, numbers
-/// kept as written). Returns `None` when it is not JSON or when strings nest too deep.
-pub fn parse_json_string(s: &str) -> Option<Value<'_>> {
-    if JSON_STRING_DEPTH.with(|d| d.get()) >= MAX_JSON_STRING_DEPTH {
-        return None;
-    }
-    crate::plan::parse_first_json(s)
-}
-
-/// Keeps nested `jsonencode` rendering bounded: call around rendering a JSON string.
-pub(crate) fn with_json_depth<T>(f: impl FnOnce() -> T) -> T {
-    JSON_STRING_DEPTH.with(|d| d.set(d.get() + 1));
-    let out = f();
-    JSON_STRING_DEPTH.with(|d| d.set(d.get() - 1));
-    out
 }
 
 #[cfg(test)]

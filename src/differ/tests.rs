@@ -1,7 +1,7 @@
 use super::*;
 use crate::computed::RenderOpts;
-use crate::render::theme::Theme;
 use crate::schema::Schemas;
+use crate::theme::Theme;
 
 fn v(s: &str) -> Value<'_> {
     serde_json::from_str(s).unwrap()
@@ -49,6 +49,7 @@ fn render_type(before: &str, after: &str, unknown: &str, ty: &str) -> String {
         after_sensitive: &NULL,
         replace_paths: Matcher::empty(false),
         relevant: Matcher::Always,
+        rules: Default::default(),
     };
     let theme = Theme::plain();
     compute_diff_for_type(&change, &t).render_human(0, &RenderOpts::new(&theme))
@@ -112,10 +113,11 @@ fn sensitive_never_printed() {
         before_explicit: false,
         after_explicit: false,
         unknown: Unknown::Value(&FALSE),
-        before_sensitive: &change::TRUE,
-        after_sensitive: &change::TRUE,
+        before_sensitive: &crate::structured::TRUE,
+        after_sensitive: &crate::structured::TRUE,
         replace_paths: Matcher::empty(false),
         relevant: Matcher::Always,
+        rules: Default::default(),
     };
     let theme = Theme::plain();
     let out =
@@ -145,6 +147,7 @@ fn block_with_schema() {
         after_sensitive: &NULL,
         replace_paths: Matcher::empty(false),
         relevant: Matcher::Always,
+        rules: Default::default(),
     };
     let theme = Theme::plain();
     let out = compute_diff_for_block(&change, block).render_human(0, &RenderOpts::new(&theme));
@@ -210,4 +213,64 @@ fn process_slice_pairs_like_opentofu() {
     process_slice(&before, &after, |b, a| pairs.push((b, a)), |_, _| true);
     // With element diffing, b and x are paired as one update.
     assert_eq!(pairs, vec![(0, 0), (1, 1), (2, 2)]);
+}
+
+/// One legacy-SDK resource (string attributes only) where `long_name` is `""` on both sides
+/// and `blank` goes from `""` to `"x"`, rendered under each flavour's rules.
+fn legacy_empty_strings(rules: Rules) -> String {
+    let schemas = Schemas::parse(
+        std::path::Path::new("s"),
+        br#"{"provider_schemas":{"p":{"resource_schemas":{"t":{"block":{
+            "attributes":{"id":{"type":"string"},"b":{"type":"string"},
+            "long_name":{"type":"string"},"blank":{"type":"string"}}}}}}}}"#,
+    )
+    .unwrap();
+    let block = schemas.block("p", "managed", "t").unwrap();
+    let before = v(r#"{"id":"i-1","b":"1","long_name":"","blank":""}"#);
+    let after = v(r#"{"id":"i-1","b":"2","long_name":"","blank":"x"}"#);
+    let change = Change {
+        before: &before,
+        after: &after,
+        before_explicit: false,
+        after_explicit: false,
+        unknown: Unknown::Value(&NULL),
+        before_sensitive: &NULL,
+        after_sensitive: &NULL,
+        replace_paths: Matcher::empty(false),
+        relevant: Matcher::Always,
+        rules,
+    };
+    let theme = Theme::plain();
+    compute_diff_for_block(&change, block).render_human(0, &RenderOpts::new(&theme))
+}
+
+#[test]
+fn terraform_counts_an_unchanged_empty_string_of_a_legacy_schema_as_hidden() {
+    // Terraform: "" is null for the diff, but the attribute is still there: hidden, counted,
+    // and its name widens the column. An update from "" prints as an addition.
+    let terraform = Rules {
+        terraform: true,
+        non_legacy: false,
+    };
+    assert_eq!(
+        legacy_empty_strings(terraform),
+        "{\n      ~ b         = \"1\" -> \"2\"\n      + blank     = \"x\"\n        id        = \"i-1\"\n        # (1 unchanged attribute hidden)\n    }"
+    );
+    // OpenTofu drops an attribute that is "" on both sides altogether.
+    assert_eq!(
+        legacy_empty_strings(Rules::default()),
+        "{\n      ~ b     = \"1\" -> \"2\"\n      + blank = \"x\"\n        id    = \"i-1\"\n    }"
+    );
+}
+
+#[test]
+fn terraform_keeps_empty_strings_in_a_non_legacy_schema() {
+    let rules = Rules {
+        terraform: true,
+        non_legacy: true,
+    };
+    assert_eq!(
+        legacy_empty_strings(rules),
+        "{\n      ~ b         = \"1\" -> \"2\"\n      ~ blank     = \"\" -> \"x\"\n        id        = \"i-1\"\n        # (1 unchanged attribute hidden)\n    }"
+    );
 }

@@ -31,7 +31,9 @@ use serde_json::value::RawValue;
 use crate::error::Error;
 
 mod value;
-pub use value::{MAX_DEPTH, Raw, Value, ValueError, parse_first as parse_first_json};
+pub use value::{
+    MAX_DEPTH, Raw, Value, ValueError, parse as parse_json, parse_first as parse_first_json,
+};
 
 /// A borrowed string that is also happy with `null`.
 fn opt_cow<'de, D: de::Deserializer<'de>>(d: D) -> Result<Option<Cow<'de, str>>, D::Error> {

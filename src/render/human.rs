@@ -4,11 +4,11 @@ use std::io::{self, Write};
 
 use rayon::prelude::*;
 
-use super::theme::Theme;
 use crate::computed::{Diff, RenderOpts, action_symbol, ensure_valid_attribute_name, go_quote};
 use crate::differ::{self, Change, Matcher};
 use crate::plan::{Action, Plan, ResourceChange, StateModule, Value};
 use crate::schema::{self, Block, Schemas, Type};
+use crate::theme::Theme;
 
 /// How many resources are rendered in parallel before being written out.
 const RENDER_CHUNK: usize = 256;
@@ -144,6 +144,14 @@ impl<'r> HumanRenderer<'r> {
         }
     }
 
+    /// The differ's rules for this flavour.
+    fn rules(&self) -> differ::Rules {
+        differ::Rules {
+            terraform: self.options.flavor == Flavor::Terraform,
+            non_legacy: false,
+        }
+    }
+
     fn c(&self, markup: &str) -> String {
         self.theme.color(&self.words(markup))
     }
@@ -190,7 +198,11 @@ impl<'r> HumanRenderer<'r> {
             &mut implied,
             &[&c.before, &c.after, &c.after_unknown],
         );
-        let change = Change::from_plan(&c, relevant);
+        let mut change = Change::from_plan(&c, relevant).with_rules(self.rules());
+        if self.options.flavor == Flavor::Terraform && rc.action() == Action::Forget {
+            // Terraform shows a forget-only change as a no-op (its `AsNoOp`).
+            change = change.as_noop();
+        }
         let diff = differ::compute_diff_for_block(&change, block);
         ComputedChange { rc, diff }
     }
@@ -240,7 +252,7 @@ impl<'r> HumanRenderer<'r> {
             .iter()
             .flatten()
             .map(|(k, c)| {
-                let change = Change::from_plan(c, Matcher::Always);
+                let change = Change::from_plan(c, Matcher::Always).with_rules(self.rules());
                 (k.as_ref(), differ::compute_diff_for_output(&change))
             })
             .collect();
@@ -352,7 +364,9 @@ impl<'r> HumanRenderer<'r> {
                 Action::ForgetThenCreate,
                 Action::Forget,
             ] {
-                if count(action) > 0 {
+                let forget = matches!(action, Action::ForgetThenCreate | Action::Forget);
+                // Terraform's legend has no forget lines.
+                if count(action) > 0 && !(forget && self.options.flavor == Flavor::Terraform) {
                     writeln!(out, "{}", self.c(self.action_description(action)))?;
                 }
             }
@@ -407,12 +421,17 @@ impl<'r> HumanRenderer<'r> {
                     format!("{to_add} to add, {to_change} to change, {to_destroy} to destroy.")
                 }
             };
-            // Coloured as one piece, like OpenTofu (its reset lands after the newline).
-            write!(
-                out,
-                "{}",
-                self.c(&format!("\n[bold]Plan:[reset] {summary}\n"))
-            )?;
+            if self.options.flavor == Flavor::Terraform {
+                // Terraform colours only `Plan: ` (its reset lands before the counts).
+                writeln!(out, "{}{summary}", self.c("\n[bold]Plan:[reset] "))?;
+            } else {
+                // Coloured as one piece, like OpenTofu (its reset lands after the newline).
+                write!(
+                    out,
+                    "{}",
+                    self.c(&format!("\n[bold]Plan:[reset] {summary}\n"))
+                )?;
+            }
             for line in self.annotator.summary_lines() {
                 writeln!(out, "{}", self.theme.paint(self.theme.annotation, &line))?;
             }
@@ -457,7 +476,8 @@ impl<'r> HumanRenderer<'r> {
             .map(|(k, _)| ensure_valid_attribute_name(k))
             .collect();
         let max = escaped.iter().map(|k| k.len()).max().unwrap_or(0);
-        let opts = RenderOpts::new(self.theme);
+        let mut opts = RenderOpts::new(self.theme);
+        opts.terraform = self.options.flavor == Flavor::Terraform;
         let mut lines = Vec::new();
         for ((_, d), key) in outputs.iter().zip(&escaped) {
             if d.action == Action::NoOp {
@@ -536,7 +556,9 @@ impl<'r> HumanRenderer<'r> {
             }
         }
         let mut opts = RenderOpts::new(self.theme);
-        if action == Action::Forget {
+        opts.terraform = self.options.flavor == Flavor::Terraform;
+        let terraform = self.options.flavor == Flavor::Terraform;
+        if action == Action::Forget && !terraform {
             opts.hide_diff_action_symbols = true;
             opts.override_null_suffix = true;
         }
@@ -548,7 +570,12 @@ impl<'r> HumanRenderer<'r> {
         };
         buf.push_str(&format!(
             "{} {mode} \"{}\" \"{}\" {}",
-            self.theme.color(action_symbol(action)),
+            self.theme.color(match action {
+                // Terraform's own symbols for the forget actions
+                Action::Forget if terraform => " [red].[reset]",
+                Action::ForgetThenCreate if terraform => " [green]+[reset]/[red].[reset]",
+                _ => action_symbol(action),
+            }),
             rc.type_,
             rc.name,
             c.diff.render_human(0, &opts)
@@ -684,6 +711,9 @@ impl<'r> HumanRenderer<'r> {
                     b.push_str(left_over);
                 }
             }
+            Action::ForgetThenCreate if terraform => b.push_str(&format!(
+                "[bold] # {addr}[reset] must be replaced, but the existing object will not be destroyed"
+            )),
             Action::ForgetThenCreate => {
                 replaced(&mut b);
                 b.push_str(" - [yellow]older instance will [bold]not[reset][yellow] be destroyed [reset]([bold]lifecycle.destroy = false[reset])");
@@ -724,7 +754,9 @@ impl<'r> HumanRenderer<'r> {
         if rc.moved() && !printed_moved {
             b.push_str(&format!("  # [reset](moved from {prev})\n"));
         }
-        if let Some(imp) = &rc.change.importing {
+        // Terraform's "will be imported" header already says it all (no `(imported from …)`).
+        let import_header = terraform && action == Action::NoOp && !rc.moved();
+        if let Some(imp) = rc.change.importing.as_ref().filter(|_| !import_header) {
             if let Some(id) = imp.id.as_deref().filter(|s| !s.is_empty()) {
                 b.push_str(&format!("  # [reset](imported from \"{id}\")\n"));
             } else if !imp.identity.is_null() {
@@ -762,6 +794,7 @@ impl<'r> HumanRenderer<'r> {
             return Ok(());
         }
         let mut opts = RenderOpts::new(self.theme);
+        opts.terraform = self.options.flavor == Flavor::Terraform;
         opts.show_unchanged_children = true;
         opts.hide_diff_action_symbols = true;
         // Iterative over modules: no recursion on input depth.
@@ -802,7 +835,7 @@ impl<'r> HumanRenderer<'r> {
                     &mut implied,
                     &[&values],
                 );
-                let change = Change::from_state(&values, &sensitive);
+                let change = Change::from_state(&values, &sensitive).with_rules(self.rules());
                 let diff = differ::compute_diff_for_block(&change, block);
                 let kw = if r.mode == "data" { "data" } else { "resource" };
                 write!(
@@ -826,7 +859,7 @@ impl<'r> HumanRenderer<'r> {
                 } else {
                     &differ::FALSE
                 };
-                let change = Change::from_state(&o.value, sensitive);
+                let change = Change::from_state(&o.value, sensitive).with_rules(self.rules());
                 let ty: Option<Type> = serde_json::from_value(o.type_.to_json()).ok();
                 let diff = match &ty {
                     Some(t) => differ::compute_diff_for_type(&change, t),

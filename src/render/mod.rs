@@ -7,10 +7,9 @@ pub mod human;
 pub mod impact;
 pub mod json;
 pub mod markdown;
-pub mod theme;
 
+pub use crate::theme::Theme;
 pub use human::{Annotator, Flavor, HumanOptions, HumanRenderer, NoAnnotations, PlanMode};
-pub use theme::Theme;
 
 use std::io::{self, Write};
 

@@ -112,3 +112,53 @@ pub fn process_slice<T: PartialEq>(
         }
     }
 }
+
+/// Terraform's pairing (since 1.8): two sequences of the same length that are not a
+/// reordering (some element of `before` is missing from `after`) are paired index by index;
+/// otherwise the longest common subsequence is walked, pairing a removed element with an
+/// added one only when both are objects (`is_object`).
+pub fn process_slice_terraform<T: PartialEq>(
+    before: &[T],
+    after: &[T],
+    mut process: impl FnMut(usize, usize),
+    is_object: impl Fn(&T) -> bool,
+) {
+    let reorder = before.len() == after.len() && before.iter().all(|b| after.contains(b));
+    if before.len() == after.len() && !reorder {
+        for ix in 0..before.len() {
+            process(ix, ix);
+        }
+        return;
+    }
+    let lcs: Vec<&T> = longest_common_subsequence(before, after)
+        .into_iter()
+        .map(|i| &before[i])
+        .collect();
+    let (mut bi, mut ai, mut li) = (0, 0, 0);
+    while bi < before.len() || ai < after.len() || li < lcs.len() {
+        while bi < before.len() && (li >= lcs.len() || before[bi] != *lcs[li]) {
+            let object_diff = is_object(&before[bi])
+                && ai < after.len()
+                && is_object(&after[ai])
+                && (li >= lcs.len() || after[ai] != *lcs[li]);
+            if object_diff {
+                process(bi, ai);
+                bi += 1;
+                ai += 1;
+                continue;
+            }
+            process(bi, after.len());
+            bi += 1;
+        }
+        while ai < after.len() && (li >= lcs.len() || after[ai] != *lcs[li]) {
+            process(before.len(), ai);
+            ai += 1;
+        }
+        if li < lcs.len() {
+            process(bi, ai);
+            bi += 1;
+            ai += 1;
+            li += 1;
+        }
+    }
+}

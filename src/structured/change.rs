@@ -135,6 +135,17 @@ impl<'v, 'a> Unknown<'v, 'a> {
     }
 }
 
+/// Which product's rules the differ follows where OpenTofu and Terraform differ.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Rules {
+    /// Terraform's rules (else OpenTofu's).
+    pub terraform: bool,
+    /// Terraform: the resource's schema has features the legacy SDK could not express
+    /// (dynamic, object or tuple types, nested attributes, map or group blocks), so an
+    /// empty string is a value, not the SDK's spelling of null.
+    pub non_legacy: bool,
+}
+
 /// One change, as the differ sees it.
 #[derive(Debug, Clone)]
 pub struct Change<'v, 'a> {
@@ -147,6 +158,7 @@ pub struct Change<'v, 'a> {
     pub after_sensitive: &'v Value<'a>,
     pub replace_paths: Matcher<'v, 'a>,
     pub relevant: Matcher<'v, 'a>,
+    pub rules: Rules,
 }
 
 impl<'v, 'a> Change<'v, 'a> {
@@ -162,7 +174,13 @@ impl<'v, 'a> Change<'v, 'a> {
             after_sensitive: &c.after_sensitive,
             replace_paths: Matcher::parse(&c.replace_paths, false),
             relevant,
+            rules: Rules::default(),
         }
+    }
+
+    /// The same change under `rules`.
+    pub fn with_rules(self, rules: Rules) -> Self {
+        Change { rules, ..self }
     }
 
     /// A no-change view of a state value (before = after).
@@ -177,6 +195,7 @@ impl<'v, 'a> Change<'v, 'a> {
             after_sensitive: sensitive,
             replace_paths: Matcher::empty(false),
             relevant: Matcher::Always,
+            rules: Rules::default(),
         }
     }
 
@@ -228,6 +247,11 @@ impl<'v, 'a> Change<'v, 'a> {
             after_sensitive: self.before_sensitive,
             replace_paths: self.replace_paths.clone(),
             relevant: self.relevant.clone(),
+            // Terraform's AsNoOp/AsDelete/AsCreate drop NonLegacySchema.
+            rules: Rules {
+                non_legacy: false,
+                ..self.rules
+            },
         }
     }
 
@@ -242,6 +266,11 @@ impl<'v, 'a> Change<'v, 'a> {
             after_sensitive: &NULL,
             replace_paths: self.replace_paths.clone(),
             relevant: self.relevant.clone(),
+            // Terraform's AsNoOp/AsDelete/AsCreate drop NonLegacySchema.
+            rules: Rules {
+                non_legacy: false,
+                ..self.rules
+            },
         }
     }
 
@@ -256,6 +285,11 @@ impl<'v, 'a> Change<'v, 'a> {
             after_sensitive: self.after_sensitive,
             replace_paths: self.replace_paths.clone(),
             relevant: self.relevant.clone(),
+            // Terraform's AsNoOp/AsDelete/AsCreate drop NonLegacySchema.
+            rules: Rules {
+                non_legacy: false,
+                ..self.rules
+            },
         }
     }
 
@@ -279,6 +313,7 @@ impl<'v, 'a> Change<'v, 'a> {
             after_sensitive: get(self.after_sensitive, key).0,
             replace_paths: self.replace_paths.child_key(key),
             relevant: self.relevant.child_key(key),
+            rules: self.rules,
         }
     }
 
@@ -304,6 +339,7 @@ impl<'v, 'a> Change<'v, 'a> {
             after_sensitive: get(self.after_sensitive, ai).0,
             replace_paths: self.replace_paths.child_index(relevant_ix),
             relevant: self.relevant.child_index(relevant_ix),
+            rules: self.rules,
         }
     }
 

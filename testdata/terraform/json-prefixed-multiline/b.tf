@@ -1,0 +1,15 @@
+resource "terraform_data" "r0" {
+  input = null
+}
+
+resource "terraform_data" "r1" {
+  input = ""
+}
+
+resource "terraform_data" "r2" {
+  input = toset(["a\r\nb\r\n", "percent %%{x}"])
+}
+
+resource "terraform_data" "r3" {
+  input = toset(["multi\n  indented\n\tline\n", "null", "{\"a\":1}\nmore\n", "{\"nested\":{\"k\":\"v\"},\"n\":null}"])
+}
