@@ -11,4 +11,5 @@ mod impact;
 mod mapping;
 mod plans;
 mod props;
+mod provider;
 mod regressions;
