@@ -27,6 +27,14 @@ impl Input {
     }
 }
 
+/// Where provider schemas come from (`--schemas FILE` or `--schemas auto`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SchemaSource {
+    File(PathBuf),
+    /// `<tool> providers schema -json` in the working directory, cached (see [`crate::tool`]).
+    Auto,
+}
+
 /// Colour choice, as given on the command line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ColorMode {
@@ -67,7 +75,11 @@ pub struct CarbonOptions {
 #[derive(Debug, Clone)]
 pub struct Options {
     pub input: Input,
-    pub schemas: Option<PathBuf>,
+    /// `None`: the embedded built-in provider schema and heuristics for the rest.
+    pub schemas: Option<SchemaSource>,
+    /// `--flavor auto`: `human.flavor` is decided from the plan's provider addresses
+    /// ([`crate::tool::auto_flavor`]). Off in `Options::default()` (library callers).
+    pub flavor_auto: bool,
     pub color: ColorMode,
     pub human: HumanOptions,
     pub format: Format,
@@ -80,6 +92,7 @@ impl Default for Options {
         Options {
             input: Input::Stdin,
             schemas: None,
+            flavor_auto: false,
             color: ColorMode::Auto,
             human: HumanOptions::default(),
             format: Format::Human,
@@ -109,6 +122,9 @@ enum ColorArg {
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 enum FlavorArg {
+    /// From the plan's provider addresses (registry.opentofu.org or registry.terraform.io);
+    /// OpenTofu when neither appears.
+    Auto,
     Opentofu,
     Terraform,
 }
@@ -152,14 +168,16 @@ struct Args {
     command: Option<SubCommand>,
     /// Plan or state JSON (`tofu show -json`); stdin when absent or `-`.
     file: Option<PathBuf>,
-    /// Provider schemas (`tofu providers schema -json`), to tell blocks from attributes.
-    #[arg(long, value_name = "FILE")]
+    /// Provider schemas (`tofu providers schema -json`), to tell blocks from attributes;
+    /// `auto` runs that command (tofu or terraform, whichever wrote the plan) in the working
+    /// directory, cached by `.terraform.lock.hcl` (a file named auto: `./auto`).
+    #[arg(long, value_name = "FILE|auto")]
     schemas: Option<PathBuf>,
     /// When to use colour.
     #[arg(long, value_enum, default_value = "auto")]
     color: ColorArg,
-    /// Product wording.
-    #[arg(long, value_enum, default_value = "opentofu")]
+    /// Product wording and rendering rules: auto decides from the plan's provider addresses.
+    #[arg(long, value_enum, default_value = "auto")]
     flavor: FlavorArg,
     /// The planning mode the plan was made in (it is not in the JSON).
     #[arg(long, value_enum, default_value = "normal")]
@@ -277,7 +295,11 @@ impl From<Args> for Options {
         };
         Options {
             input,
-            schemas: a.schemas,
+            schemas: a.schemas.map(|p| match p.to_str() {
+                Some("auto") => SchemaSource::Auto,
+                _ => SchemaSource::File(p),
+            }),
+            flavor_auto: matches!(a.flavor, FlavorArg::Auto),
             color: match a.color {
                 ColorArg::Auto => ColorMode::Auto,
                 ColorArg::Always => ColorMode::Always,
@@ -285,7 +307,7 @@ impl From<Args> for Options {
             },
             human: HumanOptions {
                 flavor: match a.flavor {
-                    FlavorArg::Opentofu => Flavor::OpenTofu,
+                    FlavorArg::Auto | FlavorArg::Opentofu => Flavor::OpenTofu,
                     FlavorArg::Terraform => Flavor::Terraform,
                 },
                 mode: match a.mode {

@@ -19,5 +19,6 @@ pub mod plan;
 pub mod render;
 pub mod report;
 pub mod schema;
+pub mod tool;
 
 pub use error::{Error, ExitCode};
