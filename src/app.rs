@@ -7,7 +7,7 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 use crate::carbon::{self, Assessment, Change};
-use crate::cli::{CarbonOptions, Format, Input, Options, use_color};
+use crate::cli::{CarbonOptions, Format, Input, Options, SchemaSource, use_color};
 use crate::error::Error;
 use crate::mapping::{self, DataResolver};
 use crate::plan::{Plan, ResourceChange};
@@ -93,7 +93,11 @@ pub fn run(opts: &Options, out: &mut dyn Write) -> Result<(), Error> {
     let t = std::time::Instant::now();
     let plan = crate::plan::parse(&path, &bytes)?;
     phase("parse plan", t);
-    let schemas = opts.schemas.as_deref().map(read_schemas).transpose()?;
+    let schemas = match &opts.schemas {
+        Some(SchemaSource::File(p)) => Some(read_schemas(p)?),
+        Some(SchemaSource::Auto) => Some(crate::tool::auto_schemas(&plan, Path::new("."))?),
+        None => None,
+    };
     let assessment = match (&opts.carbon, mapped) {
         (Some(c), Some((mut m, engine))) => {
             // resources planned_values lacks, from the changes' own values
@@ -210,6 +214,17 @@ fn finish(
     assessment: Option<&Assessment>,
     out: &mut dyn Write,
 ) -> Result<(), Error> {
+    // --flavor auto; the embedded built-in provider schema when no document is given
+    let resolved;
+    let opts = if opts.flavor_auto {
+        let mut o = opts.clone();
+        o.human.flavor = crate::tool::auto_flavor(plan);
+        resolved = o;
+        &resolved
+    } else {
+        opts
+    };
+    let schemas = schemas.or(Some(Schemas::builtin()));
     let t = std::time::Instant::now();
     let mut w = io::BufWriter::with_capacity(64 * 1024, out);
     let written = write_output(opts, plan, schemas, assessment, &mut w).and_then(|()| w.flush());

@@ -30,6 +30,14 @@ impl Input {
     }
 }
 
+/// Where provider schemas come from (`--schemas FILE` or `--schemas auto`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SchemaSource {
+    File(PathBuf),
+    /// `<tool> providers schema -json` in the working directory, cached (see [`crate::tool`]).
+    Auto,
+}
+
 /// Colour choice, as given on the command line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ColorMode {
@@ -75,7 +83,11 @@ pub struct CarbonOptions {
 #[derive(Debug, Clone)]
 pub struct Options {
     pub input: Input,
-    pub schemas: Option<PathBuf>,
+    /// `None`: the embedded built-in provider schema and heuristics for the rest.
+    pub schemas: Option<SchemaSource>,
+    /// `--flavor auto`: `human.flavor` is decided from the plan's provider addresses
+    /// ([`crate::tool::auto_flavor`]). Off in `Options::default()` (library callers).
+    pub flavor_auto: bool,
     pub color: ColorMode,
     pub human: HumanOptions,
     pub format: Format,
@@ -88,6 +100,7 @@ impl Default for Options {
         Options {
             input: Input::Stdin,
             schemas: None,
+            flavor_auto: false,
             color: ColorMode::Auto,
             human: HumanOptions::default(),
             format: Format::Human,
@@ -140,6 +153,9 @@ enum ColorArg {
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 enum FlavorArg {
+    /// From the plan's provider addresses (registry.opentofu.org or registry.terraform.io);
+    /// OpenTofu when neither appears.
+    Auto,
     Opentofu,
     Terraform,
 }
@@ -188,13 +204,16 @@ struct Args {
     command: Option<SubCommand>,
     /// Plan or state JSON (`tofu show -json`); stdin when absent or `-`.
     file: Option<PathBuf>,
-    /// Provider schemas (`tofu providers schema -json`), to tell blocks from attributes.
-    #[arg(long, value_name = "FILE")]
+    /// Provider schemas (`tofu providers schema -json`), to tell blocks from attributes;
+    /// `auto` runs that command (tofu or terraform, whichever wrote the plan) in the working
+    /// directory, cached by `.terraform.lock.hcl` (a file named auto: `./auto`).
+    #[arg(long, value_name = "FILE|auto")]
     schemas: Option<PathBuf>,
     /// When to use colour.
     #[arg(long, value_enum, default_value = "auto")]
     color: ColorArg,
-    /// Product wording [default: opentofu].
+    /// Product wording and rendering rules [default: auto, decided from the plan's provider
+    /// addresses; a configuration file or CARBON_SHOW_FLAVOR can fix it].
     #[arg(long, value_enum)]
     flavor: Option<FlavorArg>,
     /// The planning mode the plan was made in (it is not in the JSON).
@@ -304,13 +323,18 @@ fn flag_layer(a: &Args) -> Layer {
             value,
             source: flag("--fail-over"),
         }),
-        flavor: a.flavor.map(|f| Setting {
-            value: match f {
-                FlavorArg::Opentofu => Flavor::OpenTofu,
-                FlavorArg::Terraform => Flavor::Terraform,
-            },
-            source: flag("--flavor"),
-        }),
+        // `--flavor auto` is the default: it sets nothing, so a file or the environment can
+        flavor: a
+            .flavor
+            .and_then(|f| match f {
+                FlavorArg::Auto => None,
+                FlavorArg::Opentofu => Some(Flavor::OpenTofu),
+                FlavorArg::Terraform => Some(Flavor::Terraform),
+            })
+            .map(|value| Setting {
+                value,
+                source: flag("--flavor"),
+            }),
         ..Layer::default()
     }
 }
@@ -374,6 +398,8 @@ fn command(
     opts.format = format;
     opts.carbon = carbon;
     opts.human.flavor = settings.flavor.value;
+    // no flag, variable or file named a flavour: decide it from the plan
+    opts.flavor_auto = settings.flavor.source == config::Source::Default;
     Ok(Command::Show(Box::new(Run {
         options: opts,
         output,
@@ -390,7 +416,11 @@ impl From<Args> for Options {
         };
         Options {
             input,
-            schemas: a.schemas,
+            schemas: a.schemas.map(|p| match p.to_str() {
+                Some("auto") => SchemaSource::Auto,
+                _ => SchemaSource::File(p),
+            }),
+            flavor_auto: false,
             color: match a.color {
                 ColorArg::Auto => ColorMode::Auto,
                 ColorArg::Always => ColorMode::Always,

@@ -191,11 +191,12 @@ impl Effective {
             ),
             None => line("# fail-over", "(none)".into(), &self.fail_over.source),
         }
-        let flavor = match self.flavor.value {
-            Flavor::OpenTofu => "opentofu",
-            Flavor::Terraform => "terraform",
-        };
-        line("flavor", quote(flavor), &self.flavor.source);
+        match (self.flavor.value, &self.flavor.source) {
+            // nothing named one: each plan's provider addresses decide (`--flavor auto`)
+            (_, Source::Default) => line("# flavor", "auto".into(), &self.flavor.source),
+            (Flavor::OpenTofu, s) => line("flavor", quote("opentofu"), s),
+            (Flavor::Terraform, s) => line("flavor", quote("terraform"), s),
+        }
         let on = if self.alternatives.value { "on" } else { "off" };
         line("alternatives", quote(on), &self.alternatives.source);
         line(

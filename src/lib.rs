@@ -26,5 +26,6 @@ pub mod report;
 pub mod schema;
 pub mod structured;
 pub mod theme;
+pub mod tool;
 
 pub use error::{Error, ExitCode};

@@ -1,10 +1,14 @@
 //! Provider schemas (`providers schema -json`): tells blocks from attributes and marks sensitive attributes.
 //!
-//! Without a schema document, [`implied_block`] infers a block schema from the values
-//! themselves (see `docs/rendering.md` for where that heuristic can differ from OpenTofu).
+//! The built-in provider's schema (`terraform_data`, `terraform_remote_state`) is embedded
+//! ([`Schemas::builtin`], from `data/schemas/terraform-builtin.json`, provenance beside it) and
+//! answers whenever the given document (or no document) lacks it. For other providers without a
+//! schema document, [`implied_block`] infers a block schema from the values themselves (see
+//! `docs/rendering.md` for where that heuristic can differ from OpenTofu).
 
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::OnceLock;
 
 use serde::Deserialize;
 
@@ -148,6 +152,11 @@ pub struct ProviderSchema {
     pub data_source_schemas: BTreeMap<String, ResourceSchema>,
 }
 
+/// The built-in provider's address (the same in OpenTofu and Terraform).
+pub const BUILTIN_PROVIDER: &str = "terraform.io/builtin/terraform";
+
+const BUILTIN_JSON: &str = include_str!("../data/schemas/terraform-builtin.json");
+
 /// A whole `providers schema -json` document.
 #[derive(Debug, Clone, Deserialize, Default)]
 pub struct Schemas {
@@ -166,8 +175,33 @@ impl Schemas {
         })
     }
 
-    /// The block schema of a resource (`mode` "managed" or "data").
+    /// The embedded schema of the built-in provider `terraform.io/builtin/terraform`
+    /// (`terraform providers schema -json` of Terraform 1.15.5).
+    pub fn builtin() -> &'static Schemas {
+        static BUILTIN: OnceLock<Schemas> = OnceLock::new();
+        BUILTIN.get_or_init(|| {
+            let path = Path::new("data/schemas/terraform-builtin.json");
+            Schemas::parse(path, BUILTIN_JSON.as_bytes())
+                .unwrap_or_else(|e| panic!("embedded schema: {e}"))
+        })
+    }
+
+    /// The block schema of a resource (`mode` "managed" or "data"); the built-in provider's
+    /// types fall back to the embedded schema when this document lacks them.
     pub fn block(&self, provider: &str, mode: &str, type_: &str) -> Option<&Block> {
+        self.block_in_document(provider, mode, type_).or_else(|| {
+            let builtin = Schemas::builtin();
+            // (Terraform 0.12 wrote the short name "terraform")
+            let is_builtin = provider == BUILTIN_PROVIDER || provider == "terraform";
+            if is_builtin && !std::ptr::eq(self, builtin) {
+                builtin.block_in_document(provider, mode, type_)
+            } else {
+                None
+            }
+        })
+    }
+
+    fn block_in_document(&self, provider: &str, mode: &str, type_: &str) -> Option<&Block> {
         let p = self.provider_schemas.get(provider).or_else(|| {
             // Terraform 0.12 wrote short provider names ("aws") in plans and long ones in
             // schemas, or the other way round: match on the last path segment.
@@ -273,6 +307,38 @@ mod tests {
         let t: Type = serde_json::from_str(r#"["object",{"a":"number"}]"#).unwrap();
         assert!(matches!(t, Type::Object(_)));
         assert!(serde_json::from_str::<Type>(r#""frob""#).is_err());
+    }
+
+    #[test]
+    fn builtin_schema_answers_for_the_builtin_provider_only() {
+        let b = Schemas::builtin();
+        let data = b
+            .block(BUILTIN_PROVIDER, "managed", "terraform_data")
+            .unwrap();
+        assert_eq!(data.attributes["input"].type_, Some(Type::Dynamic));
+        assert!(data.block_types.is_empty());
+        let rs = b
+            .block(BUILTIN_PROVIDER, "data", "terraform_remote_state")
+            .unwrap();
+        assert_eq!(rs.attributes["backend"].type_, Some(Type::String));
+        // a user document without the built-in provider still answers for it
+        let user = Schemas::parse(Path::new("s.json"), br#"{"provider_schemas":{}}"#).unwrap();
+        assert!(
+            user.block(BUILTIN_PROVIDER, "managed", "terraform_data")
+                .is_some()
+        );
+        assert!(
+            user.block(
+                "registry.terraform.io/hashicorp/aws",
+                "managed",
+                "aws_instance"
+            )
+            .is_none()
+        );
+        assert!(
+            b.block(BUILTIN_PROVIDER, "managed", "aws_instance")
+                .is_none()
+        );
     }
 
     #[test]

@@ -18,7 +18,15 @@ fn root() -> &'static Path {
 
 /// Runs the binary from the crate root (so paths in the output are relative and stable).
 fn run_in_root(args: &[&str]) -> Output {
+    // OpenTofu's wording, as snapshotted: the fixtures' providers are registry.terraform.io
+    // ones, which the default `--flavor auto` would word as Terraform
+    let flavor: &[&str] = if args.first() == Some(&"mappings") || args.contains(&"--flavor") {
+        &[]
+    } else {
+        &["--flavor", "opentofu"]
+    };
     bin()
+        .args(flavor)
         .args(args)
         .current_dir(root())
         .env_remove("CLICOLOR_FORCE")

@@ -292,6 +292,7 @@ fn render_all(doc: &[u8]) -> Result<Vec<String>, carbon_show::Error> {
     let opts = |format, carbon: bool| Options {
         input: Input::File(PathBuf::from("prop.json")),
         schemas: None,
+        flavor_auto: false,
         color: ColorMode::Never,
         human: HumanOptions::default(),
         format,

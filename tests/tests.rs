@@ -1,6 +1,7 @@
 //! The one integration-test binary: runs the built `carbon-show` on fixtures.
 
 mod api;
+mod auto;
 mod carbon;
 mod cli;
 mod color;
@@ -12,6 +13,7 @@ mod impact;
 mod mapping;
 mod plans;
 mod props;
+mod provider;
 mod regressions;
 mod security;
 mod terraform;

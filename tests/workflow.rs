@@ -124,10 +124,7 @@ fn config_precedence_flags_over_environment_over_file_over_defaults() {
         line("period = \"year\"").ends_with(&format!("# {}:2", file.display())),
         "{text}"
     );
-    assert!(
-        line("flavor = \"opentofu\"").ends_with("# default"),
-        "{text}"
-    );
+    assert!(line("# flavor = auto").ends_with("# default"), "{text}");
     let _ = std::fs::remove_dir_all(&d);
     let _ = std::fs::remove_dir_all(&none);
 }
@@ -465,6 +462,7 @@ fn json_report(path: &Path, bytes: &[u8], period: carbon_show::estimate::Period)
     let opts = Options {
         input: Input::File(path.to_path_buf()),
         schemas: None,
+        flavor_auto: false,
         color: ColorMode::Never,
         human: Default::default(),
         format: Format::Json,

@@ -89,6 +89,7 @@ fuzz_target!(|data: &[u8]| {
         let opts = Options {
             input: Input::File(PathBuf::from("fuzz.json")),
             schemas: None,
+            flavor_auto: false,
             color: ColorMode::Always,
             human: HumanOptions::default(),
             format,

