@@ -176,9 +176,10 @@ struct Args {
     /// A folder searched first for the data files that mappings reference (repeatable).
     #[arg(long = "data", value_name = "DIR")]
     data: Vec<PathBuf>,
-    /// CPU and GPU utilisation, 0..1 or a percentage (`50%`).
-    #[arg(long, value_name = "U", default_value = "0.5", value_parser = parse_utilization)]
-    utilization: f64,
+    /// CPU and GPU utilisation, 0..1 or a percentage (`50%`) [default: 0.5; burstable types:
+    /// their published baseline].
+    #[arg(long, value_name = "U", value_parser = parse_utilization)]
+    utilization: Option<f64>,
     /// The headline period of figures.
     #[arg(long, value_enum, default_value = "month")]
     period: PeriodArg,
@@ -250,7 +251,8 @@ impl From<Args> for Command {
             mapping_dirs: a.mappings.clone(),
             data_dirs: a.data.clone(),
             settings: crate::carbon::Settings {
-                utilization: a.utilization,
+                utilization: a.utilization.unwrap_or(0.5),
+                utilization_given: a.utilization.is_some(),
                 period: match a.period {
                     PeriodArg::Hour => Period::Hour,
                     PeriodArg::Month => Period::Month,

@@ -256,8 +256,8 @@ fn m5_large_worked_check() {
     let e = data::embodied(p, "m5.large").unwrap();
     assert_eq!(e.method, EmbodiedMethod::Family);
     assert_eq!(
-        (e.family_kg_co2eq, e.family_max_vcpus),
-        (Some(1610.3792), Some(96.0))
+        (e.platform.as_deref(), e.platform_kg_co2eq, e.host_vcpus),
+        (Some("m5"), Some(1610.3792), Some(96.0))
     );
     let embodied_kg = e.kg_co2eq_per_hour * hours;
     let by_hand = 1610.3792 * hours / 35040.0 * 2.0 / 96.0;
