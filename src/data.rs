@@ -1008,8 +1008,9 @@ pub fn regions(provider: Provider) -> Vec<&'static str> {
 
 // ------------------------------------------------------------------ embodied
 
-/// Embodied emissions per hour of an instance type, CCF's method: the family's embodied total
-/// (kgCO2eq) / 35,040 h × (instance vCPUs / vCPUs of the family's largest size). GCP custom
+/// Embodied emissions per hour of an instance type, by host: the host platform's embodied total
+/// (CCF, kgCO2eq) / 35,040 h × (instance vCPUs / vCPUs of the whole host); burstable families
+/// use the host of the platform they run on (`data/hosts.json`). GCP custom
 /// types use their family's `-standard` figure; types without any figure use the provider's
 /// per-vCPU fallback × vCPUs (the type must be known, or computable from its name).
 pub fn embodied(provider: Provider, instance_type: &str) -> Option<Embodied> {
