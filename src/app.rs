@@ -474,11 +474,6 @@ fn write_output(
                 .iter()
                 .map(|p| (p.address.as_str(), p.resource_type.as_str()))
                 .collect();
-            let utilization = opts
-                .carbon
-                .as_ref()
-                .map(|c| c.settings.utilization)
-                .unwrap_or(0.5);
             let resources: Vec<ImpactResource<'_>> = a
                 .after_inputs
                 .iter()
@@ -489,7 +484,7 @@ fn write_output(
                     footprint: &p.footprint,
                     coefficients: &p.coefficients,
                     instances: p.instances,
-                    utilization,
+                    utilization: p.utilization,
                 })
                 .collect();
             let name = match &opts.input {

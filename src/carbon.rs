@@ -14,6 +14,9 @@ use crate::report::{Figures, Report, ResourceReport, Side, Status};
 pub struct Settings {
     /// CPU and GPU utilisation, 0..=1 (`--utilization`).
     pub utilization: f64,
+    /// Whether `utilization` was asked for (`--utilization`). When it was not, burstable and
+    /// shared-core types run at their provider's published baseline CPU share instead.
+    pub utilization_given: bool,
     /// The headline period (`--period`).
     pub period: Period,
 }
@@ -22,6 +25,7 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             utilization: 0.5,
+            utilization_given: false,
             period: Period::Month,
         }
     }
@@ -45,6 +49,9 @@ pub struct Priced {
     pub coefficients: Coefficients,
     /// Instances × replicas.
     pub instances: f64,
+    /// The CPU/GPU utilisation this resource was priced at, 0..=1 (the setting, or a burstable
+    /// type's published baseline).
+    pub utilization: f64,
 }
 
 /// The report and, for the planned (after) state, the inputs behind each figure.
@@ -59,11 +66,12 @@ struct Pricing {
     side: Side,
     priced: Priced,
     warnings: Vec<String>,
+    assumptions: Vec<String>,
 }
 
 /// Prices one mapped resource: its footprint, coefficients and hourly figures; `Err` says why it
 /// could not be estimated.
-fn price(m: &MappedResource, utilization: f64) -> Result<Pricing, String> {
+fn price(m: &MappedResource, settings: Settings) -> Result<Pricing, String> {
     let provider =
         Provider::parse(&m.provider).ok_or_else(|| format!("unknown provider {:?}", m.provider))?;
     let mut warnings = Vec::new();
@@ -80,6 +88,23 @@ fn price(m: &MappedResource, utilization: f64) -> Result<Pricing, String> {
                     .flatten()
             })
     });
+    let mut assumptions = Vec::new();
+    // A burstable or shared-core type runs at its published baseline unless asked otherwise.
+    let baseline = m
+        .machine_type
+        .as_deref()
+        .filter(|_| !settings.utilization_given)
+        .and_then(|t| data::baseline_utilization(provider, t).map(|u| (t, u)));
+    let utilization = match baseline {
+        Some((t, u)) => {
+            assumptions.push(format!(
+                "CPU utilisation {} % ({t}'s published baseline; --utilization overrides)",
+                crate::report::trim_num(u * 100.0)
+            ));
+            u
+        }
+        None => settings.utilization,
+    };
     let vcpus = m.vcpus.or(table.as_ref().map(|i| i.vcpus));
     let has_storage = m.storage.iter().any(|s| s.size_gb > 0.0);
     // Without vCPUs, only a pure storage resource (a disk) can be estimated: an instance
@@ -207,8 +232,10 @@ fn price(m: &MappedResource, utilization: f64) -> Result<Pricing, String> {
             footprint,
             coefficients,
             instances,
+            utilization,
         },
         warnings,
+        assumptions,
     })
 }
 
@@ -294,8 +321,8 @@ pub fn assess(changes: &[Change<'_>], mapped: &MappedPlan, settings: Settings) -
             } else {
                 (b, a)
             };
-            let pb = b.map(|m| price(m, settings.utilization));
-            let pa = a.map(|m| price(m, settings.utilization));
+            let pb = b.map(|m| price(m, settings));
+            let pa = a.map(|m| price(m, settings));
             let reason = match (&pb, &pa) {
                 (_, Some(Err(r))) | (Some(Err(r)), None) => Some(r.clone()),
                 _ => None,
@@ -314,6 +341,7 @@ pub fn assess(changes: &[Change<'_>], mapped: &MappedPlan, settings: Settings) -
             }
             for p in [&pb, &pa].into_iter().flatten().flatten() {
                 push_unique(&mut warnings, p.warnings.iter().cloned());
+                push_unique(&mut assumptions, p.assumptions.iter().cloned());
             }
             let mut after_input = None;
             let mut r = match reason {
@@ -392,7 +420,7 @@ mod tests {
             warnings: vec![r#"validator: "assumed: x""#.into()],
             ..Default::default()
         };
-        assert!(price(&disk, 0.5).is_ok());
+        assert!(price(&disk, Settings::default()).is_ok());
         let bucket = MappedResource {
             storage: vec![],
             warnings: vec![
@@ -401,7 +429,7 @@ mod tests {
             ..disk
         };
         assert_eq!(
-            price(&bucket, 0.5).err().as_deref(),
+            price(&bucket, Settings::default()).err().as_deref(),
             Some("unsupported: the amount stored is not in the plan")
         );
     }
@@ -601,7 +629,8 @@ mod tests {
         let mut g = m5("google_compute_instance.g", Some("us-central1"));
         g.provider = "gcp".into();
         g.machine_type = Some("g2-standard-4".into());
-        g.gpus = vec!["nvidia-l4".into()];
+        // A model no table knows (a plan's guest_accelerator can name anything).
+        g.gpus = vec!["acme-x1".into()];
         let plan = MappedPlan {
             after: vec![g],
             ..MappedPlan::default()
@@ -614,9 +643,173 @@ mod tests {
         let r = &a.report.resources[0];
         assert_eq!(r.status, Status::Estimated);
         assert!(
-            r.warnings.iter().any(|w| w.contains("nvidia-l4")),
+            r.warnings.iter().any(|w| w.contains("acme-x1")),
             "{:?}",
             r.warnings
         );
+    }
+
+    /// One VM of a table type, everything else from the tables.
+    fn vm(provider: &str, machine_type: &str, region: &str) -> MappedResource {
+        MappedResource {
+            address: format!("vm.{machine_type}"),
+            resource_type: "vm".into(),
+            name: "x".into(),
+            provider: provider.into(),
+            region: Some(region.into()),
+            machine_type: Some(machine_type.into()),
+            count: 1,
+            replication_factor: 1,
+            ..MappedResource::default()
+        }
+    }
+
+    fn per_hour(m: MappedResource, settings: Settings) -> (Figures, Vec<String>, Vec<String>) {
+        let address = m.address.clone();
+        let plan = MappedPlan {
+            after: vec![m],
+            ..MappedPlan::default()
+        };
+        let a = assess(&[change(&address, &["create"])], &plan, settings);
+        let r = &a.report.resources[0];
+        assert_eq!(r.status, Status::Estimated, "{address}: {r:?}");
+        (
+            r.after.as_ref().unwrap().per_hour,
+            r.warnings.clone(),
+            r.assumptions.clone(),
+        )
+    }
+
+    /// Issue 16: CCF's rule charged a burstable family's largest size (t3.2xlarge, 8 vCPU) as a
+    /// whole server, so a t3.medium cost 14.2 g/h against 4.43 for an m5.large. By host, each
+    /// burstable 2-vCPU type costs no more per hour than the general-purpose 2-vCPU type of the
+    /// same generation in the same region, at the default settings and at any one utilisation.
+    #[test]
+    fn burstable_types_cost_no_more_than_general_purpose_of_the_same_generation() {
+        let pairs = [
+            ("aws", "t3.medium", "m5.large", "us-east-1"),
+            ("aws", "t3a.medium", "m5a.large", "us-east-1"),
+            ("aws", "t4g.medium", "m6g.large", "eu-west-1"),
+            ("aws", "t2.medium", "m4.large", "us-east-1"),
+            ("gcp", "e2-medium", "n2-standard-2", "us-central1"),
+            ("gcp", "e2-small", "n2-standard-2", "europe-west1"),
+            ("azure", "Standard_B2s_v2", "Standard_D2s_v5", "westeurope"),
+            ("azure", "Standard_B2s", "Standard_D2s_v3", "eastus"),
+            ("azure", "Standard_B2s", "Standard_D2s_v5", "eastus"),
+        ];
+        let explicit = Settings {
+            utilization: 0.5,
+            utilization_given: true,
+            ..Settings::default()
+        };
+        for (provider, burst, general, region) in pairs {
+            for settings in [Settings::default(), explicit] {
+                let (b, _, _) = per_hour(vm(provider, burst, region), settings);
+                let (g, _, _) = per_hour(vm(provider, general, region), settings);
+                assert!(
+                    b.total_gco2eq <= g.total_gco2eq + 1e-12,
+                    "{burst} {b:?} > {general} {g:?} ({settings:?})"
+                );
+                // Same platform, same host: never a larger embodied share for the same vCPUs
+                // (B-series v1 runs on the older Dsv3 host, so only its total is compared to v5).
+                if !(burst == "Standard_B2s" && general == "Standard_D2s_v5") {
+                    assert!(
+                        b.embodied_gco2eq <= g.embodied_gco2eq + 1e-12,
+                        "{burst} {b:?} vs {general} {g:?}"
+                    );
+                }
+            }
+        }
+        // The t3.medium and m5.large share the M5 host: the same embodied share (2 of 96 vCPUs).
+        let (t3, _, _) = per_hour(vm("aws", "t3.medium", "us-east-1"), Settings::default());
+        let (m5, _, _) = per_hour(vm("aws", "m5.large", "us-east-1"), Settings::default());
+        assert!((t3.embodied_gco2eq - m5.embodied_gco2eq).abs() < 1e-12);
+        assert!((t3.embodied_gco2eq - 1610.3792 * 1000.0 / 35040.0 * 2.0 / 96.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_burstable_type_runs_at_its_published_baseline_unless_utilization_is_given() {
+        let (base, _, assumed) = per_hour(vm("aws", "t3.medium", "us-east-1"), Settings::default());
+        assert!(
+            assumed
+                .iter()
+                .any(|a| a.contains("CPU utilisation 20 %") && a.contains("t3.medium")),
+            "{assumed:?}"
+        );
+        // 2 vCPU at 20 % of the Skylake/Cascade Lake range + 4 GiB, by hand.
+        let i = data::instance(Provider::Aws, "t3.medium").unwrap();
+        let cpu = data::cpu_watts_per_vcpu(Provider::Aws, &i.cpu_architectures).unwrap();
+        let w = 2.0 * cpu.at(0.2) + 4.0 * 0.392;
+        assert!((base.power_w - w).abs() < 1e-9, "{base:?} vs {w}");
+        let given = Settings {
+            utilization: 0.5,
+            utilization_given: true,
+            ..Settings::default()
+        };
+        let (at50, _, assumed) = per_hour(vm("aws", "t3.medium", "us-east-1"), given);
+        assert!(assumed.is_empty(), "{assumed:?}");
+        assert!((at50.power_w - (2.0 * cpu.at(0.5) + 4.0 * 0.392)).abs() < 1e-9);
+        // A non-burstable type keeps the setting.
+        let (_, _, assumed) = per_hour(vm("aws", "m5.large", "us-east-1"), Settings::default());
+        assert!(assumed.is_empty(), "{assumed:?}");
+        // The inputs the Impact Framework export reads carry the same utilisation.
+        let plan = MappedPlan {
+            after: vec![vm("gcp", "e2-micro", "us-central1")],
+            ..MappedPlan::default()
+        };
+        let a = assess(
+            &[change("vm.e2-micro", &["create"])],
+            &plan,
+            Settings::default(),
+        );
+        assert_eq!(a.after_inputs[0].utilization, 0.125);
+    }
+
+    /// Issue 16: g2 (L4) and a3 (H100) carried "no power figure for GPU … not counted", and
+    /// Standard_NC24ads_A100_v4 had no GPU at all. Every GPU type of every table is priced
+    /// with all its GPUs, without that warning.
+    #[test]
+    fn no_gpu_type_in_the_tables_leaves_a_gpu_out() {
+        let region = |p: Provider| match p {
+            Provider::Aws => "us-east-1",
+            Provider::Gcp => "us-central1",
+            Provider::Azure => "eastus",
+        };
+        let mut checked = 0;
+        for p in Provider::ALL {
+            for name in data::instance_types(p) {
+                let i = data::instance(p, name).unwrap();
+                if i.gpus.is_empty() {
+                    continue;
+                }
+                for g in &i.gpus {
+                    assert!(data::gpu_watts(&g.model).is_some(), "{p} {name}: {g:?}");
+                }
+                let (f, warnings, _) =
+                    per_hour(vm(p.as_str(), name, region(p)), Settings::default());
+                assert!(
+                    !warnings.iter().any(|w| w.contains("GPU")),
+                    "{p} {name}: {warnings:?}"
+                );
+                let gpu_min: f64 = i
+                    .gpus
+                    .iter()
+                    .map(|g| g.count * data::gpu_watts(&g.model).unwrap().min_watts)
+                    .sum();
+                assert!(f.power_w > gpu_min, "{p} {name}: {f:?}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 100, "{checked}");
+        for (p, name, n) in [
+            (Provider::Azure, "Standard_NC24ads_A100_v4", 1.0),
+            (Provider::Azure, "Standard_NC96ads_A100_v4", 4.0),
+            (Provider::Aws, "p5.48xlarge", 8.0),
+            (Provider::Aws, "g6.xlarge", 1.0),
+            (Provider::Gcp, "a3-highgpu-8g", 8.0),
+            (Provider::Gcp, "g2-standard-4", 1.0),
+        ] {
+            assert_eq!(data::instance(p, name).unwrap().gpu_count(), n, "{name}");
+        }
     }
 }

@@ -231,7 +231,8 @@ struct Args {
     /// A folder searched first for the data files that mappings reference (repeatable).
     #[arg(long = "data", value_name = "DIR")]
     data: Vec<PathBuf>,
-    /// CPU and GPU utilisation, 0..1 or a percentage (`50%`) [default: 0.5].
+    /// CPU and GPU utilisation, 0..1 or a percentage (`50%`) [default: 0.5; burstable types:
+    /// their published baseline].
     #[arg(long, value_name = "U", value_parser = config::parse_utilization)]
     utilization: Option<f64>,
     /// The headline period of figures [default: month].
@@ -375,6 +376,8 @@ fn command(
         data_dirs: settings.data.value.clone(),
         settings: crate::carbon::Settings {
             utilization: settings.utilization.value,
+            // a flag, a variable or the file set it: burstable types keep no baseline of their own
+            utilization_given: settings.utilization.source != config::Source::Default,
             period: settings.period.value,
         },
         fail_over: settings.fail_over.value,

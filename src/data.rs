@@ -91,6 +91,11 @@ const FILES: &[(&str, &str)] = &[
         "azure_redis_cache_sizes.source.json",
         include_str!("../data/azure_redis_cache_sizes.source.json"),
     ),
+    ("hosts.json", include_str!("../data/hosts.json")),
+    (
+        "hosts.source.json",
+        include_str!("../data/hosts.source.json"),
+    ),
     ("sources.json", include_str!("../data/sources.json")),
 ];
 
@@ -306,9 +311,9 @@ pub struct GridFallback {
 /// How an embodied figure was obtained.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EmbodiedMethod {
-    /// CCF's family total for this type: total / lifespan × (vCPUs / family's largest vCPUs).
+    /// By host: the host platform's embodied total (CCF) / lifespan × (vCPUs / host vCPUs).
     Family,
-    /// A GCP custom type: the figure of its family's `-standard` predefined types.
+    /// A GCP custom type: the figure of its family's `-standard` predefined types (by host).
     CustomFamily,
     /// No figure for the type: the provider's median per-vCPU figure × the type's vCPUs.
     PerVcpuFallback,
@@ -320,13 +325,17 @@ pub struct Embodied {
     /// kgCO2eq for each hour the instance runs.
     pub kg_co2eq_per_hour: f64,
     pub method: EmbodiedMethod,
-    /// Family whose total was used (absent for the fallback).
+    /// The instance's family (absent for the fallback).
     pub family: Option<String>,
-    /// The family's total embodied emissions, kgCO2eq (absent for the fallback).
-    pub family_kg_co2eq: Option<f64>,
+    /// The host platform whose embodied total was used: the family itself, or for burstable
+    /// and shared-core families the platform they run on (`t3` → `m5`; `data/hosts.json`).
+    pub platform: Option<String>,
+    /// The platform's total embodied emissions for one whole host, kgCO2eq (absent for the
+    /// fallback).
+    pub platform_kg_co2eq: Option<f64>,
     pub vcpus: f64,
-    /// vCPUs of the family's largest size (absent for the fallback).
-    pub family_max_vcpus: Option<f64>,
+    /// vCPUs of the whole host (absent for the fallback).
+    pub host_vcpus: Option<f64>,
 }
 
 /// One source of the reference data.
@@ -411,10 +420,11 @@ struct CoefficientsFile {
 #[serde(rename_all = "camelCase")]
 struct EmbodiedRow {
     family: String,
-    #[serde(rename = "familyKgCO2eq")]
-    family_kg_co2eq: f64,
+    platform: String,
+    #[serde(rename = "platformKgCO2eq")]
+    platform_kg_co2eq: f64,
     vcpus: f64,
-    family_max_vcpus: f64,
+    host_vcpus: f64,
     #[serde(rename = "kgCO2eqPerHour")]
     kg_co2eq_per_hour: f64,
 }
@@ -436,6 +446,8 @@ struct ProviderTables {
     grid_fallback: Option<GridFallback>,
     embodied: HashMap<String, EmbodiedRow>,
     embodied_fallback: Option<f64>,
+    /// Published baseline CPU share per vCPU of burstable types, by table key.
+    baseline: HashMap<String, f64>,
 }
 
 #[derive(Default)]
@@ -633,6 +645,19 @@ fn load(t: &mut Tables) -> Result<(), String> {
     for p in Provider::ALL {
         t.provider_mut(p).embodied_fallback =
             e.fallback.get(p.as_str()).map(|f| f.kg_co2eq_per_vcpu_hour);
+    }
+
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct HostsFile {
+        baseline_utilization: HashMap<String, HashMap<String, f64>>,
+    }
+    let mut h: HostsFile = parse("hosts.json")?;
+    for p in Provider::ALL {
+        t.provider_mut(p).baseline = h
+            .baseline_utilization
+            .remove(p.as_str())
+            .unwrap_or_default();
     }
 
     t.sources = parse("sources.json")?;
@@ -1010,8 +1035,9 @@ pub fn regions(provider: Provider) -> Vec<&'static str> {
 
 // ------------------------------------------------------------------ embodied
 
-/// Embodied emissions per hour of an instance type, CCF's method: the family's embodied total
-/// (kgCO2eq) / 35,040 h × (instance vCPUs / vCPUs of the family's largest size). GCP custom
+/// Embodied emissions per hour of an instance type, by host: the host platform's embodied total
+/// (CCF, kgCO2eq) / 35,040 h × (instance vCPUs / vCPUs of the whole host); burstable families
+/// use the host of the platform they run on (`data/hosts.json`). GCP custom
 /// types use their family's `-standard` figure; types without any figure use the provider's
 /// per-vCPU fallback × vCPUs (the type must be known, or computable from its name).
 pub fn embodied(provider: Provider, instance_type: &str) -> Option<Embodied> {
@@ -1039,9 +1065,10 @@ pub fn embodied(provider: Provider, instance_type: &str) -> Option<Embodied> {
             kg_co2eq_per_hour: row.kg_co2eq_per_hour,
             method: EmbodiedMethod::Family,
             family: Some(row.family.clone()),
-            family_kg_co2eq: Some(row.family_kg_co2eq),
+            platform: Some(row.platform.clone()),
+            platform_kg_co2eq: Some(row.platform_kg_co2eq),
             vcpus: row.vcpus,
-            family_max_vcpus: Some(row.family_max_vcpus),
+            host_vcpus: Some(row.host_vcpus),
         });
     }
     let inst = inst?;
@@ -1057,13 +1084,13 @@ pub fn embodied(provider: Provider, instance_type: &str) -> Option<Embodied> {
             .and_then(|f| pt.embodied.values().find(|r| &r.family == f))
         {
             return Some(Embodied {
-                kg_co2eq_per_hour: row.family_kg_co2eq / lifespan
-                    * (inst.vcpus / row.family_max_vcpus),
+                kg_co2eq_per_hour: row.platform_kg_co2eq / lifespan * (inst.vcpus / row.host_vcpus),
                 method: EmbodiedMethod::CustomFamily,
                 family: Some(row.family.clone()),
-                family_kg_co2eq: Some(row.family_kg_co2eq),
+                platform: Some(row.platform.clone()),
+                platform_kg_co2eq: Some(row.platform_kg_co2eq),
                 vcpus: inst.vcpus,
-                family_max_vcpus: Some(row.family_max_vcpus),
+                host_vcpus: Some(row.host_vcpus),
             });
         }
     }
@@ -1072,10 +1099,27 @@ pub fn embodied(provider: Provider, instance_type: &str) -> Option<Embodied> {
         kg_co2eq_per_hour: per_vcpu * inst.vcpus,
         method: EmbodiedMethod::PerVcpuFallback,
         family: None,
-        family_kg_co2eq: None,
+        platform: None,
+        platform_kg_co2eq: None,
         vcpus: inst.vcpus,
-        family_max_vcpus: None,
+        host_vcpus: None,
     })
+}
+
+/// The provider's published baseline CPU share per vCPU of a burstable or shared-core type
+/// (`t3.medium` → 0.2, `e2-micro` → 0.125, `Standard_B2s` → 0.2), 0..=1; `None` for other
+/// types. carbon-show uses it as the type's default utilisation (`data/hosts.json`).
+pub fn baseline_utilization(provider: Provider, instance_type: &str) -> Option<f64> {
+    let pt = tables().provider(provider);
+    let key = instance(provider, instance_type)
+        .map(|i| i.name)
+        .unwrap_or_else(|| instance_type.trim().to_string());
+    // An RDS class or ElastiCache node type runs on its EC2 type.
+    let base = aws_ec2_base(&key).filter(|_| provider == Provider::Aws);
+    pt.baseline
+        .get(&key)
+        .or_else(|| base.and_then(|b| pt.baseline.get(b)))
+        .copied()
 }
 
 /// Embodied kgCO2eq per hour of an instance type (see [`embodied`]).

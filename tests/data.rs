@@ -256,8 +256,8 @@ fn m5_large_worked_check() {
     let e = data::embodied(p, "m5.large").unwrap();
     assert_eq!(e.method, EmbodiedMethod::Family);
     assert_eq!(
-        (e.family_kg_co2eq, e.family_max_vcpus),
-        (Some(1610.3792), Some(96.0))
+        (e.platform.as_deref(), e.platform_kg_co2eq, e.host_vcpus),
+        (Some("m5"), Some(1610.3792), Some(96.0))
     );
     let embodied_kg = e.kg_co2eq_per_hour * hours;
     let by_hand = 1610.3792 * hours / 35040.0 * 2.0 / 96.0;
@@ -339,4 +339,99 @@ fn generated_data_matches_pinned_sources() {
         "data/ is stale or the generator failed:\n{stderr}"
     );
     eprintln!("{}", stderr.trim());
+}
+
+/// Issue 16: g6.xlarge and p5.48xlarge were "unknown machine type": the AWS table lacked every
+/// family launched since 2023. Types launched through 2025 on the three clouds are known, with
+/// their vCPUs, memory and GPUs as the providers publish them.
+#[test]
+fn types_launched_through_2025_are_known() {
+    let cases: [(Provider, &str, f64, f64, f64); 18] = [
+        (Provider::Aws, "m7i.large", 2.0, 8.0, 0.0),
+        (Provider::Aws, "r7i.large", 2.0, 16.0, 0.0),
+        (Provider::Aws, "c7g.large", 2.0, 4.0, 0.0),
+        (Provider::Aws, "c8g.large", 2.0, 4.0, 0.0),
+        (Provider::Aws, "m8g.large", 2.0, 8.0, 0.0),
+        (Provider::Aws, "g6.xlarge", 4.0, 16.0, 1.0),
+        (Provider::Aws, "g6e.xlarge", 4.0, 32.0, 1.0),
+        (Provider::Aws, "p5.48xlarge", 192.0, 2048.0, 8.0),
+        (Provider::Gcp, "c3-standard-4", 4.0, 16.0, 0.0),
+        (Provider::Gcp, "c4-standard-2", 2.0, 7.5, 0.0),
+        (Provider::Gcp, "n4-standard-2", 2.0, 8.0, 0.0),
+        (Provider::Gcp, "a3-highgpu-8g", 208.0, 1872.0, 8.0),
+        (Provider::Gcp, "g2-standard-4", 4.0, 16.0, 1.0),
+        (Provider::Azure, "Standard_D2s_v5", 2.0, 8.0, 0.0),
+        (Provider::Azure, "Standard_D2s_v6", 2.0, 8.0, 0.0),
+        (
+            Provider::Azure,
+            "Standard_NC24ads_A100_v4",
+            24.0,
+            220.0,
+            1.0,
+        ),
+        (
+            Provider::Azure,
+            "Standard_NC40ads_H100_v5",
+            40.0,
+            320.0,
+            1.0,
+        ),
+        (
+            Provider::Azure,
+            "Standard_ND96isr_H100_v5",
+            96.0,
+            1900.0,
+            8.0,
+        ),
+    ];
+    for (p, name, vcpus, gib, gpus) in cases {
+        let i = data::instance(p, name).unwrap_or_else(|| panic!("{p} {name} unknown"));
+        assert_eq!(
+            (i.vcpus, i.memory_gib, i.gpu_count()),
+            (vcpus, gib, gpus),
+            "{name}"
+        );
+        for g in &i.gpus {
+            assert!(data::gpu_watts(&g.model).is_some(), "{name}: {g:?}");
+        }
+        assert!(data::embodied(p, name).is_some(), "{name}");
+    }
+    // The model behind the count: p5 H100 (700 W SXM), g6 L4 (72 W).
+    let p5 = data::instance(Provider::Aws, "p5.48xlarge").unwrap();
+    assert_eq!(data::gpu_watts(&p5.gpus[0].model).unwrap().max_watts, 700.0);
+    let g6 = data::instance(Provider::Aws, "g6.xlarge").unwrap();
+    assert_eq!(data::gpu_watts(&g6.gpus[0].model).unwrap().max_watts, 72.0);
+}
+
+/// Every host in data/hosts.json is at least as large as every type that runs on it, so no
+/// instance is charged more than one whole host; burstable families name their platform.
+#[test]
+fn every_instance_fits_its_host() {
+    for p in Provider::ALL {
+        for name in data::instance_types(p) {
+            let Some(e) = data::embodied(p, name) else {
+                continue;
+            };
+            if let Some(host) = e.host_vcpus {
+                assert!(
+                    e.vcpus <= host,
+                    "{p} {name}: {} vCPU on a {host}-vCPU host",
+                    e.vcpus
+                );
+            }
+        }
+    }
+    for (p, name, platform, host) in [
+        (Provider::Aws, "t3.medium", "m5", 96.0),
+        (Provider::Aws, "t4g.micro", "m6g", 64.0),
+        (Provider::Gcp, "e2-micro", "n2-standard", 128.0),
+        (Provider::Azure, "Standard_B2s_v2", "D2s – D96s v5", 96.0),
+    ] {
+        let e = data::embodied(p, name).unwrap();
+        assert_eq!(
+            (e.platform.as_deref(), e.host_vcpus),
+            (Some(platform), Some(host)),
+            "{name}"
+        );
+    }
 }

@@ -48,6 +48,9 @@ const ccfGcp = readJson(join(VENDOR, 'ccf_gcp.json'))
 const ccfGridSources = readJson(join(VENDOR, 'ccf_grid_sources.json'))
 const regionCarbonInfo = readJson(join(VENDOR, 'region_carbon_info.json'))
 const curated = readJson(join(VENDOR, 'curated.json'))
+const libcloudEc2 = readJson(join(VENDOR, 'libcloud_ec2.json'))
+const hostsIn = readJson(join(VENDOR, 'hosts.json'))
+const gpusIn = readJson(join(VENDOR, 'gpus.json'))
 const CB = join(VENDOR, 'carbonifer')
 const cbAws = readJson(join(CB, 'aws_instances.json'))
 const cbGcp = readJson(join(CB, 'gcp_instances.json'))
@@ -115,6 +118,30 @@ const SOURCES = {
     licence: 'Apache-2.0',
     url: `${regionCarbonInfo.source.repository}/tree/${regionCarbonInfo.source.commit}/data/yearly`,
     used: 'grid intensity of GCP regions that CCF does not list; extracted into scripts/data/vendor/region_carbon_info.json',
+  },
+  libcloud: {
+    name: 'apache-libcloud EC2 instance types',
+    version: `${libcloudEc2.source.version} (${libcloudEc2.source.file}, sha256 ${libcloudEc2.source.sha256.slice(0, 12)})`,
+    year: 2026,
+    licence: 'Apache-2.0',
+    url: `pypi:apache-libcloud==${libcloudEc2.source.version}`,
+    used: 'EC2 vCPU/memory/GPU count/instance storage of the types CCF and Carbonifer lack (generated upstream from the AWS Price List API); extracted into scripts/data/vendor/libcloud_ec2.json by extract_libcloud_ec2.py',
+  },
+  hostDocs: {
+    name: 'provider documentation: burstable platforms and baseline CPU shares',
+    version: 'scripts/data/vendor/hosts.json',
+    year: 2026,
+    licence: 'facts cited from AWS, Google Cloud and Microsoft Azure documentation (urls in the file)',
+    url: 'docs/methodology.md#embodied-emissions-by-host',
+    used: 'the host platform of burstable and shared-core families (t2/t3/t3a/t4g, e2/f1/g1, Azure B-series) and their published baseline CPU share per vCPU',
+  },
+  gpuDatasheets: {
+    name: 'GPU vendor datasheets (board power / TDP)',
+    version: 'scripts/data/vendor/gpus.json',
+    year: 2026,
+    licence: 'facts cited from NVIDIA and Habana datasheets (urls in the file)',
+    url: 'docs/methodology.md#gpu-power',
+    used: 'max watts of GPU models CCF has no figure for (L4, L40S, H100, H100 NVL, H200, Gaudi HL-205); idle = max x the median idle/max ratio of CCF GPU figures',
   },
   curated: {
     name: 'carbon-show curated classifications',
@@ -230,6 +257,48 @@ for (const name of awsNames) {
     Sources: [ccf && 'ccf', cb && 'carbonifer', cpuFrom === 'curated' && 'curated'].filter(Boolean),
   }, 'aws_instances')
 }
+// Types only apache-libcloud lists (families launched since Carbonifer's and CCF's tables):
+// vCPU, memory, GPU count and instance storage as AWS's Price List states them; CPU platform
+// and GPU model from curated.json (libcloud gives the processor name and GPU count only).
+const awsGpuFamilies = withoutMeta(curated.awsGpuFamilies)
+function parseStorage(text) {
+  const m = /^(?:(\d+) x )?(\d+)(?: GB)? (?:NVMe )?(SSD|HDD)$/.exec(text)
+  if (!m) return { SizePerDiskGB: 0, Count: 0, Type: '' }
+  return { SizePerDiskGB: Number(m[2]), Count: Number(m[1] ?? 1), Type: m[3].toLowerCase() }
+}
+let libcloudOnly = 0
+for (const [name, v] of Object.entries(libcloudEc2.types)) {
+  const known = aws[name]
+  if (known) {
+    if (known.VCPU !== v.vcpus || Math.abs(known.MemoryMb - v.memoryMiB) > 1) note(`aws: ${name}: ${known.Sources.join('+')} say ${known.VCPU} vCPU / ${known.MemoryMb} MiB, apache-libcloud ${v.vcpus} / ${v.memoryMiB}; kept the older source's`)
+    known.Sources.push('libcloud')
+    continue
+  }
+  const family = familyOf(name)
+  let cpu = ccfAwsFamilyArch[family] ?? normArchs(awsCuratedArch[family])
+  if (!cpu.length) fail(`aws: ${name} (apache-libcloud, processor ${v.processor}) has no CPU platform: add its family to curated.json awsFamilyArchitectures`)
+  let gpus = []
+  if (v.gpus) {
+    const model = awsGpuFamilies[family]
+    if (!model) fail(`aws: ${name} has ${v.gpus} GPUs but curated.json awsGpuFamilies names no model for ${family}`)
+    gpus = repeat(v.gpus, model)
+  }
+  const gpuMem = /^(\d+) (GB|GiB)/.exec(v.gpuMemory)
+  put(aws, name, {
+    InstanceType: name,
+    VCPU: v.vcpus,
+    MemoryMb: v.memoryMiB,
+    GPUs: gpus,
+    GPUMemoryMb: gpuMem ? Number(gpuMem[1]) * 1024 : 0,
+    InstanceStorage: parseStorage(v.storage),
+    Family: family,
+    Service: 'ec2',
+    CPUTypes: cpu,
+    Sources: ['libcloud', 'curated'],
+  }, 'aws_instances')
+  libcloudOnly++
+}
+note(`aws: ${libcloudOnly} types only apache-libcloud ${libcloudEc2.source.version} lists were added`)
 // RDS: db.<EC2 type>, for the classes CCF lists and every size of the RDS families.
 const rdsFamilies = curated.rdsFamilies.families
 const ccfRds = awsTypes.RDS_INSTANCE_TYPES
@@ -320,7 +389,13 @@ for (const [series, sizes] of Object.entries(azureTypes.VIRTUAL_MACHINE_TYPE_SER
     const key = azureKey(ccfName)
     seriesMax[ccfName.trim().toLowerCase()] = { series, max }
     const gpuCount = azureTypes.GPU_VIRTUAL_MACHINE_TYPES[ccfName]
-    const gpus = gpuCount ? repeat(gpuCount, gpuSlug(azureTypes.GPU_VIRTUAL_MACHINE_TYPE_PROCESSOR_MAPPING[ccfName][0])) : []
+    let gpus = gpuCount ? repeat(gpuCount, gpuSlug(azureTypes.GPU_VIRTUAL_MACHINE_TYPE_PROCESSOR_MAPPING[ccfName][0])) : []
+    const curatedGpus = curated.azureGpuCounts[key]
+    if (curatedGpus) {
+      if (gpus.length) fail(`azure: ${key} has GPUs in CCF's table; drop it from curated.json azureGpuCounts`)
+      gpus = repeat(curatedGpus[0], curatedGpus[1])
+      note(`azure: ${key}: ${curatedGpus[0]} x ${curatedGpus[1]} from curated.json (CCF lists no GPU count)`)
+    }
     const entry = { name: key, vcpus: v[0], memoryMb: Math.round(v[1] * 1024), gpus, cpuTypes: azArch(ccfName), family: series, ccfName, sources: ['ccf'] }
     if (azure[key]) {
       const { ccfName: _a, ...a } = azure[key]
@@ -346,12 +421,12 @@ for (const [ccfName, v] of Object.entries(azureTypes.VIRTUAL_MACHINE_TYPE_CONSTR
 }
 for (const [series, spec] of Object.entries(withoutMeta(curated.azureExtraSeries))) {
   const shapes = spec.shapes
-    ? Object.entries(spec.shapes).map(([n, [vcpus, gb]]) => [n, vcpus, gb])
-    : spec.sizes.flatMap((n) => spec.names.map((t) => [t.replace('{n}', n), n, n * spec.gbPerVcpu]))
-  for (const [n, vcpus, gb] of shapes) {
+    ? Object.entries(spec.shapes).map(([n, [vcpus, gb, nGpus, gpu]]) => [n, vcpus, gb, nGpus ? repeat(nGpus, gpu) : []])
+    : spec.sizes.flatMap((n) => spec.names.map((t) => [t.replace('{n}', n), n, n * spec.gbPerVcpu, []]))
+  for (const [n, vcpus, gb, gpus] of shapes) {
     const key = `Standard_${n}`
     if (azure[key]) fail(`azure: curated ${key} is already in CCF's table; drop it from curated.json`)
-    put(azure, key, { name: key, vcpus, memoryMb: Math.round(gb * 1024), gpus: [], cpuTypes: normArchs(spec.cpuTypes), family: series, ccfName: null, sources: ['curated'] }, 'azure_instances')
+    put(azure, key, { name: key, vcpus, memoryMb: Math.round(gb * 1024), gpus, cpuTypes: normArchs(spec.cpuTypes), family: series, ccfName: null, sources: ['curated'] }, 'azure_instances')
   }
 }
 for (const e of Object.values(azure)) delete e.ccfName
@@ -387,6 +462,15 @@ function merge(kind) {
 }
 const cpuArchitectures = merge('cpus')
 const gpuPower = merge('gpus')
+for (const v of Object.values(gpuPower)) v.source = 'ccf'
+// Models CCF has no figure for: vendor datasheet TDP as max; idle = max x the median idle/max
+// ratio of CCF's own GPU figures (vendor/gpus.json says why).
+const ccfIdleRatios = Object.values(gpuPower).map((v) => v.minWatts / v.maxWatts).sort((a, b) => a - b)
+const gpuIdleRatio = round(ccfIdleRatios.length % 2 ? ccfIdleRatios[(ccfIdleRatios.length - 1) / 2] : (ccfIdleRatios[ccfIdleRatios.length / 2 - 1] + ccfIdleRatios[ccfIdleRatios.length / 2]) / 2, 4)
+for (const [slug, m] of Object.entries(withoutMeta(gpusIn.models))) {
+  if (gpuPower[slug]) fail(`gpu ${slug}: vendor/gpus.json has a model CCF already has`)
+  gpuPower[slug] = { minWatts: round(m.maxWatts * gpuIdleRatio, 1), maxWatts: m.maxWatts, name: m.name, source: 'datasheet', url: m.url, idleMethod: `maxWatts x ${gpuIdleRatio} (median idle/max ratio of CCF's GPU figures)` }
+}
 for (const [slug, min, max] of cbGpuWatt) {
   const target = gpuPower[slug] ?? gpuPower[curated.gpuAliases[slug]]
   if (!target) note(`gpu: Carbonifer's gpu_watt.csv has ${slug}, which no CCF table has; not used`)
@@ -429,7 +513,8 @@ const coefficients = {
   cpuArchitectures,
   medianArchitectures: [COMPUTE_PROCESSOR_TYPES.SANDY_BRIDGE, COMPUTE_PROCESSOR_TYPES.IVY_BRIDGE],
   architectureAliases: sortObject(Object.fromEntries(Object.entries(archAliases).filter(([, v]) => v))),
-  gpus: gpuPower,
+  gpuIdleRatio,
+  gpus: sortObject(gpuPower),
   gpuAliases: sortObject(withoutMeta(curated.gpuAliases)),
 }
 for (const [n, v] of Object.entries(cpuArchitectures)) if (!(v.minWattsPerVcpu > 0 && v.maxWattsPerVcpu > v.minWattsPerVcpu)) fail(`cpu ${n}: bad watts`)
@@ -517,47 +602,103 @@ const gridTable = { ...grid, fallback }
 // ---------------------------------------------------------------- embodied
 const LIFESPAN = AWS_CLOUD_CONSTANTS.SERVER_EXPECTED_LIFESPAN
 if (ccfGcp.SERVER_EXPECTED_LIFESPAN !== LIFESPAN || AZURE_CLOUD_CONSTANTS.SERVER_EXPECTED_LIFESPAN !== LIFESPAN) fail('providers disagree on the server lifespan')
-const embodiedEntry = ({ totalT, vcpus, familyMaxVcpus, family }) => ({
+// Embodied by host (docs/methodology.md): an instance's share is its vCPUs over the vCPUs of
+// the host it runs on. A family's host is its largest size in our tables (a .metal size where
+// the family has one); burstable/shared-core families run on the host of the platform
+// vendor/hosts.json names, and take that platform's embodied total (CCF's, from Teads' data).
+const embodiedEntry = ({ totalT, vcpus, hostVcpus, family, platform }) => ({
   family,
-  familyKgCO2eq: round(totalT * 1000),
+  platform,
+  platformKgCO2eq: round(totalT * 1000),
   vcpus,
-  familyMaxVcpus,
-  kgCO2eqPerHour: round(((totalT * 1000) / LIFESPAN) * (vcpus / familyMaxVcpus), 9),
+  hostVcpus,
+  kgCO2eqPerHour: round(((totalT * 1000) / LIFESPAN) * (vcpus / hostVcpus), 9),
 })
 const embodied = { aws: {}, gcp: {}, azure: {} }
-// AWS: CCF's family total; the vCPU share is over the family's largest size (CCF's own table
-// plus any larger size Carbonifer lists); db.* classes share their EC2 type's hardware.
-const awsFamilyMax = {}
+const hosts = { aws: {}, gcp: {}, azure: {} }
+const hostOverrides = { aws: withoutMeta(hostsIn.aws), gcp: withoutMeta(hostsIn.gcp), azure: withoutMeta(hostsIn.azure) }
+// The largest size of each family: [vCPUs, size name].
+function largest(entries) {
+  const out = {}
+  for (const [family, name, vcpus] of entries) if (!out[family] || vcpus > out[family][0] || (vcpus === out[family][0] && /\.metal$|-standard-/.test(name))) out[family] = [vcpus, name]
+  return out
+}
+function hostRow(provider, family, platform, size, totalT, why) {
+  hosts[provider][family] = { platform, hostVcpus: size[0], hostSize: size[1], platformKgCO2eq: round(totalT * 1000), ...(why ? { why } : {}) }
+}
+// AWS: CCF's family total; host = the family's largest EC2 size (any source); db.* classes
+// share their EC2 type's hardware.
 const awsFamilyTotal = {}
-for (const v of Object.values(ccfEc2)) {
-  if (v.embodiedT === undefined) continue
-  awsFamilyMax[v.family] = Math.max(awsFamilyMax[v.family] ?? 0, v.vcpus)
-  awsFamilyTotal[v.family] ??= v.embodiedT
+for (const v of Object.values(ccfEc2)) if (v.embodiedT !== undefined) awsFamilyTotal[v.family] ??= v.embodiedT
+const awsLargest = largest(Object.values(aws).filter((v) => v.Service === 'ec2').map((v) => [v.Family, v.InstanceType, v.VCPU]))
+for (const [f, o] of Object.entries(hostOverrides.aws)) if (!awsFamilyTotal[o.platform] || !awsLargest[o.platform] || !awsLargest[f]) fail(`hosts.json aws ${f}: platform ${o.platform} unknown`)
+for (const f of Object.keys(awsLargest).sort(byKey)) {
+  const o = hostOverrides.aws[f]
+  const platform = o ? o.platform : f
+  if (awsFamilyTotal[platform] !== undefined) hostRow('aws', f, platform, awsLargest[platform], awsFamilyTotal[platform], o?.why)
 }
-for (const v of Object.values(aws)) if (awsFamilyMax[v.Family] !== undefined) awsFamilyMax[v.Family] = Math.max(awsFamilyMax[v.Family], v.VCPU)
 for (const [name, v] of Object.entries(aws)) {
+  const h = hosts.aws[v.Family]
+  if (!h) continue
   const base = name.startsWith('db.') ? name.slice(3) : name
-  const own = ccfEc2[base]?.embodiedT
-  const totalT = own ?? awsFamilyTotal[v.Family]
-  if (totalT === undefined) continue
-  embodied.aws[name] = embodiedEntry({ totalT, vcpus: v.VCPU, familyMaxVcpus: awsFamilyMax[v.Family], family: v.Family })
+  const own = h.platform === v.Family ? ccfEc2[base]?.embodiedT : undefined
+  embodied.aws[name] = embodiedEntry({ totalT: own ?? h.platformKgCO2eq / 1000, vcpus: v.VCPU, hostVcpus: h.hostVcpus, family: v.Family, platform: h.platform })
 }
-// GCP: CCF's family tables; shared-core types use the proxy 'full server' CCF names.
-for (const [family, sizes] of Object.entries(ccfGcp.MACHINE_FAMILY_TO_MACHINE_TYPE_MAPPING)) {
-  const max = Math.max(...Object.values(sizes).map((s) => s[0]))
-  for (const [name, [vcpus, t]] of Object.entries(sizes)) embodied.gcp[name] = embodiedEntry({ totalT: t, vcpus, familyMaxVcpus: max, family })
+// GCP: CCF's family totals (per machine series and variant, e.g. n2-standard); host = the largest
+// predefined size of the machine series (n2-*); e2, f1 and g1 run on the platform hosts.json names.
+const gcpTotal = {}
+for (const [family, sizes] of Object.entries(ccfGcp.MACHINE_FAMILY_TO_MACHINE_TYPE_MAPPING)) for (const [name, [, t]] of Object.entries(sizes)) gcpTotal[name] = { family, t }
+const gcpFamilyTotal = Object.fromEntries(Object.values(gcpTotal).map(({ family, t }) => [family, t]))
+// n1-megamem/n1-ultramem are M1 machine types on their own hosts (Google's memory-optimized docs).
+const gcpSeries = (name) => (/^n1-(megamem|ultramem)-/.test(name) ? 'm1' : gcpFamily(name))
+const gcpLargest = largest(Object.values(gcp).map((v) => [gcpSeries(v.name), v.name, v.vcpus]))
+for (const [series, o] of Object.entries(hostOverrides.gcp)) if (!gcpFamilyTotal[o.platform] || !gcpLargest[gcpFamily(o.platform)]) fail(`hosts.json gcp ${series}: platform ${o.platform} unknown`)
+for (const series of Object.keys(gcpLargest).sort(byKey)) {
+  const o = hostOverrides.gcp[series]
+  if (o) hostRow('gcp', series, o.platform, gcpLargest[gcpFamily(o.platform)], gcpFamilyTotal[o.platform], o.why)
+  else if (Object.keys(gcpTotal).some((name) => gcpSeries(name) === series)) hosts.gcp[series] = { platform: series, hostVcpus: gcpLargest[series][0], hostSize: gcpLargest[series][1], platformKgCO2eq: null, note: "CCF's total of each variant (e.g. n2-standard, n2-highmem)" }
 }
-for (const [group, sizes] of [
-  ['e2', ccfGcp.MACHINE_FAMILY_SHARED_CORE_TO_MACHINE_TYPE_MAPPING.e2],
-  ['n1', ccfGcp.N1_SHARED_CORE_MACHINE_FAMILY_TO_MACHINE_TYPE_MAPPING],
-]) {
-  const max = Math.max(...Object.values(sizes).map((s) => s[0]))
-  for (const [name, [vcpus, t]] of Object.entries(sizes)) {
-    if (embodied.gcp[name]) continue
-    embodied.gcp[name] = embodiedEntry({ totalT: t, vcpus, familyMaxVcpus: max, family: `${group} shared-core` })
+for (const [name, v] of Object.entries(gcp)) {
+  const series = gcpSeries(name)
+  const h = hosts.gcp[series]
+  if (!h) continue
+  if (h.platformKgCO2eq !== null) embodied.gcp[name] = embodiedEntry({ totalT: h.platformKgCO2eq / 1000, vcpus: v.vcpus, hostVcpus: h.hostVcpus, family: v.family, platform: h.platform })
+  else if (gcpTotal[name]) embodied.gcp[name] = embodiedEntry({ totalT: gcpTotal[name].t, vcpus: v.vcpus, hostVcpus: h.hostVcpus, family: gcpTotal[name].family, platform: gcpTotal[name].family })
+}
+// Azure: CCF's series total; host = the series' largest size; B-series on the platform hosts.json names.
+const azSeriesTotal = {}
+const azSeriesMax = {}
+for (const e of Object.values(azureEmbodied)) {
+  azSeriesTotal[e.family] ??= e.totalT
+  azSeriesMax[e.family] = Math.max(azSeriesMax[e.family] ?? 0, e.familyMaxVcpus)
+}
+const azLargestName = largest(Object.values(azure).map((v) => [v.family, v.name, v.vcpus]))
+for (const [series, o] of Object.entries(hostOverrides.azure)) {
+  if (azSeriesTotal[o.platform] === undefined || !azLargestName[series]) fail(`hosts.json azure ${series}: platform ${o.platform} unknown`)
+  hostRow('azure', series, o.platform, [azSeriesMax[o.platform], azLargestName[o.platform][1]], azSeriesTotal[o.platform], o.why)
+}
+for (const series of Object.keys(azSeriesTotal).sort(byKey)) if (!hosts.azure[series]) hostRow('azure', series, series, [azSeriesMax[series], azLargestName[series]?.[1] ?? null], azSeriesTotal[series])
+for (const [name, v] of Object.entries(azure)) {
+  const h = hosts.azure[v.family]
+  const e = azureEmbodied[name]
+  if (h && h.platform !== v.family) embodied.azure[name] = embodiedEntry({ totalT: h.platformKgCO2eq / 1000, vcpus: v.vcpus, hostVcpus: h.hostVcpus, family: v.family, platform: h.platform })
+  // Constrained-vCPU sizes carry the vCPUs of the parent size they reserve.
+  else if (e) embodied.azure[name] = embodiedEntry({ totalT: e.totalT, vcpus: e.vcpus, hostVcpus: e.familyMaxVcpus, family: e.family, platform: e.family })
+}
+for (const p of Object.keys(hosts)) hosts[p] = sortObject(hosts[p])
+// Baseline CPU shares of burstable types (default utilisation unless --utilization is given).
+const baseline = {}
+for (const p of ['aws', 'gcp', 'azure']) {
+  const table = { aws, gcp, azure }[p]
+  baseline[p] = {}
+  for (const [name, share] of Object.entries(hostsIn.baselineUtilization[p])) {
+    if (!table[name]) fail(`hosts.json baselineUtilization ${p}/${name}: not an instance type in data/`)
+    if (!(share > 0 && share <= 1)) fail(`hosts.json baselineUtilization ${p}/${name}: ${share}`)
+    baseline[p][name] = share
   }
+  baseline[p] = sortObject(baseline[p])
 }
-for (const [name, e] of Object.entries(azureEmbodied)) embodied.azure[name] = embodiedEntry(e)
+const hostsTable = { _basis: hostsIn._basis, baselineBasis: hostsIn.baselineUtilization._basis, ...hosts, baselineUtilization: baseline }
 // Fallback for types without a figure: the median over the provider's families of
 // (family total / family's largest vCPUs), per vCPU, spread over the lifespan.
 const median = (xs) => {
@@ -569,10 +710,10 @@ const embodiedFallback = {}
 for (const p of Object.keys(embodied)) {
   embodied[p] = sortObject(embodied[p])
   const perFamily = {}
-  for (const e of Object.values(embodied[p])) perFamily[e.family] = e.familyKgCO2eq / e.familyMaxVcpus
+  for (const e of Object.values(embodied[p])) perFamily[e.platform] = e.platformKgCO2eq / e.hostVcpus
   embodiedFallback[p] = {
     kgCO2eqPerVcpuHour: round(median(Object.values(perFamily)) / LIFESPAN, 9),
-    method: `median over ${Object.keys(perFamily).length} ${p} families of (family embodied kgCO2eq / vCPUs of the family's largest size), divided by ${LIFESPAN} h; multiply by the instance's vCPUs`,
+    method: `median over ${Object.keys(perFamily).length} ${p} host platforms of (platform embodied kgCO2eq / host vCPUs), divided by ${LIFESPAN} h; multiply by the instance's vCPUs`,
   }
 }
 const embodiedTable = { serverLifespanHours: LIFESPAN, ...embodied, fallback: embodiedFallback }
@@ -603,13 +744,14 @@ const src = (...keys) => keys.map((k) => SOURCES[k])
 const generatedBy = 'scripts/data/generate.mjs (regenerate: cd scripts/data && npm ci && node generate.mjs; check: scripts/data/check.sh)'
 const awsSorted = sortObject(aws)
 const tables = [
-  ['aws_instances', awsSorted, 1, src('ccfAws', 'carbonifer', 'curated'), 'EC2 instance types and RDS db.* classes (db.<EC2 type>): vCPU, memory (MiB), GPUs (one slug per GPU), instance storage, CPU microarchitectures. Shape of Carbonifer\'s aws_instances.json plus Family, Service, CPUTypes, Sources. vCPU/memory/storage/GPU memory from Carbonifer (AWS API); types only CCF lists take CCF\'s vCPU/memory; CPU microarchitectures and GPU models/counts from CCF, curated for families CCF lacks.'],
+  ['aws_instances', awsSorted, 1, src('ccfAws', 'carbonifer', 'libcloud', 'curated'), 'EC2 instance types and RDS db.* classes (db.<EC2 type>): vCPU, memory (MiB), GPUs (one slug per GPU), instance storage, CPU microarchitectures. Shape of Carbonifer\'s aws_instances.json plus Family, Service, CPUTypes, Sources. vCPU/memory/storage/GPU memory from Carbonifer (AWS API); types only CCF lists take CCF\'s vCPU/memory; types only apache-libcloud lists (2022-2025 families) take its figures (AWS Price List API); CPU microarchitectures and GPU models/counts from CCF, curated for families CCF lacks.'],
   ['gcp_instances', gcpSorted, 1, src('carbonifer', 'ccfGcp', 'curated'), 'GCP predefined machine types: vCPU, memory (MiB), GPUs (one accelerator name per GPU, built-in GPUs of a2/a3/g2 included), CPU microarchitectures. Custom types (custom-N-M, <family>-custom-N-M) are computed from the name by src/data.rs.'],
   ['gcp_sql_tiers', gcpSql, 1, src('carbonifer', 'ccfGcp'), 'Cloud SQL tiers (Carbonifer\'s shape) plus cpuTypes (n1). db-custom-N-M tiers are computed from the name by src/data.rs.'],
   ['azure_instances', azureSorted, 1, src('ccfAzure', 'curated'), 'Azure VM sizes keyed by ARM name (Standard_...): vCPU, memory (MiB), GPUs, CPU microarchitectures, family = CCF series; plus current series CCF lacks (Bsv2, Dlsv5, Dpsv5, Dplsv5, Dsv6, Dlsv6, Esv6, Dasv6, Dalsv6, Easv6) from Azure\'s published shapes (curated).'],
-  ['coefficients', coefficients, 3, src('ccfAws', 'ccfAzure', 'ccfGcp', 'ccfCore', 'curated'), 'Power coefficients: per-provider CPU fallback min/max W per vCPU, memory, SSD/HDD, networking, PUE (+ GCP per-region PUE), lifespan; per-microarchitecture min/max W per vCPU; GPU min/max W per model; name aliases.'],
+  ['coefficients', coefficients, 3, src('ccfAws', 'ccfAzure', 'ccfGcp', 'ccfCore', 'gpuDatasheets', 'curated'), 'Power coefficients: per-provider CPU fallback min/max W per vCPU, memory, SSD/HDD, networking, PUE (+ GCP per-region PUE), lifespan; per-microarchitecture min/max W per vCPU; GPU min/max W per model; name aliases.'],
   ['grid_intensity', gridTable, 2, src('ccfAws', 'ccfAzure', 'ccfGcp', 'ccfMethodology', 'regionCarbonInfo', 'curated'), 'Grid carbon intensity (gCO2eq/kWh) per provider and region, each with its year, dataset and the package it came through; fallback = CCF\'s \'Unknown\' region factor per provider.'],
-  ['embodied', embodiedTable, 2, src('ccfAws', 'ccfAzure', 'ccfGcp', 'ccfCore'), 'Embodied emissions per instance type, CCF method: family total (kgCO2eq) / 35,040 h x (instance vCPUs / family\'s largest vCPUs) = kgCO2eqPerHour; fallback per provider per vCPU-hour.'],
+  ['embodied', embodiedTable, 2, src('ccfAws', 'ccfAzure', 'ccfGcp', 'ccfCore', 'hostDocs'), 'Embodied emissions per instance type, by host: platform embodied total (kgCO2eq, CCF) / 35,040 h x (instance vCPUs / host vCPUs) = kgCO2eqPerHour; the platform and host come from hosts.json; fallback per provider per vCPU-hour.'],
+  ['hosts', hostsTable, 2, src('ccfAws', 'ccfAzure', 'ccfGcp', 'carbonifer', 'libcloud', 'hostDocs'), 'Host platform per instance family (provider / family -> platform, host vCPUs, the size that is the whole host, the platform\'s embodied total), and the published baseline CPU share per vCPU of burstable and shared-core types (their default utilisation).'],
 ]
 const sourcesList = Object.values(SOURCES)
 const files = {}
@@ -624,6 +766,7 @@ function format(value, inlineDepth, depth = 0) {
 const counts = (t) => {
   if (t === awsSorted || t === gcpSorted || t === gcpSql || t === azureSorted) return { entries: Object.keys(t).length }
   if (t === gridTable) return Object.fromEntries(['aws', 'gcp', 'azure'].map((p) => [p, Object.keys(t[p]).length]))
+  if (t === hostsTable) return Object.fromEntries(['aws', 'gcp', 'azure'].map((p) => [p, Object.keys(t[p]).length]).concat([['burstable', Object.values(t.baselineUtilization).reduce((n, x) => n + Object.keys(x).length, 0)]]))
   if (t === embodiedTable) return Object.fromEntries(['aws', 'gcp', 'azure'].map((p) => [p, Object.keys(t[p]).length]))
   return { cpuArchitectures: Object.keys(cpuArchitectures).length, gpus: Object.keys(gpuPower).length }
 }
