@@ -479,10 +479,9 @@ mod tests {
         );
         assert!(d.report.totals.delta_per_hour.total_gco2eq < 0.0);
         assert!(
-            d.report.resources[0]
-                .annotation(Period::Month)
-                .unwrap()
-                .starts_with("≈ saves ")
+            crate::render::carbon::annotation(&d.report.resources[0], Period::Month)[0]
+                .starts_with("≈ -"),
+            "a delete saves"
         );
     }
 

@@ -73,6 +73,8 @@ pub struct Options {
     pub format: Format,
     /// `None` with `--no-carbon`: the plan exactly as OpenTofu prints it, nothing added.
     pub carbon: Option<CarbonOptions>,
+    /// How `--format markdown` writes its comment.
+    pub comment: crate::render::carbon::CommentOptions,
 }
 
 impl Default for Options {
@@ -84,6 +86,7 @@ impl Default for Options {
             human: HumanOptions::default(),
             format: Format::Human,
             carbon: Some(CarbonOptions::default()),
+            comment: Default::default(),
         }
     }
 }
@@ -167,8 +170,9 @@ struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value = "human")]
     format: FormatArg,
-    /// The plan exactly as OpenTofu prints it: no carbon annotations or summary.
-    #[arg(long)]
+    /// The plan exactly as OpenTofu prints it: no carbon annotations or summary (human format
+    /// only; the carbon flags conflict with it).
+    #[arg(long, conflicts_with_all = ["mappings", "data", "utilization", "period", "fail_over", "comment_tag"])]
     no_carbon: bool,
     /// A folder of mapping files layered over the embedded ones (repeatable).
     #[arg(long = "mappings", value_name = "DIR")]
@@ -185,6 +189,10 @@ struct Args {
     /// Exit with code 3 when the plan adds more than this, e.g. `10kg/month`.
     #[arg(long, value_name = "AMOUNT", value_parser = parse_budget)]
     fail_over: Option<Budget>,
+    /// Names the Markdown comment's hidden marker (`<!-- carbon-show: TAG -->`), so that
+    /// several jobs can each update their own comment (`--format markdown` only).
+    #[arg(long, value_name = "TAG", value_parser = parse_tag)]
+    comment_tag: Option<String>,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -229,6 +237,48 @@ fn parse_budget(s: &str) -> Result<Budget, String> {
     s.parse()
 }
 
+/// A tag goes inside an HTML comment: letters, digits and `._:/-`, no `--`.
+fn parse_tag(s: &str) -> Result<String, String> {
+    let ok = !s.is_empty()
+        && s.len() <= 64
+        && !s.contains("--")
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._:/-".contains(c));
+    if ok {
+        Ok(s.to_string())
+    } else {
+        Err(format!(
+            "{s:?} cannot go in an HTML comment: use 1 to 64 letters, digits and ._:/- (no --)"
+        ))
+    }
+}
+
+/// Conflicts clap's declarations cannot say (they depend on a flag's value).
+fn validate(a: Args) -> Result<Args, clap::Error> {
+    use clap::CommandFactory;
+    let format = match a.format {
+        FormatArg::Human => "human",
+        FormatArg::Json => "json",
+        FormatArg::Markdown => "markdown",
+        FormatArg::ImpactFramework => "impact-framework",
+    };
+    let conflict =
+        |msg: String| Args::command().error(clap::error::ErrorKind::ArgumentConflict, msg);
+    if a.no_carbon && format != "human" {
+        return Err(conflict(format!(
+            "--no-carbon cannot be used with --format {format}: that output is the carbon \
+             report; drop one of the two"
+        )));
+    }
+    if a.comment_tag.is_some() && format != "markdown" {
+        return Err(conflict(format!(
+            "--comment-tag names the Markdown comment's marker: it needs --format markdown, \
+             not {format}"
+        )));
+    }
+    Ok(a)
+}
+
 impl From<Args> for Command {
     fn from(a: Args) -> Self {
         if let Some(SubCommand::Mappings {
@@ -259,9 +309,14 @@ impl From<Args> for Command {
             },
             fail_over: a.fail_over,
         };
-        // The carbon formats need figures even with --no-carbon.
-        let carbon = (!a.no_carbon || format != Format::Human).then_some(carbon);
+        // (--no-carbon with another format is refused by `validate`)
+        let carbon = (!a.no_carbon).then_some(carbon);
+        let comment = crate::render::carbon::CommentOptions {
+            tag: a.comment_tag.clone(),
+            ..Default::default()
+        };
         let mut opts = Options::from(a);
+        opts.comment = comment;
         opts.format = format;
         opts.carbon = carbon;
         Command::Show(opts)
@@ -297,6 +352,7 @@ impl From<Args> for Options {
             },
             format: Format::Human,
             carbon: Some(CarbonOptions::default()),
+            comment: Default::default(),
         }
     }
 }
@@ -308,7 +364,10 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    Args::parse_from(args).into()
+    match Args::try_parse_from(args).and_then(validate) {
+        Ok(a) => a.into(),
+        Err(e) => e.exit(),
+    }
 }
 
 /// Parses the command line, returning clap's message as a string on failure.
@@ -318,6 +377,7 @@ where
     T: Into<OsString> + Clone,
 {
     Args::try_parse_from(args)
+        .and_then(validate)
         .map(Command::from)
         .map_err(|e| e.to_string())
 }

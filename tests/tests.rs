@@ -12,3 +12,4 @@ mod mapping;
 mod plans;
 mod props;
 mod regressions;
+mod summary;

@@ -73,6 +73,7 @@ fn options(format: Format, carbon: bool, mode: PlanMode) -> Options {
         },
         format,
         carbon: carbon.then(CarbonOptions::default),
+        comment: Default::default(),
     }
 }
 

@@ -1,0 +1,433 @@
+//! `--format markdown`: a pull-request comment laid out for the reviewer — a hidden marker a
+//! CI job finds its own comment by, a heading that is a sentence (direction marker, change,
+//! relative change), the totals in one table with one unit, what was not counted, the
+//! resources that change most (ranked by the size of their change, the rest folded), and the
+//! annotated plan folded at the end.
+//!
+//! The comment is built as sections in document order, each with a priority, so that a
+//! character budget can leave out the least important first (the plan, then the folded rows).
+
+use std::io::{self, Write};
+
+use super::summary::{DocumentKind, Group, Summary, Verdict};
+use super::{capped, signed};
+use crate::estimate::{Mass, sig3};
+
+/// Resource rows shown before the rest is folded.
+pub const DEFAULT_TOP: usize = 10;
+/// Names listed in the "not counted" paragraph before `and N more`.
+const NAMES_LISTED: usize = 10;
+
+/// The human plan as the comment shows it: its plain text (with the `# ≈` lines, without the
+/// carbon summary) and its headline (`Plan: …` or `No changes. …`), both given as values.
+#[derive(Debug, Clone, Copy)]
+pub struct PlanText<'a> {
+    pub text: &'a str,
+    pub plan_line: Option<&'a str>,
+}
+
+/// How the comment is written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommentOptions {
+    /// `--comment-tag`: names the hidden marker, so that several jobs can each update their
+    /// own comment on one pull request.
+    pub tag: Option<String>,
+    /// Resource rows shown before the rest is folded.
+    pub top: usize,
+}
+
+impl Default for CommentOptions {
+    fn default() -> Self {
+        CommentOptions {
+            tag: None,
+            top: DEFAULT_TOP,
+        }
+    }
+}
+
+/// The hidden first line a CI job looks for to update its comment in place:
+/// `<!-- carbon-show -->`, or `<!-- carbon-show: TAG -->` with `--comment-tag TAG`.
+pub fn marker(tag: Option<&str>) -> String {
+    match tag {
+        Some(t) => format!("<!-- carbon-show: {t} -->"),
+        None => "<!-- carbon-show -->".to_string(),
+    }
+}
+
+/// What a section of the comment is, in the order of importance (a budget drops the last
+/// first).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Part {
+    /// The marker, heading and the sentence under it.
+    Headline,
+    /// The totals table.
+    Totals,
+    /// Unsupported and not-estimated resources, named.
+    NotCounted,
+    /// The top resource rows.
+    Largest,
+    /// The folded remaining rows.
+    Rest,
+    /// The folded plan text.
+    Plan,
+}
+
+/// The comment's sections, in document order.
+pub fn sections(s: &Summary, plan: PlanText, opts: &CommentOptions) -> Vec<(Part, String)> {
+    let mut v = vec![(Part::Headline, headline(s, opts))];
+    if matches!(
+        s.verdict,
+        Verdict::Changed | Verdict::Unchanged | Verdict::Footprint
+    ) {
+        v.push((Part::Totals, totals(s)));
+    }
+    if let Some(p) = not_counted(s) {
+        v.push((Part::NotCounted, p));
+    }
+    if !s.groups.is_empty() {
+        let top = opts.top.max(1).min(s.groups.len());
+        let (shown, rest) = s.groups.split_at(top);
+        let title = match s.kind {
+            DocumentKind::Plan if rest.is_empty() => "**Changes by resource**".to_string(),
+            DocumentKind::Plan => format!(
+                "**Largest changes** ({} of {} resources)",
+                shown.len(),
+                s.groups.len()
+            ),
+            DocumentKind::State => "**Resources**".to_string(),
+        };
+        v.push((Part::Largest, format!("{title}\n\n{}", table(s, shown))));
+        if !rest.is_empty() {
+            v.push((
+                Part::Rest,
+                format!(
+                    "<details><summary>{} more resources</summary>\n\n{}\n</details>\n",
+                    rest.len(),
+                    table(s, rest)
+                ),
+            ));
+        }
+    }
+    v.push((Part::Plan, plan_fold(s, plan)));
+    v
+}
+
+/// Writes the whole comment.
+pub fn write_comment(
+    s: &Summary,
+    plan: PlanText,
+    opts: &CommentOptions,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let parts = sections(s, plan, opts);
+    for (i, (_, text)) in parts.iter().enumerate() {
+        if i > 0 {
+            writeln!(out)?;
+        }
+        out.write_all(text.as_bytes())?;
+    }
+    Ok(())
+}
+
+fn headline(s: &Summary, opts: &CommentOptions) -> String {
+    let h = s.hours();
+    let per = s.period_name();
+    let doc = match s.kind {
+        DocumentKind::Plan => "plan",
+        DocumentKind::State => "state",
+    };
+    let (heading, sentence) = match s.verdict {
+        Verdict::Changed => {
+            let rel = s.relative().map(|p| format!(" ({p})")).unwrap_or_default();
+            let (marker, verb) = if s.delta > 0.0 {
+                ("▲", "adds")
+            } else {
+                ("▼", "saves")
+            };
+            (
+                format!(
+                    "{marker} This plan {verb} {} per {per}{rel}",
+                    Mass(s.delta.abs() * h)
+                ),
+                format!(
+                    "From {} to {} per {per}, at {} CPU utilisation: {} per hour, {} per year.",
+                    Mass(s.before * h),
+                    Mass(s.after * h),
+                    s.utilisation(),
+                    signed(s.delta),
+                    signed(s.delta * crate::estimate::Period::Year.hours()),
+                ),
+            )
+        }
+        Verdict::Unchanged => (
+            format!(
+                "= This plan leaves emissions unchanged at {} per {per}",
+                Mass(s.after * h)
+            ),
+            format!(
+                "The resources it changes emit as much after as before, at {} CPU utilisation.",
+                s.utilisation()
+            ),
+        ),
+        Verdict::Footprint => (
+            format!(
+                "This state's resources emit {} per {per}",
+                Mass(s.after * h)
+            ),
+            format!(
+                "At {} CPU utilisation: {} per hour, {} per year.",
+                s.utilisation(),
+                Mass(s.after),
+                Mass(s.after * crate::estimate::Period::Year.hours()),
+            ),
+        ),
+        Verdict::NothingEstimated => (
+            format!("⚠ carbon-show could not estimate this {doc}"),
+            "No resource in it has figures to add up, so there is no total: read \
+             **not counted** below, not a zero."
+                .to_string(),
+        ),
+        Verdict::Silent => (
+            format!("carbon-show found nothing to estimate in this {doc}"),
+            "It has no AWS, Google Cloud or Azure resource the mappings know of.".to_string(),
+        ),
+    };
+    format!(
+        "{}\n### {}\n\n{}\n",
+        marker(opts.tag.as_deref()),
+        escape(&heading),
+        sentence
+    )
+}
+
+/// The unit a table's figures are given in, from its largest figure: (name, grams per unit).
+fn unit_for(figures: impl IntoIterator<Item = f64>) -> (&'static str, f64) {
+    let max = figures.into_iter().fold(0.0f64, |m, g| m.max(g.abs()));
+    if max >= 1e6 {
+        ("tCO2eq", 1e6)
+    } else if max >= 1e3 {
+        ("kgCO2eq", 1e3)
+    } else {
+        ("gCO2eq", 1.0)
+    }
+}
+
+fn num(g: f64, scale: f64) -> String {
+    sig3(g / scale)
+}
+
+fn signed_num(g: f64, scale: f64) -> String {
+    format!("{}{}", super::sign(g), sig3(g / scale))
+}
+
+fn totals(s: &Summary) -> String {
+    let h = s.hours();
+    let t = &s.report.totals;
+    type Pick = fn(&crate::report::Figures) -> f64;
+    let rows: [(&str, Pick); 3] = [
+        ("operational", |f: &crate::report::Figures| {
+            f.operational_gco2eq
+        }),
+        ("embodied", |f: &crate::report::Figures| f.embodied_gco2eq),
+        ("**total**", |f: &crate::report::Figures| f.total_gco2eq),
+    ];
+    let all = rows.iter().flat_map(|(_, f)| {
+        [
+            f(&t.before_per_hour) * h,
+            f(&t.after_per_hour) * h,
+            f(&t.delta_per_hour) * h,
+        ]
+    });
+    let (unit, scale) = unit_for(all.collect::<Vec<_>>());
+    let per = s.period_name();
+    let mut out = String::new();
+    let bold = |name: &str, v: String| {
+        if name.starts_with("**") {
+            format!("**{v}**")
+        } else {
+            v
+        }
+    };
+    if s.kind == DocumentKind::State {
+        out.push_str(&format!("| {unit} per {per} | emits |\n|---|---:|\n"));
+        for (name, f) in rows {
+            out.push_str(&format!(
+                "| {name} | {} |\n",
+                bold(name, num(f(&t.after_per_hour) * h, scale))
+            ));
+        }
+    } else {
+        out.push_str(&format!(
+            "| {unit} per {per} | before | after | change |\n|---|---:|---:|---:|\n"
+        ));
+        for (name, f) in rows {
+            out.push_str(&format!(
+                "| {name} | {} | {} | {} |\n",
+                bold(name, num(f(&t.before_per_hour) * h, scale)),
+                bold(name, num(f(&t.after_per_hour) * h, scale)),
+                bold(name, signed_num(f(&t.delta_per_hour) * h, scale)),
+            ));
+        }
+    }
+    out
+}
+
+/// A table of resource groups, with one unit for all its figures.
+fn table(s: &Summary, groups: &[Group]) -> String {
+    let h = s.hours();
+    let per = s.period_name();
+    let all: Vec<f64> = groups
+        .iter()
+        .flat_map(|g| [g.before.unwrap_or(0.0), g.after.unwrap_or(0.0), g.delta])
+        .map(|g| g * h)
+        .collect();
+    let (unit, scale) = unit_for(all);
+    let side = |v: Option<f64>| v.map_or("–".to_string(), |g| num(g * h, scale));
+    let mut out = String::new();
+    if s.kind == DocumentKind::State {
+        out.push_str(&format!(
+            "| resource ({unit} per {per}) | emits |\n|---|---:|\n"
+        ));
+        for g in groups {
+            out.push_str(&format!("| {} | {} |\n", code(&g.label), side(g.after)));
+        }
+    } else {
+        out.push_str(&format!(
+            "| resource ({unit} per {per}) | action | before | after | change |\n\
+             |---|---|---:|---:|---:|\n"
+        ));
+        for g in groups {
+            out.push_str(&format!(
+                "| {} | {} | {} | {} | {} |\n",
+                code(&g.label),
+                g.action(),
+                side(g.before),
+                side(g.after),
+                signed_num(g.delta * h, scale),
+            ));
+        }
+    }
+    out
+}
+
+fn not_counted(s: &Summary) -> Option<String> {
+    let c = &s.report.counts;
+    let mut parts: Vec<String> = Vec::new();
+    if !s.unsupported.is_empty() {
+        let names: Vec<String> = if s.verdict == Verdict::NothingEstimated {
+            s.unsupported_types
+                .iter()
+                .map(|t| code_type_count(t))
+                .collect()
+        } else {
+            s.unsupported.iter().map(|a| code(a)).collect()
+        };
+        parts.push(format!(
+            "{} unsupported, no mapping covers them: {}",
+            c.unsupported,
+            capped(&names, NAMES_LISTED)
+        ));
+    }
+    if !s.not_estimated.is_empty() {
+        let names: Vec<String> = s
+            .not_estimated
+            .iter()
+            .map(|n| format!("{} ({})", code(&n.label), escape(&n.reason)))
+            .collect();
+        parts.push(format!(
+            "{} not estimated, a figure was missing: {}",
+            c.not_estimated,
+            capped(&names, NAMES_LISTED)
+        ));
+    }
+    if parts.is_empty() {
+        return None;
+    }
+    let mut p = format!("**Not counted:** {}.", parts.join("; "));
+    if c.ignored > 0 {
+        p.push_str(&format!(
+            " Ignored, with no emissions of their own (networks, IAM, …): {}.",
+            c.ignored
+        ));
+    }
+    p.push('\n');
+    Some(p)
+}
+
+fn plan_fold(s: &Summary, plan: PlanText) -> String {
+    let summary = match (plan.plan_line, s.kind) {
+        (Some(l), _) => escape(l.trim()),
+        (None, DocumentKind::Plan) => "The plan".to_string(),
+        (None, DocumentKind::State) => "The state".to_string(),
+    };
+    let fence = fence_for(plan.text);
+    let mut out = format!("<details><summary>{summary}</summary>\n\n{fence}text\n");
+    out.push_str(plan.text);
+    if !plan.text.ends_with('\n') {
+        out.push('\n');
+    }
+    out.push_str(&format!("{fence}\n\n</details>\n"));
+    out
+}
+
+/// An address in a code span, safe in a table cell.
+fn code(address: &str) -> String {
+    format!("`{}`", address.replace('`', "'").replace('|', "\\|"))
+}
+
+/// `aws_lambda_function ×2` with the type in a code span.
+fn code_type_count(t: &str) -> String {
+    match t.rsplit_once(' ') {
+        Some((ty, n)) => format!("{} {n}", code(ty)),
+        None => code(t),
+    }
+}
+
+/// Escapes text for a Markdown table cell or HTML summary.
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('|', "\\|")
+}
+
+/// A code fence longer than any run of backticks inside `text`.
+fn fence_for(text: &str) -> String {
+    let mut longest = 0;
+    let mut run = 0;
+    for c in text.chars() {
+        if c == '`' {
+            run += 1;
+            longest = longest.max(run);
+        } else {
+            run = 0;
+        }
+    }
+    "`".repeat((longest + 1).max(3))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fences_outgrow_backtick_runs() {
+        assert_eq!(fence_for("plain"), "```");
+        assert_eq!(fence_for("a ```` b"), "`````");
+    }
+
+    #[test]
+    fn cells_escape_markup() {
+        assert_eq!(escape("a|b<c>&"), "a\\|b&lt;c&gt;&amp;");
+        assert_eq!(code("a.b[\"x|`\"]"), "`a.b[\"x\\|'\"]`");
+    }
+
+    #[test]
+    fn one_unit_from_the_largest_figure() {
+        assert_eq!(unit_for([5.0, -2500.0]), ("kgCO2eq", 1e3));
+        assert_eq!(unit_for([5.0]), ("gCO2eq", 1.0));
+        assert_eq!(unit_for([3e6]), ("tCO2eq", 1e6));
+        assert_eq!(marker(None), "<!-- carbon-show -->");
+        assert_eq!(marker(Some("prod")), "<!-- carbon-show: prod -->");
+    }
+}
