@@ -172,7 +172,7 @@ struct Args {
     format: FormatArg,
     /// The plan exactly as OpenTofu prints it: no carbon annotations or summary (human format
     /// only; the carbon flags conflict with it).
-    #[arg(long, conflicts_with_all = ["mappings", "data", "utilization", "period", "fail_over", "comment_tag"])]
+    #[arg(long, conflicts_with_all = ["mappings", "data", "utilization", "period", "fail_over", "comment_tag", "max_chars"])]
     no_carbon: bool,
     /// A folder of mapping files layered over the embedded ones (repeatable).
     #[arg(long = "mappings", value_name = "DIR")]
@@ -193,6 +193,11 @@ struct Args {
     /// several jobs can each update their own comment (`--format markdown` only).
     #[arg(long, value_name = "TAG", value_parser = parse_tag)]
     comment_tag: Option<String>,
+    /// The Markdown comment's length limit in characters (default 65536, GitHub's; GitLab
+    /// allows 1000000): over it, the plan text and then the smallest rows are left out, with
+    /// a note (`--format markdown` only).
+    #[arg(long, value_name = "N", value_parser = parse_max_chars)]
+    max_chars: Option<usize>,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -253,6 +258,17 @@ fn parse_tag(s: &str) -> Result<String, String> {
     }
 }
 
+fn parse_max_chars(s: &str) -> Result<usize, String> {
+    let min = crate::render::carbon::markdown::MIN_MAX_CHARS;
+    match s.trim().replace('_', "").parse::<usize>() {
+        Ok(n) if n >= min => Ok(n),
+        Ok(_) => Err(format!(
+            "{s:?} is too small: the headline and totals need {min}"
+        )),
+        Err(_) => Err(format!("{s:?} is not a number of characters")),
+    }
+}
+
 /// Conflicts clap's declarations cannot say (they depend on a flag's value).
 fn validate(a: Args) -> Result<Args, clap::Error> {
     use clap::CommandFactory;
@@ -268,6 +284,11 @@ fn validate(a: Args) -> Result<Args, clap::Error> {
         return Err(conflict(format!(
             "--no-carbon cannot be used with --format {format}: that output is the carbon \
              report; drop one of the two"
+        )));
+    }
+    if a.max_chars.is_some() && format != "markdown" {
+        return Err(conflict(format!(
+            "--max-chars limits the Markdown comment: it needs --format markdown, not {format}"
         )));
     }
     if a.comment_tag.is_some() && format != "markdown" {
@@ -313,6 +334,10 @@ impl From<Args> for Command {
         let carbon = (!a.no_carbon).then_some(carbon);
         let comment = crate::render::carbon::CommentOptions {
             tag: a.comment_tag.clone(),
+            max_chars: Some(
+                a.max_chars
+                    .unwrap_or(crate::render::carbon::markdown::DEFAULT_MAX_CHARS),
+            ),
             ..Default::default()
         };
         let mut opts = Options::from(a);

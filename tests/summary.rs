@@ -502,3 +502,155 @@ fn binary_plan_file_gets_the_show_json_hint() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The README's example is the demo's real output: its lines appear in the demo's rendering,
+/// in order (`…` stands for lines left out).
+#[test]
+fn readme_example_is_the_demo_output() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let start = readme.find("```text\n").expect("the example") + 8;
+    let example = &readme[start..start + readme[start..].find("```").unwrap()];
+    let demo = show("testdata/demo/plan.json", &[]);
+    let demo: Vec<&str> = demo.lines().collect();
+    let mut at = 0;
+    let mut matched = 0;
+    for line in example.lines().filter(|l| l.trim() != "…") {
+        match demo[at..].iter().position(|d| *d == line) {
+            Some(i) => {
+                at += i + 1;
+                matched += 1;
+            }
+            None => panic!("README line not in the demo output (in order): {line:?}"),
+        }
+    }
+    assert!(matched >= 25, "{matched} lines");
+    assert!(example.contains("\nCarbon ≈ "), "the summary is shown");
+}
+
+/// A plan of `n` created `aws_instance`s of assorted types, one resource each (no grouping).
+fn many_instances(n: usize) -> Vec<u8> {
+    let base: Value =
+        serde_json::from_slice(&std::fs::read(root().join("testdata/carbon/create.json")).unwrap())
+            .unwrap();
+    let find = |list: &Value| {
+        list.as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["address"] == "aws_instance.web")
+            .unwrap()
+            .clone()
+    };
+    let (rc0, pv0) = (
+        find(&base["resource_changes"]),
+        find(&base["planned_values"]["root_module"]["resources"]),
+    );
+    let types = [
+        "t3.micro",
+        "t3.large",
+        "m5.large",
+        "m5.2xlarge",
+        "c5.xlarge",
+        "r5.large",
+    ];
+    let (mut rcs, mut pvs) = (Vec::with_capacity(n), Vec::with_capacity(n));
+    for i in 0..n {
+        let name = format!("node_{i}");
+        let t = types[i % types.len()];
+        let mut rc = rc0.clone();
+        rc["address"] = json!(format!("aws_instance.{name}"));
+        rc["name"] = json!(name);
+        rc["change"]["after"]["instance_type"] = json!(t);
+        rc["change"]["after"]["root_block_device"][0]["volume_size"] = json!(20 + i % 500);
+        let mut pv = pv0.clone();
+        pv["address"] = rc["address"].clone();
+        pv["name"] = json!(name);
+        pv["values"]["instance_type"] = json!(t);
+        pv["values"]["root_block_device"][0]["volume_size"] = json!(20 + i % 500);
+        rcs.push(rc);
+        pvs.push(pv);
+    }
+    let mut doc = base;
+    doc["resource_changes"] = json!(rcs);
+    doc["planned_values"]["root_module"]["resources"] = json!(pvs);
+    serde_json::to_vec(&doc).unwrap()
+}
+
+/// GitHub refuses comments over 65,536 characters: the comment for a 10,000-resource plan
+/// keeps its headline, totals and top rows, cuts the plan between lines and the smallest rows,
+/// says so, and is still well-formed GFM (every fence and fold closed).
+#[test]
+fn markdown_comment_of_a_10k_plan_fits_the_budget() {
+    for (n, args, max) in [
+        (10_000, vec!["--format", "markdown"], 65_536),
+        (
+            2_000,
+            vec!["--format", "markdown", "--max-chars", "20000"],
+            20_000,
+        ),
+    ] {
+        let o = run(&args, &many_instances(n));
+        assert!(o.status.success(), "{}", stderr(&o));
+        let md = stdout(&o);
+        let len = md.chars().count();
+        assert!(len <= max, "{len} characters over {max}");
+        assert!(len > max * 9 / 10, "the budget is used: {len} of {max}");
+        assert!(
+            md.starts_with("<!-- carbon-show -->\n### ▲ This plan adds "),
+            "{md:.300}"
+        );
+        assert!(md.contains("| **total** |"), "the totals stay");
+        assert!(
+            md.contains(&format!("**Largest changes** (10 of {n} resources)")),
+            "{md:.2000}"
+        );
+        assert!(
+            md.contains(&format!(
+                "more resources left out to stay within {max} characters (`--max-chars`)"
+            )),
+            "{md:.2000}"
+        );
+        assert!(
+            md.contains("characters (`--max-chars`).*"),
+            "the plan's note"
+        );
+        assert_eq!(
+            md.matches("<details>").count(),
+            md.matches("</details>").count()
+        );
+        let fences = md.lines().filter(|l| l.starts_with("```")).count();
+        assert_eq!(fences % 2, 0, "a code fence left open");
+        let html = gfm(&md);
+        assert!(html.contains("<h3>▲ This plan adds "), "{html:.300}");
+        assert!(html.matches("<table>").count() >= 3, "{html:.3000}");
+        // rows still by |change|, largest first
+        let (_, top) = table_cells(&html, 1);
+        let (_, rest) = table_cells(&html, 2);
+        let changes: Vec<f64> = top.iter().chain(&rest).map(|r| number(&r[4])).collect();
+        for w in changes.windows(2) {
+            assert!(w[0].abs() >= w[1].abs(), "not sorted: {changes:?}");
+        }
+    }
+    // without a budget problem nothing is cut
+    let small = show("testdata/demo/plan.json", &["--format", "markdown"]);
+    assert!(!small.contains("--max-chars"), "{small}");
+}
+
+#[test]
+fn max_chars_needs_markdown_and_room() {
+    for (args, reason) in [
+        (
+            &["--max-chars", "5000"][..],
+            "--max-chars limits the Markdown comment",
+        ),
+        (
+            &["--format", "markdown", "--max-chars", "100"][..],
+            "is too small: the headline and totals need 2000",
+        ),
+    ] {
+        let mut all = args.to_vec();
+        all.push("testdata/carbon/create.json");
+        let o = show_args(&all);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(reason), "{args:?}: {}", stderr(&o));
+    }
+}

@@ -4,8 +4,9 @@
 //! resources that change most (ranked by the size of their change, the rest folded), and the
 //! annotated plan folded at the end.
 //!
-//! The comment is built as sections in document order, each with a priority, so that a
-//! character budget can leave out the least important first (the plan, then the folded rows).
+//! The comment is built as sections in document order, each with a priority, and kept within
+//! a character budget (`--max-chars`, GitHub's 65,536 by default) by leaving out the least
+//! important first: the plan's last lines, then the smallest rows ([`fit`]).
 
 use std::io::{self, Write};
 
@@ -15,6 +16,10 @@ use crate::estimate::{Mass, sig3};
 
 /// Resource rows shown before the rest is folded.
 pub const DEFAULT_TOP: usize = 10;
+/// GitHub refuses comments longer than 65,536 characters (GitLab's notes allow 1,000,000).
+pub const DEFAULT_MAX_CHARS: usize = 65_536;
+/// The smallest budget `--max-chars` accepts: the headline, totals and a few rows fit.
+pub const MIN_MAX_CHARS: usize = 2_000;
 /// Names listed in the "not counted" paragraph before `and N more`.
 const NAMES_LISTED: usize = 10;
 
@@ -34,6 +39,8 @@ pub struct CommentOptions {
     pub tag: Option<String>,
     /// Resource rows shown before the rest is folded.
     pub top: usize,
+    /// `--max-chars`: the comment's length limit in characters (`None`: no limit).
+    pub max_chars: Option<usize>,
 }
 
 impl Default for CommentOptions {
@@ -41,6 +48,7 @@ impl Default for CommentOptions {
         CommentOptions {
             tag: None,
             top: DEFAULT_TOP,
+            max_chars: Some(DEFAULT_MAX_CHARS),
         }
     }
 }
@@ -112,21 +120,149 @@ pub fn sections(s: &Summary, plan: PlanText, opts: &CommentOptions) -> Vec<(Part
     v
 }
 
-/// Writes the whole comment.
+/// Writes the whole comment, within `opts.max_chars` ([`fit`]).
 pub fn write_comment(
     s: &Summary,
     plan: PlanText,
     opts: &CommentOptions,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    let parts = sections(s, plan, opts);
+    out.write_all(fit(s, plan, opts).as_bytes())
+}
+
+fn join(parts: &[(Part, String)]) -> String {
+    let mut out = String::new();
     for (i, (_, text)) in parts.iter().enumerate() {
         if i > 0 {
-            writeln!(out)?;
+            out.push('\n');
         }
-        out.write_all(text.as_bytes())?;
+        out.push_str(text);
     }
-    Ok(())
+    out
+}
+
+fn chars(s: &str) -> usize {
+    s.chars().count()
+}
+
+/// The comment within the budget. Over it, the least important goes first: the plan is cut
+/// between lines (its code fence and fold stay closed, a note says how much is left out),
+/// then the folded rows and then the top rows are cut from the smallest change up (a note
+/// says how many). The headline, the totals and what was not counted always stay.
+pub fn fit(s: &Summary, plan: PlanText, opts: &CommentOptions) -> String {
+    let mut parts = sections(s, plan, opts);
+    let Some(max) = opts.max_chars else {
+        return join(&parts);
+    };
+    let total = |parts: &[(Part, String)]| chars(&join(parts));
+    if total(&parts) <= max {
+        return join(&parts);
+    }
+    // 1. the plan
+    if let Some(i) = parts.iter().position(|(p, _)| *p == Part::Plan) {
+        let others = total(&parts) - chars(&parts[i].1);
+        parts[i].1 = plan_fold_within(s, plan, max.saturating_sub(others), max);
+        if total(&parts) <= max {
+            return join(&parts);
+        }
+    }
+    // 2. the folded rows, then 3. the top rows
+    let top = opts.top.max(1).min(s.groups.len());
+    for (part, range) in [(Part::Rest, top..s.groups.len()), (Part::Largest, 0..top)] {
+        let Some(i) = parts.iter().position(|(p, _)| *p == part) else {
+            continue;
+        };
+        let others = total(&parts) - chars(&parts[i].1);
+        let room = max.saturating_sub(others);
+        let groups = &s.groups[range];
+        // the most rows that fit (a section's length grows with its rows)
+        let (mut lo, mut hi) = (0, groups.len());
+        while lo < hi {
+            let mid = (lo + hi).div_ceil(2);
+            if chars(&rows_section(s, part, groups, mid, max)) <= room {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        parts[i].1 = rows_section(s, part, groups, lo, max);
+        if total(&parts) <= max {
+            break;
+        }
+    }
+    join(&parts)
+}
+
+/// The rows section `part` with only the first `shown` of `groups`, and a note for the rest.
+fn rows_section(s: &Summary, part: Part, groups: &[Group], shown: usize, max: usize) -> String {
+    let left = groups.len() - shown;
+    let note = format!(
+        "*{left} more resources left out to stay within {max} characters (`--max-chars`); \
+         `--format json` has them all.*\n"
+    );
+    let table_text = if shown > 0 {
+        table(s, &groups[..shown])
+    } else {
+        String::new()
+    };
+    let body = match (shown, left) {
+        (_, 0) => table_text,
+        (0, _) => note,
+        _ => format!("{table_text}\n{note}"),
+    };
+    match part {
+        Part::Rest => format!(
+            "<details><summary>{} more resources</summary>\n\n{body}\n</details>\n",
+            groups.len()
+        ),
+        _ => format!(
+            "**Largest changes** ({shown} of {} resources)\n\n{body}",
+            s.groups.len()
+        ),
+    }
+}
+
+/// The plan fold within `room` characters: whole lines only, the fence and the fold closed,
+/// and a note saying how many lines were left out.
+fn plan_fold_within(s: &Summary, plan: PlanText, room: usize, max: usize) -> String {
+    let whole = plan_fold(s, plan);
+    if chars(&whole) <= room {
+        return whole;
+    }
+    let summary = fold_summary(s, plan);
+    let fence = fence_for(plan.text);
+    let lines: Vec<&str> = plan.text.split_inclusive('\n').collect();
+    let head = format!("<details><summary>{summary}</summary>\n\n{fence}text\n");
+    let tail = |left: usize| {
+        format!(
+            "{fence}\n\n*{left} more lines of the plan left out to stay within {max} characters \
+             (`--max-chars`).*\n\n</details>\n"
+        )
+    };
+    let mut used = chars(&head) + chars(&tail(lines.len()));
+    let mut kept = 0;
+    for l in &lines {
+        let n = chars(l) + usize::from(!l.ends_with('\n'));
+        if used + n > room {
+            break;
+        }
+        used += n;
+        kept += 1;
+    }
+    if kept == 0 {
+        return format!(
+            "*The plan text is left out to stay within {max} characters (`--max-chars`).*\n"
+        );
+    }
+    let mut out = head;
+    for l in &lines[..kept] {
+        out.push_str(l);
+        if !l.ends_with('\n') {
+            out.push('\n');
+        }
+    }
+    out.push_str(&tail(lines.len() - kept));
+    out
 }
 
 fn headline(s: &Summary, opts: &CommentOptions) -> String {
@@ -354,12 +490,16 @@ fn not_counted(s: &Summary) -> Option<String> {
     Some(p)
 }
 
-fn plan_fold(s: &Summary, plan: PlanText) -> String {
-    let summary = match (plan.plan_line, s.kind) {
+fn fold_summary(s: &Summary, plan: PlanText) -> String {
+    match (plan.plan_line, s.kind) {
         (Some(l), _) => escape(l.trim()),
         (None, DocumentKind::Plan) => "The plan".to_string(),
         (None, DocumentKind::State) => "The state".to_string(),
-    };
+    }
+}
+
+fn plan_fold(s: &Summary, plan: PlanText) -> String {
+    let summary = fold_summary(s, plan);
     let fence = fence_for(plan.text);
     let mut out = format!("<details><summary>{summary}</summary>\n\n{fence}text\n");
     out.push_str(plan.text);
