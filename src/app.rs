@@ -11,6 +11,7 @@ use crate::cli::{CarbonOptions, Format, Input, Options, SchemaSource, use_color}
 use crate::error::Error;
 use crate::mapping::{self, DataResolver};
 use crate::plan::{Plan, ResourceChange};
+use crate::render::carbon::{self as wording, CarbonAnnotator, DocumentKind, PlanText, Summary};
 use crate::render::impact::{ImpactOptions, ImpactResource};
 use crate::render::{self, Annotator, NoAnnotations, Theme};
 use crate::schema::Schemas;
@@ -91,7 +92,7 @@ pub fn run(opts: &Options, out: &mut dyn Write) -> Result<(), Error> {
         Source::File(f) => f.read()?,
     };
     let t = std::time::Instant::now();
-    let plan = crate::plan::parse(&path, &bytes)?;
+    let plan = parse_plan(&path, &bytes)?;
     phase("parse plan", t);
     let schemas = match &opts.schemas {
         Some(SchemaSource::File(p)) => Some(read_schemas(p)?),
@@ -257,6 +258,30 @@ fn finish(
     Ok(())
 }
 
+/// `plan::parse`, with a hint for the commonest wrong input: a binary plan file (the zip
+/// archive `tofu plan -out` saves) given where its JSON is expected.
+fn parse_plan<'a>(path: &Path, bytes: &'a [u8]) -> Result<Plan<'a>, Error> {
+    crate::plan::parse(path, bytes).map_err(|e| match e {
+        Error::Json { path, .. } if bytes.starts_with(b"PK\x03\x04") => Error::Json {
+            message: if path == Path::new("<stdin>") {
+                "this is a binary plan file, not its JSON: pipe `tofu show -json plan.tfplan` \
+                 (or `terraform show -json plan.tfplan`) instead"
+                    .to_string()
+            } else {
+                format!(
+                    "this is a binary plan file, not its JSON: run `tofu show -json {0} > \
+                     plan.json` (or `terraform show -json {0}`) first",
+                    path.display()
+                )
+            },
+            path,
+            line: 1,
+            column: 1,
+        },
+        e => e,
+    })
+}
+
 /// The document as the mapping engine reads it: jaq values, parsed straight from the bytes
 /// (only the parts filters read).
 fn document(path: &Path, bytes: &[u8]) -> Result<mapping::Document, Error> {
@@ -268,7 +293,7 @@ fn document(path: &Path, bytes: &[u8]) -> Result<mapping::Document, Error> {
         }
         // the same error as the plan reader's
         Err(_) => {
-            crate::plan::parse(path, bytes)?;
+            parse_plan(path, bytes)?;
             Err(Error::Mapping("the document could not be read".into()))
         }
     }
@@ -375,56 +400,6 @@ fn carbon_address<'a>(rc: &'a ResourceChange) -> Cow<'a, str> {
     }
 }
 
-/// The carbon lines of the human plan: one annotation per estimated resource, and the summary.
-struct CarbonAnnotator {
-    lines: HashMap<String, String>,
-    summary: Vec<String>,
-}
-
-impl CarbonAnnotator {
-    fn new(a: &Assessment, period: crate::estimate::Period) -> Self {
-        let lines = a
-            .report
-            .resources
-            .iter()
-            .filter_map(|r| r.annotation(period).map(|l| (r.address.clone(), l)))
-            .collect();
-        let report = &a.report;
-        let summary = if report.resources.is_empty() && report.unsupported.is_empty() {
-            Vec::new()
-        } else {
-            std::iter::once(String::new())
-                .chain(report.summary_lines(period))
-                .collect()
-        };
-        CarbonAnnotator { lines, summary }
-    }
-}
-
-impl Annotator for CarbonAnnotator {
-    fn resource_lines(&self, rc: &ResourceChange) -> Vec<String> {
-        self.lines
-            .get(carbon_address(rc).as_ref())
-            .map(|l| vec![l.clone()])
-            .unwrap_or_default()
-    }
-
-    fn summary_lines(&self) -> Vec<String> {
-        self.summary.clone()
-    }
-
-    fn state_resource_lines(&self, address: &str, deposed_key: Option<&str>) -> Vec<String> {
-        let address = match deposed_key {
-            Some(key) => Cow::Owned(mapping::deposed_address(address, key)),
-            None => Cow::Borrowed(address),
-        };
-        self.lines
-            .get(address.as_ref())
-            .map(|l| vec![l.clone()])
-            .unwrap_or_default()
-    }
-}
-
 fn write_output(
     opts: &Options,
     plan: &Plan<'_>,
@@ -438,8 +413,13 @@ fn write_output(
         .map(|c| c.settings.period)
         .unwrap_or_default();
     let annotator: Box<dyn Annotator> = match assessment {
-        Some(a) => Box::new(CarbonAnnotator::new(a, period)),
+        Some(a) => Box::new(CarbonAnnotator::new(&a.report, period)),
         None => Box::new(NoAnnotations),
+    };
+    let kind = if plan.is_state() {
+        DocumentKind::State
+    } else {
+        DocumentKind::Plan
     };
     match (opts.format, assessment) {
         (Format::Human, _) => {
@@ -448,12 +428,19 @@ fn write_output(
             } else {
                 Theme::plain()
             };
-            render::render_human(plan, schemas, opts.human, &theme, &*annotator, out)
+            render::render_human(plan, schemas, opts.human, &theme, &*annotator, out)?;
+            // The summary closes the output, after OpenTofu's own text (render::carbon::summary).
+            match assessment {
+                Some(a) => {
+                    wording::write_human(&Summary::new(&a.report, kind, period), &theme, out)
+                }
+                None => Ok(()),
+            }
         }
         (Format::Json, Some(a)) => render::json::write_report(&a.report, period, out),
         (Format::Markdown, Some(a)) => {
             let mut text = Vec::new();
-            render::render_human(
+            let rendered = render::render_human(
                 plan,
                 schemas,
                 opts.human,
@@ -462,11 +449,12 @@ fn write_output(
                 &mut text,
             )?;
             let text = String::from_utf8_lossy(&text);
-            let plan_line = text
-                .lines()
-                .find(|l| l.starts_with("Plan: ") || l.starts_with("No changes."))
-                .unwrap_or("The plan");
-            render::markdown::write_comment(&a.report, period, &text, plan_line, out)
+            let plan_text = PlanText {
+                text: &text,
+                plan_line: rendered.plan_line.as_deref(),
+            };
+            let summary = Summary::new(&a.report, kind, period);
+            wording::write_comment(&summary, plan_text, &opts.comment, out)
         }
         (Format::ImpactFramework, Some(a)) => {
             let types: HashMap<&str, &str> = a

@@ -99,7 +99,7 @@ fn price(m: &MappedResource, settings: Settings) -> Result<Pricing, String> {
         Some((t, u)) => {
             assumptions.push(format!(
                 "CPU utilisation {} % ({t}'s published baseline; --utilization overrides)",
-                crate::report::trim_num(u * 100.0)
+                crate::render::carbon::trim_num(u * 100.0)
             ));
             u
         }
@@ -573,10 +573,9 @@ mod tests {
         );
         assert!(d.report.totals.delta_per_hour.total_gco2eq < 0.0);
         assert!(
-            d.report.resources[0]
-                .annotation(Period::Month)
-                .unwrap()
-                .starts_with("≈ saves ")
+            crate::render::carbon::annotation(&d.report.resources[0], Period::Month)[0]
+                .starts_with("≈ -"),
+            "a delete saves"
         );
     }
 

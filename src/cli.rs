@@ -93,6 +93,8 @@ pub struct Options {
     pub format: Format,
     /// `None` with `--no-carbon`: the plan exactly as OpenTofu prints it, nothing added.
     pub carbon: Option<CarbonOptions>,
+    /// How `--format markdown` writes its comment.
+    pub comment: crate::render::carbon::CommentOptions,
 }
 
 impl Default for Options {
@@ -105,6 +107,7 @@ impl Default for Options {
             human: HumanOptions::default(),
             format: Format::Human,
             carbon: Some(CarbonOptions::default()),
+            comment: Default::default(),
         }
     }
 }
@@ -222,8 +225,9 @@ struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value = "human")]
     format: FormatArg,
-    /// The plan exactly as OpenTofu prints it: no carbon annotations or summary.
-    #[arg(long)]
+    /// The plan exactly as OpenTofu prints it: no carbon annotations or summary (human format
+    /// only; the carbon flags conflict with it).
+    #[arg(long, conflicts_with_all = ["mappings", "data", "utilization", "period", "fail_over", "comment_tag", "max_chars"])]
     no_carbon: bool,
     /// A folder of mapping files layered over the embedded ones (repeatable).
     #[arg(long = "mappings", value_name = "DIR")]
@@ -254,6 +258,15 @@ struct Args {
     /// `2s,256MB` (default 5s,512MB); past it the run stops with exit 8.
     #[arg(long, value_name = "BUDGET")]
     mapping_budget: Option<crate::mapping::limits::Budget>,
+    /// Names the Markdown comment's hidden marker (`<!-- carbon-show:TAG -->`), so that
+    /// several jobs can each update their own comment (`--format markdown` only).
+    #[arg(long, value_name = "TAG", value_parser = parse_tag)]
+    comment_tag: Option<String>,
+    /// The Markdown comment's length limit in characters (default 65536, GitHub's; GitLab
+    /// allows 1000000): over it, the plan text and then the smallest rows are left out, with
+    /// a note (`--format markdown` only).
+    #[arg(long, value_name = "N", value_parser = parse_max_chars)]
+    max_chars: Option<usize>,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -296,6 +309,64 @@ fn parse_budget(s: &str) -> Result<Budget, String> {
     s.parse()
 }
 
+/// A tag goes inside an HTML comment: letters, digits and `._:/-`, no `--`.
+fn parse_tag(s: &str) -> Result<String, String> {
+    let ok = !s.is_empty()
+        && s.len() <= 64
+        && !s.contains("--")
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._:/-".contains(c));
+    if ok {
+        Ok(s.to_string())
+    } else {
+        Err(format!(
+            "{s:?} cannot go in an HTML comment: use 1 to 64 letters, digits and ._:/- (no --)"
+        ))
+    }
+}
+
+fn parse_max_chars(s: &str) -> Result<usize, String> {
+    let min = crate::render::carbon::markdown::MIN_MAX_CHARS;
+    match s.trim().replace('_', "").parse::<usize>() {
+        Ok(n) if n >= min => Ok(n),
+        Ok(_) => Err(format!(
+            "{s:?} is too small: the headline and totals need {min}"
+        )),
+        Err(_) => Err(format!("{s:?} is not a number of characters")),
+    }
+}
+
+/// Conflicts clap's declarations cannot say (they depend on a flag's value).
+fn validate(a: Args) -> Result<Args, clap::Error> {
+    use clap::CommandFactory;
+    let format = match a.format {
+        FormatArg::Human => "human",
+        FormatArg::Json => "json",
+        FormatArg::Markdown => "markdown",
+        FormatArg::ImpactFramework => "impact-framework",
+    };
+    let conflict =
+        |msg: String| Args::command().error(clap::error::ErrorKind::ArgumentConflict, msg);
+    if a.no_carbon && format != "human" {
+        return Err(conflict(format!(
+            "--no-carbon cannot be used with --format {format}: that output is the carbon \
+             report; drop one of the two"
+        )));
+    }
+    if a.max_chars.is_some() && format != "markdown" {
+        return Err(conflict(format!(
+            "--max-chars limits the Markdown comment: it needs --format markdown, not {format}"
+        )));
+    }
+    if a.comment_tag.is_some() && format != "markdown" {
+        return Err(conflict(format!(
+            "--comment-tag names the Markdown comment's marker: it needs --format markdown, \
+             not {format}"
+        )));
+    }
+    Ok(a)
+}
+
 /// The settings the flags give (`None` where a flag is absent).
 fn flag_layer(a: &Args) -> Layer {
     let flag = |name| Source::Flag(name);
@@ -323,6 +394,10 @@ fn flag_layer(a: &Args) -> Layer {
         fail_over: a.fail_over.map(|value| Setting {
             value,
             source: flag("--fail-over"),
+        }),
+        max_chars: a.max_chars.map(|value| Setting {
+            value,
+            source: flag("--max-chars"),
         }),
         // `--flavor auto` is the default: it sets nothing, so a file or the environment can
         flavor: a
@@ -386,8 +461,13 @@ fn command(
             .collect(),
         mapping_budget: a.mapping_budget.unwrap_or_default(),
     };
-    // The carbon formats need figures even with --no-carbon.
-    let carbon = (!a.no_carbon || format != Format::Human).then_some(carbon);
+    // (--no-carbon with another format is refused by `validate`)
+    let carbon = (!a.no_carbon).then_some(carbon);
+    let comment = crate::render::carbon::CommentOptions {
+        tag: a.comment_tag.clone(),
+        max_chars: Some(settings.max_chars.value),
+        ..Default::default()
+    };
     let output = match (&a.output, a.quiet) {
         (Some(p), _) if p.as_os_str() != "-" => Target::File(p.clone()),
         (_, true) => Target::Discard,
@@ -398,6 +478,7 @@ fn command(
         // `auto` looks at the terminal; a file (or nothing) is not one
         opts.color = ColorMode::Never;
     }
+    opts.comment = comment;
     opts.format = format;
     opts.carbon = carbon;
     opts.human.flavor = settings.flavor.value;
@@ -439,6 +520,7 @@ impl From<Args> for Options {
             },
             format: Format::Human,
             carbon: Some(CarbonOptions::default()),
+            comment: Default::default(),
         }
     }
 }
@@ -452,7 +534,11 @@ where
     T: Into<OsString> + Clone,
 {
     let cwd = std::env::current_dir().unwrap_or_default();
-    command(Args::parse_from(args), &|k| std::env::var_os(k), &cwd)
+    let a = match Args::try_parse_from(args).and_then(validate) {
+        Ok(a) => a,
+        Err(e) => e.exit(),
+    };
+    command(a, &|k| std::env::var_os(k), &cwd)
 }
 
 /// Parses the command line, returning clap's message (or the configuration's error) as a
@@ -463,7 +549,9 @@ where
     T: Into<OsString> + Clone,
 {
     let cwd = std::env::current_dir().unwrap_or_default();
-    let a = Args::try_parse_from(args).map_err(|e| e.to_string())?;
+    let a = Args::try_parse_from(args)
+        .and_then(validate)
+        .map_err(|e| e.to_string())?;
     command(a, &|k| std::env::var_os(k), &cwd).map_err(|e| e.to_string())
 }
 

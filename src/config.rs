@@ -35,7 +35,7 @@ use crate::render::Flavor;
 pub const FILE_NAME: &str = ".carbon-show.toml";
 
 /// GitHub's limit on a comment's length, in characters: the default `max-chars`.
-pub const DEFAULT_MAX_CHARS: usize = 65_536;
+pub const DEFAULT_MAX_CHARS: usize = crate::render::carbon::markdown::DEFAULT_MAX_CHARS;
 
 /// Where a setting's value came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -293,10 +293,12 @@ pub fn parse_max_chars(s: &str) -> Result<usize, String> {
     check_max_chars(n as i64).map_err(|e| format!("{s:?}: {e}"))
 }
 
-/// The Markdown comment needs room for its headline: fewer than 1,000 characters is refused.
+/// The Markdown comment needs room for its headline and totals (the same floor as
+/// `--max-chars`).
 fn check_max_chars(n: i64) -> Result<usize, String> {
-    if !(1000..=100_000_000).contains(&n) {
-        return Err("must be between 1000 and 100000000".into());
+    let min = crate::render::carbon::markdown::MIN_MAX_CHARS as i64;
+    if !(min..=100_000_000).contains(&n) {
+        return Err(format!("must be between {min} and 100000000"));
     }
     Ok(n as usize)
 }

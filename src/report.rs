@@ -1,10 +1,11 @@
-//! The carbon report: per-resource figures before and after the change, totals, and the text of
-//! annotations and the summary. Every output format (human, JSON, Markdown) reads this one model.
+//! The carbon report: per-resource figures before and after the change, totals and counts, as
+//! plain data. Every output format reads this one model; the carbon wording (annotations,
+//! summary, Markdown comment) is `render::carbon`'s.
 
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::estimate::{Estimate, Mass, Period, sig3};
+use crate::estimate::{Estimate, Period};
 
 /// Version of the JSON document written by `--format json` (see docs/json-format.md).
 pub const JSON_SCHEMA_VERSION: &str = "1.0";
@@ -135,159 +136,6 @@ impl ResourceReport {
             warnings: Vec::new(),
         }
     }
-
-    /// The one-line annotation printed under the resource header in the human plan
-    /// (without the leading `# `), or `None` for resources with nothing to say.
-    pub fn annotation(&self, period: Period) -> Option<String> {
-        if let Status::NotEstimated { reason } = &self.status {
-            return Some(format!("≈ not estimated: {reason}"));
-        }
-        let hours = period.hours();
-        let rate = |g: f64| -> String {
-            if period == Period::Hour {
-                format!("{}/h", Mass(g))
-            } else {
-                format!("{}/h ({}/{})", Mass(g), Mass(g * hours), period.unit())
-            }
-        };
-        let unchanged = self.actions.iter().all(|a| a == "no-op");
-        let text = match (&self.before, &self.after) {
-            // an unchanged resource (a state document's): what it emits, no "before → after"
-            (_, Some(a)) if unchanged => {
-                format!("≈ {} · {}", rate(a.per_hour.total_gco2eq), describe(a))
-            }
-            (None, Some(a)) => format!("≈ {} · {}", rate(a.per_hour.total_gco2eq), describe(a)),
-            (Some(b), None) => format!(
-                "≈ saves {} · {}",
-                rate(b.per_hour.total_gco2eq),
-                describe(b)
-            ),
-            (Some(b), Some(a)) => {
-                let d = self.delta_per_hour.total_gco2eq;
-                let delta = if period == Period::Hour {
-                    format!("{}{}/h", sign(d), Mass(d))
-                } else {
-                    format!(
-                        "{s}{}/h, {s}{}/{}",
-                        Mass(d),
-                        Mass(d * hours),
-                        period.unit(),
-                        s = sign(d)
-                    )
-                };
-                format!(
-                    "≈ {}/h → {}/h ({delta}) · {}",
-                    Mass(b.per_hour.total_gco2eq),
-                    Mass(a.per_hour.total_gco2eq),
-                    describe_change(b, a)
-                )
-            }
-            (None, None) => return None,
-        };
-        let mut text = text;
-        if let Some(w) = self.warnings.first() {
-            text.push_str(&format!(" · ⚠ {w}"));
-        }
-        if !self.assumptions.is_empty() {
-            text.push_str(&format!(" · assumed {}", self.assumptions.join("; ")));
-        }
-        Some(text)
-    }
-}
-
-/// One part of a side's description: a value and its unit (`("4", "vCPU")`).
-type Part = (&'static str, String, &'static str);
-
-/// The parts of `4 vCPU · 16 GiB · 100 GB SSD · us-east-1 @ 384 gCO2eq/kWh`; `keep` lists the
-/// kinds to show even when zero (so that an update can say `1 → 0 GPU`).
-fn parts(s: &Side, keep: &[&str]) -> Vec<Part> {
-    let mut v: Vec<Part> = Vec::new();
-    let mut num = |key: &'static str, x: f64, unit: &'static str| {
-        if x != 0.0 || keep.contains(&key) {
-            v.push((key, trim_num(x), unit));
-        }
-    };
-    num("vcpu", s.vcpus, "vCPU");
-    num("mem", s.memory_gb, "GiB");
-    num("gpu", f64::from(s.gpus), "GPU");
-    num("ssd", s.ssd_gb, "GB SSD");
-    num("hdd", s.hdd_gb, "GB HDD");
-    let place = match (&s.region, s.grid_g_per_kwh) {
-        (Some(r), Some(g)) => format!("{r} @ {} gCO2eq/kWh", sig3(g)),
-        (Some(r), None) => format!("{r} @ unknown grid intensity"),
-        (None, _) => "region unknown".to_string(),
-    };
-    v.push(("place", place, ""));
-    v
-}
-
-fn join(prefix: Option<String>, parts: Vec<String>) -> String {
-    let body = parts.join(" · ");
-    match prefix {
-        Some(p) => format!("{p} {body}"),
-        None => body,
-    }
-}
-
-fn instances_prefix(n: f64) -> Option<String> {
-    (n != 1.0).then(|| format!("{}×", trim_num(n)))
-}
-
-/// `3× 4 vCPU · 16 GiB · 100 GB SSD · us-east-1 @ 384 gCO2eq/kWh`.
-fn describe(s: &Side) -> String {
-    let texts = parts(s, &[]).into_iter().map(|p| part_text(&p)).collect();
-    join(instances_prefix(s.instances), texts)
-}
-
-fn part_text((_, value, unit): &Part) -> String {
-    if unit.is_empty() {
-        value.clone()
-    } else {
-        format!("{value} {unit}")
-    }
-}
-
-/// Before and after in one description: unchanged parts once, changed ones as `4 → 8 vCPU`.
-fn describe_change(b: &Side, a: &Side) -> String {
-    let keys: Vec<&str> = parts(b, &[])
-        .iter()
-        .chain(parts(a, &[]).iter())
-        .map(|p| p.0)
-        .collect();
-    let (pb, pa) = (parts(b, &keys), parts(a, &keys));
-    let texts = pb
-        .iter()
-        .zip(pa.iter())
-        .map(|(x, y)| {
-            if x.1 == y.1 {
-                part_text(y)
-            } else if y.2.is_empty() {
-                format!("{} → {}", x.1, y.1)
-            } else {
-                format!("{} → {} {}", x.1, y.1, y.2)
-            }
-        })
-        .collect();
-    let prefix = if b.instances == a.instances {
-        instances_prefix(a.instances)
-    } else {
-        Some(format!(
-            "{}× → {}×",
-            trim_num(b.instances),
-            trim_num(a.instances)
-        ))
-    };
-    join(prefix, texts)
-}
-
-/// A number without a trailing `.0` (`4`, `0.5`, `3.75`).
-pub fn trim_num(v: f64) -> String {
-    if v.fract() == 0.0 && v.abs() < 1e15 {
-        format!("{}", v as i64)
-    } else {
-        let s = format!("{v:.2}");
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    }
 }
 
 /// How many resources fell in each bucket.
@@ -414,82 +262,6 @@ impl Report {
             unsupported,
         }
     }
-
-    /// Resources ordered by the size of their change, largest first (ties by address).
-    pub fn top_contributors(&self, n: usize) -> Vec<&ResourceReport> {
-        let mut v: Vec<&ResourceReport> = self
-            .resources
-            .iter()
-            .filter(|r| r.delta_per_hour.total_gco2eq != 0.0)
-            .collect();
-        v.sort_by(|a, b| {
-            b.delta_per_hour
-                .total_gco2eq
-                .abs()
-                .total_cmp(&a.delta_per_hour.total_gco2eq.abs())
-                .then_with(|| a.address.cmp(&b.address))
-        });
-        v.truncate(n);
-        v
-    }
-
-    /// The summary printed after the `Plan:` line, one string per line (no trailing newline).
-    pub fn summary_lines(&self, headline: Period) -> Vec<String> {
-        let t = &self.totals;
-        let mut out = Vec::new();
-        out.push(format!(
-            "Carbon (≈, {} % utilisation): {} → {} per {} ({}{})",
-            trim_num(self.utilization * 100.0),
-            Mass(t.before_per_hour.total_gco2eq * headline.hours()),
-            Mass(t.after_per_hour.total_gco2eq * headline.hours()),
-            PeriodInfo::new(headline).name,
-            sign(t.delta_per_hour.total_gco2eq),
-            Mass(t.delta_per_hour.total_gco2eq * headline.hours()),
-        ));
-        let d = t.delta_per_hour.total_gco2eq;
-        out.push(format!(
-            "  delta: {}{}/h · {}{}/month · {}{}/year",
-            sign(d),
-            Mass(d),
-            sign(d),
-            Mass(d * Period::Month.hours()),
-            sign(d),
-            Mass(d * Period::Year.hours()),
-        ));
-        out.push(format!(
-            "  after: operational {} + embodied {} per {}",
-            Mass(t.after_per_hour.operational_gco2eq * headline.hours()),
-            Mass(t.after_per_hour.embodied_gco2eq * headline.hours()),
-            PeriodInfo::new(headline).name,
-        ));
-        let top = self.top_contributors(3);
-        if !top.is_empty() {
-            let names: Vec<String> = top
-                .iter()
-                .map(|r| {
-                    format!(
-                        "{} ({}{}/{})",
-                        r.address,
-                        sign(r.delta_per_hour.total_gco2eq),
-                        Mass(r.delta_per_hour.total_gco2eq * headline.hours()),
-                        headline.unit()
-                    )
-                })
-                .collect();
-            out.push(format!("  top changes: {}", names.join(", ")));
-        }
-        let c = &self.counts;
-        out.push(format!(
-            "  resources: {} estimated, {} not estimated, {} unsupported, {} ignored",
-            c.estimated, c.not_estimated, c.unsupported, c.ignored
-        ));
-        out
-    }
-}
-
-/// `+` for a positive figure (negative ones carry their own `-`).
-pub(crate) fn sign(v: f64) -> &'static str {
-    if v > 0.0 { "+" } else { "" }
 }
 
 #[cfg(test)]
@@ -568,48 +340,6 @@ mod tests {
     }
 
     #[test]
-    fn create_annotation_matches_the_documented_example() {
-        // 23.1 g/h × 730 h = 16,863 g → "16.9 kgCO2eq/month"
-        let r = create("aws_instance.web", 23.1);
-        assert_eq!(
-            r.annotation(Period::Month).unwrap(),
-            "≈ 23.1 gCO2eq/h (16.9 kgCO2eq/month) · 4 vCPU · 16 GiB · 100 GB SSD · us-east-1 @ 384 gCO2eq/kWh"
-        );
-        assert_eq!(
-            r.annotation(Period::Hour).unwrap(),
-            "≈ 23.1 gCO2eq/h · 4 vCPU · 16 GiB · 100 GB SSD · us-east-1 @ 384 gCO2eq/kWh"
-        );
-    }
-
-    #[test]
-    fn delete_says_saved_and_update_shows_delta() {
-        let d = ResourceReport::new(
-            "a".into(),
-            "aws_instance".into(),
-            vec!["delete".into()],
-            Some(side(4.0, 16.0, 10.0, 3.0)),
-            None,
-        );
-        assert_eq!(
-            d.annotation(Period::Year).unwrap(),
-            "≈ saves 10.0 gCO2eq/h (87.6 kgCO2eq/year) · 3× 4 vCPU · 16 GiB · 100 GB SSD · us-east-1 @ 384 gCO2eq/kWh"
-        );
-        let u = ResourceReport::new(
-            "a".into(),
-            "aws_instance".into(),
-            vec!["update".into()],
-            Some(side(4.0, 16.0, 10.0, 1.0)),
-            Some(side(8.0, 32.0, 26.0, 1.0)),
-        );
-        // delta 16 g/h × 730 = 11,680 g
-        assert_eq!(
-            u.annotation(Period::Month).unwrap(),
-            "≈ 10.0 gCO2eq/h → 26.0 gCO2eq/h (+16.0 gCO2eq/h, +11.7 kgCO2eq/month) · \
-             4 → 8 vCPU · 16 → 32 GiB · 100 GB SSD · us-east-1 @ 384 gCO2eq/kWh"
-        );
-    }
-
-    #[test]
     fn totals_and_counts_add_up() {
         let mut skipped = create("aws_instance.x", 0.0);
         skipped.status = Status::NotEstimated {
@@ -647,26 +377,6 @@ mod tests {
                 unsupported: 1,
                 ignored: 2
             }
-        );
-        let top: Vec<&str> = r
-            .top_contributors(2)
-            .iter()
-            .map(|r| r.address.as_str())
-            .collect();
-        assert_eq!(top, ["aws_instance.a", "aws_instance.b"]);
-        let lines = r.summary_lines(Period::Month);
-        // 4 × 730 = 2,920 g; 16 × 730 = 11,680 g; 12 × 730 = 8,760 g; 12 × 8,760 = 105,120 g
-        assert_eq!(
-            lines[0],
-            "Carbon (≈, 50 % utilisation): 2.92 kgCO2eq → 11.7 kgCO2eq per month (+8.76 kgCO2eq)"
-        );
-        assert_eq!(
-            lines[1],
-            "  delta: +12.0 gCO2eq/h · +8.76 kgCO2eq/month · +105 kgCO2eq/year"
-        );
-        assert_eq!(
-            r.resources[3].annotation(Period::Month).unwrap(),
-            "≈ not estimated: unknown instance type \"zz.huge\""
         );
     }
 }

@@ -11,9 +11,6 @@ impl Annotator for Carbon {
     fn resource_lines(&self, rc: &ResourceChange) -> Vec<String> {
         vec![format!("carbon: 1.0 kgCO2eq/month for {}", rc.address)]
     }
-    fn summary_lines(&self) -> Vec<String> {
-        vec!["Carbon: +1.0 kgCO2eq/month".into()]
-    }
 }
 
 const PLAN: &str = r#"{"format_version":"1.2","resource_changes":[{"address":"a.b","mode":"managed","type":"a","name":"b","change":{"actions":["create"],"after":{"x":"1"}}}]}"#;
@@ -25,8 +22,41 @@ fn render_with(doc: &str, annotator: &dyn Annotator, theme: &Theme, opts: HumanO
     String::from_utf8(out).unwrap()
 }
 
+/// The plan's headline comes back as a value (the Markdown comment's fold uses it), never
+/// searched for in the text.
 #[test]
-fn annotator_adds_comment_lines_and_summary() {
+fn the_plan_line_is_returned() {
+    let headline = |doc: &str| {
+        let plan = plan::parse(Path::new("test.json"), doc.as_bytes()).expect("parse");
+        let mut out = Vec::new();
+        let r = render::render_human(
+            &plan,
+            None,
+            HumanOptions::default(),
+            &Theme::plain(),
+            &NoAnnotations,
+            &mut out,
+        )
+        .expect("render");
+        r.plan_line
+    };
+    assert_eq!(
+        headline(PLAN).as_deref(),
+        Some("Plan: 1 to add, 0 to change, 0 to destroy.")
+    );
+    assert_eq!(
+        headline(r#"{"format_version":"1.2","resource_changes":[],"planned_values":{}}"#)
+            .as_deref(),
+        Some("No changes. Your infrastructure matches the configuration.")
+    );
+    assert_eq!(
+        headline(r#"{"format_version":"1.0","values":{"root_module":{}}}"#),
+        None
+    );
+}
+
+#[test]
+fn annotator_adds_comment_lines() {
     let out = render_with(PLAN, &Carbon, &Theme::plain(), HumanOptions::default());
     assert!(
         out.contains(
@@ -34,8 +64,9 @@ fn annotator_adds_comment_lines_and_summary() {
         ),
         "{out}"
     );
+    // The renderer writes OpenTofu's text only: the carbon summary is its caller's.
     assert!(
-        out.ends_with("Plan: 1 to add, 0 to change, 0 to destroy.\nCarbon: +1.0 kgCO2eq/month\n"),
+        out.ends_with("Plan: 1 to add, 0 to change, 0 to destroy.\n"),
         "{out}"
     );
     // Styled through the theme's annotation slot.

@@ -395,7 +395,12 @@ fn carbon_deletes_give_a_negative_delta() {
         "scratch volume saving",
     );
     let human = show("testdata/carbon/changes.json", "human", &[]);
-    assert!(human.contains("# ≈ saves "), "{human}");
+    assert!(
+        human.contains(
+            "  # aws_instance.old will be destroyed\n  # ≈ -10.3 kgCO2eq/month · -14.1 g/h"
+        ),
+        "{human}"
+    );
     // replacing an identical r5.large changes nothing
     let db = resource(&r, "aws_instance.db");
     assert_eq!(f(&db["delta_per_hour"]["total_gco2eq"]), 0.0);
@@ -457,8 +462,8 @@ fn strip_carbon(annotated: &str) -> String {
             i += 1;
             continue;
         }
-        if l.starts_with("Carbon (") {
-            // the summary: a blank line, `Carbon (…`, then indented lines
+        if l.starts_with("Carbon ≈") || l.starts_with("Carbon: ") {
+            // the summary: a blank line, `Carbon …`, then indented lines
             assert_eq!(out.pop(), Some("\n"), "no blank line before the summary");
             i += 1;
             while i < lines.len() && lines[i].starts_with("  ") {
@@ -481,7 +486,7 @@ fn carbon_no_carbon_is_the_plain_opentofu_rendering() {
         assert!(!plain.contains("CO2eq"), "{file}: {plain}");
         let annotated = show(file, "human", &[]);
         assert!(annotated.contains("# ≈"), "{file}");
-        assert!(annotated.contains("\nCarbon ("), "{file}");
+        assert!(annotated.contains("\nCarbon ≈ "), "{file}");
         // the annotated rendering is exactly the plain one plus `≈` lines and the summary
         assert_eq!(strip_carbon(&annotated), plain, "{file}");
     }
@@ -525,8 +530,10 @@ fn carbon_period_changes_the_headline() {
     let hour = show(file, "human", &["--period", "hour"]);
     let year = show(file, "human", &["--period", "year"]);
     let month = show(file, "human", &[]);
-    assert!(hour.contains("per h"), "{hour}");
+    assert!(hour.contains("Carbon ≈ +"), "{hour}");
+    assert!(hour.contains("gCO2eq/h: "), "{hour}");
     assert!(year.contains("per year"), "{year}");
+    assert!(year.contains("kgCO2eq/year · "), "{year}");
     assert!(month.contains("per month"), "{month}");
     assert_ne!(hour, year);
 }
@@ -865,8 +872,8 @@ fn json_files(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 #[test]
-fn carbon_sensitive_values_never_leak_from_shared_plans() {
-    let dir = crate::common::shared_plans();
+fn carbon_sensitive_values_never_leak_from_real_plans() {
+    let dir = crate::common::real_plans();
     assert!(dir.is_dir(), "{} is missing", dir.display());
     let mut plans = Vec::new();
     json_files(&dir, &mut plans);
@@ -875,7 +882,7 @@ fn carbon_sensitive_values_never_leak_from_shared_plans() {
     for plan in &plans {
         let doc: Value = serde_json::from_slice(&std::fs::read(plan).unwrap()).unwrap();
         let secrets = sensitive_strings(&doc);
-        // The shared plans' only sensitive leaf is terraform-json/basic's output `foo` = "bar"
+        // The real plans' only sensitive leaf is terraform-json/basic's output `foo` = "bar"
         // (too short, and public elsewhere): check the walk sees it, so the walk is exercised.
         if plan.ends_with("terraform-json/basic/plan.json") {
             let mut raw = Vec::new();
@@ -1083,7 +1090,7 @@ fn carbon_deposed_objects_are_counted_apart_from_the_current_object() {
     let human = show(file, "human", &[]);
     assert!(
         human.contains(
-            "  # (left over from a partially-failed replacement of this instance)\n  # ≈ saves "
+            "  # (left over from a partially-failed replacement of this instance)\n  # ≈ -"
         ),
         "{human}"
     );
@@ -1097,17 +1104,17 @@ fn carbon_state_document_is_annotated() {
     let human = show("testdata/carbon/state.json", "human", &[]);
     assert!(
         human.starts_with(
-            "# aws_instance.web:\n# ≈ 4.47 gCO2eq/h (3.26 kgCO2eq/month) · 2 vCPU · 8 GiB · 100 GB SSD · us-east-1 @ 379 gCO2eq/kWh\nresource \"aws_instance\" \"web\" {\n"
+            "# aws_instance.web:\n# ≈ 3.26 kgCO2eq/month · 4.47 g/h · 2 vCPU · 8 GiB · 100 GB SSD · us-east-1\nresource \"aws_instance\" \"web\" {\n"
         ),
         "{human}"
     );
     assert!(
-        human.contains("# aws_db_instance.db:\n# ≈ 1.70 gCO2eq/h"),
+        human.contains("# aws_db_instance.db:\n# ≈ 9.55 kgCO2eq/month · 13.1 g/h"),
         "{human}"
     );
     assert!(
         human.contains(
-            "token = (sensitive value)\n\nCarbon (≈, 50 % utilisation): 7.10 kgCO2eq → 7.10 kgCO2eq per month (0 gCO2eq)\n"
+            "token = (sensitive value)\n\nCarbon ≈ 15.4 kgCO2eq/month: what this state's resources emit, at 50 % CPU utilisation\n"
         ),
         "{human}"
     );

@@ -45,9 +45,10 @@ pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-/// The shared real-world plans (`../shared/plans` beside the repository).
-pub fn shared_plans() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/plans")
+/// The real-world plans written by others, copied into the repository with their licences
+/// (`testdata/plans/README.md`): tests never read outside the repository.
+pub fn real_plans() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/plans")
 }
 
 /// Asserts a failure: the exit code, and exactly one line on stderr naming the input.

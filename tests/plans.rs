@@ -1,4 +1,4 @@
-//! Every real plan under `../shared/plans` renders, with and without its schemas.
+//! Every real plan under `testdata/plans` renders, with and without its schemas.
 
 use crate::common::*;
 use std::path::{Path, PathBuf};
@@ -20,8 +20,8 @@ fn documents(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 #[test]
-fn shared_plans_render() {
-    let root = shared_plans();
+fn real_plans_render() {
+    let root = real_plans();
     let mut docs = Vec::new();
     documents(&root, &mut docs);
     docs.sort();
@@ -57,7 +57,7 @@ fn shared_plans_render() {
 
 #[test]
 fn schemas_tell_blocks_from_attributes() {
-    let dir = shared_plans().join("terraform-json/basic");
+    let dir = real_plans().join("terraform-json/basic");
     let plan = dir.join("plan.json");
     let schemas = dir.join("schemas.json");
     let o = run(
@@ -93,7 +93,7 @@ fn shared_document_maps_as_the_plain_one() {
     })
     .unwrap_or_else(|e| panic!("{e}"));
     let mut docs = Vec::new();
-    documents(&shared_plans(), &mut docs);
+    // (testdata/ holds the real plans too)
     documents(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata"),
         &mut docs,

@@ -297,6 +297,7 @@ fn render_all(doc: &[u8]) -> Result<Vec<String>, carbon_show::Error> {
         human: HumanOptions::default(),
         format,
         carbon: carbon.then(CarbonOptions::default),
+        comment: Default::default(),
     };
     let runs: [(Format, bool, Option<&Schemas>); 6] = [
         (Format::Human, false, None),

@@ -16,5 +16,6 @@ mod props;
 mod provider;
 mod regressions;
 mod security;
+mod summary;
 mod terraform;
 mod workflow;

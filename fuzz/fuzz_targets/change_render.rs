@@ -94,6 +94,7 @@ fuzz_target!(|data: &[u8]| {
             human: HumanOptions::default(),
             format,
             carbon: carbon.then(CarbonOptions::default),
+            comment: Default::default(),
         };
         let engine = carbon.then_some(&*ENGINE);
         let _ = app::show(&opts, path, &bytes, &plan, None, engine, &mut Sink);

@@ -74,6 +74,7 @@ fn options(format: Format, carbon: bool, mode: PlanMode) -> Options {
         },
         format,
         carbon: carbon.then(CarbonOptions::default),
+        comment: Default::default(),
     }
 }
 

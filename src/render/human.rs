@@ -55,9 +55,9 @@ impl Default for HumanOptions {
     }
 }
 
-/// Extra lines the carbon work adds to the plan: comment lines under each resource header
-/// and a summary after the `Plan:` line. The default methods add nothing, so the output
-/// equals OpenTofu's.
+/// Extra lines the carbon work adds to the plan: comment lines under each resource header.
+/// The default methods add nothing, so the output equals OpenTofu's. (The carbon summary is
+/// not the renderer's: its caller writes it after the plan, see [`Rendered`].)
 ///
 /// Annotators must be `Sync`: resources are rendered in parallel.
 pub trait Annotator: Sync {
@@ -66,16 +66,20 @@ pub trait Annotator: Sync {
     fn resource_lines(&self, _rc: &ResourceChange) -> Vec<String> {
         Vec::new()
     }
-    /// Lines printed (theme slot `annotation`) after the `Plan:` summary line, and at the end
-    /// of a state document.
-    fn summary_lines(&self) -> Vec<String> {
-        Vec::new()
-    }
     /// Lines printed as `# <line>` under a state document's `# <address>:` header;
     /// `deposed_key` is set for a deposed object.
     fn state_resource_lines(&self, _address: &str, _deposed_key: Option<&str>) -> Vec<String> {
         Vec::new()
     }
+}
+
+/// What a rendering tells its caller, besides the text.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Rendered {
+    /// The plan's headline as plain text: its `Plan: …` line (`Plan: 1 to add, 0 to change,
+    /// 0 to destroy.`) or its `No changes. …` sentence; `None` for a state document or a plan
+    /// that prints neither (only drift, or only outputs).
+    pub plan_line: Option<String>,
 }
 
 /// The default annotator: adds nothing.
@@ -208,16 +212,24 @@ impl<'r> HumanRenderer<'r> {
     }
 
     /// Renders a plan or a state document.
-    pub fn render(&self, plan: &Plan, out: &mut dyn Write) -> io::Result<()> {
+    pub fn render(&self, plan: &Plan, out: &mut dyn Write) -> io::Result<Rendered> {
         if plan.is_state() {
-            self.render_state(plan, out)
+            self.render_state(plan, out)?;
+            Ok(Rendered::default())
         } else {
-            self.render_plan(plan, out)
+            let mut plan_line = None;
+            self.render_plan(plan, out, &mut plan_line)?;
+            Ok(Rendered { plan_line })
         }
     }
 
-    /// Renders a plan as `tofu show` does.
-    pub fn render_plan(&self, plan: &Plan, out: &mut dyn Write) -> io::Result<()> {
+    /// Renders a plan as `tofu show` does; `plan_line` gets its headline ([`Rendered`]).
+    pub fn render_plan(
+        &self,
+        plan: &Plan,
+        out: &mut dyn Write,
+        plan_line: &mut Option<String>,
+    ) -> io::Result<()> {
         let mode = self.options.mode;
         let errored = plan.errored.unwrap_or(false);
         let empty_rc = Vec::new();
@@ -314,6 +326,10 @@ impl<'r> HumanRenderer<'r> {
                         if have_refresh_changes {
                             return Ok(());
                         }
+                        *plan_line = Some(
+                            "No changes. Your infrastructure still matches the configuration."
+                                .into(),
+                        );
                         write!(out, "{}", self.c("\n[reset][bold][green]No changes.[reset][bold] Your infrastructure still matches the configuration.[reset]\n\n"))?;
                         writeln!(out, "{}", self.wrap("OpenTofu has checked that the real remote objects still match the result of your most recent changes, and found no differences."))?;
                     }
@@ -321,6 +337,7 @@ impl<'r> HumanRenderer<'r> {
                         if have_refresh_changes {
                             writeln!(out, "{}", self.rule())?;
                         }
+                        *plan_line = Some("No changes. No objects need to be destroyed.".into());
                         write!(out, "{}", self.c("\n[reset][bold][green]No changes.[reset][bold] No objects need to be destroyed.[reset]\n\n"))?;
                         writeln!(out, "{}", self.wrap("Either you have not created any objects yet or the existing objects were already deleted outside of OpenTofu."))?;
                     }
@@ -328,6 +345,9 @@ impl<'r> HumanRenderer<'r> {
                         if have_refresh_changes {
                             writeln!(out, "{}", self.rule())?;
                         }
+                        *plan_line = Some(
+                            "No changes. Your infrastructure matches the configuration.".into(),
+                        );
                         write!(out, "{}", self.c("\n[reset][bold][green]No changes.[reset][bold] Your infrastructure matches the configuration.[reset]\n\n"))?;
                         if have_refresh_changes {
                             if plan.applyable != Some(false) {
@@ -432,9 +452,7 @@ impl<'r> HumanRenderer<'r> {
                     self.c(&format!("\n[bold]Plan:[reset] {summary}\n"))
                 )?;
             }
-            for line in self.annotator.summary_lines() {
-                writeln!(out, "{}", self.theme.paint(self.theme.annotation, &line))?;
-            }
+            *plan_line = Some(format!("Plan: {summary}"));
         }
 
         if !outputs_text.is_empty() {
@@ -867,9 +885,6 @@ impl<'r> HumanRenderer<'r> {
                 };
                 writeln!(out, "{key} = {}", diff.render_human(0, &opts))?;
             }
-        }
-        for line in self.annotator.summary_lines() {
-            writeln!(out, "{}", self.theme.paint(self.theme.annotation, &line))?;
         }
         Ok(())
     }

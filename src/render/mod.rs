@@ -1,22 +1,25 @@
 //! Renderers: print a plan (and its figures) as human text, JSON, Markdown or an Impact Framework manifest.
+//! Every carbon line and summary, human or Markdown, is worded in [`carbon`].
 //!
 //! The human renderer ([`human`]) prints OpenTofu's `tofu show` text through one [`Theme`];
 //! it writes to any `&mut dyn Write` and never looks at the terminal itself.
 
+pub mod carbon;
 pub mod human;
 pub mod impact;
 pub mod json;
-pub mod markdown;
-
 pub use crate::theme::Theme;
-pub use human::{Annotator, Flavor, HumanOptions, HumanRenderer, NoAnnotations, PlanMode};
+pub use human::{
+    Annotator, Flavor, HumanOptions, HumanRenderer, NoAnnotations, PlanMode, Rendered,
+};
 
 use std::io::{self, Write};
 
 use crate::plan::Plan;
 use crate::schema::Schemas;
 
-/// Renders a plan or state document as OpenTofu's human text.
+/// Renders a plan or state document as OpenTofu's human text; returns what the caller may
+/// need besides the text (the plan's headline, [`Rendered`]).
 ///
 /// ```
 /// use std::path::Path;
@@ -34,8 +37,10 @@ use crate::schema::Schemas;
 ///   "type":"a","name":"b","change":{"actions":["create"],"after":{"x":"1"}}}]}"#;
 /// let plan = plan::parse(Path::new("plan.json"), bytes)?;
 /// let mut out = Vec::new();
-/// render::render_human(&plan, None, HumanOptions::default(), &Theme::plain(), &Carbon, &mut out)?;
+/// let rendered =
+///     render::render_human(&plan, None, HumanOptions::default(), &Theme::plain(), &Carbon, &mut out)?;
 /// let text = String::from_utf8(out)?;
+/// assert_eq!(rendered.plan_line.as_deref(), Some("Plan: 1 to add, 0 to change, 0 to destroy."));
 /// assert!(text.contains("  # a.b will be created\n  # a.b: 1.2 kgCO2e/month\n"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -46,7 +51,7 @@ pub fn render_human(
     theme: &Theme,
     annotator: &dyn Annotator,
     out: &mut dyn Write,
-) -> io::Result<()> {
+) -> io::Result<Rendered> {
     HumanRenderer {
         theme,
         options,

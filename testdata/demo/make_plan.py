@@ -317,6 +317,35 @@ def unknowns():
     return build(rs, provider_config=cfg)
 
 
+def unsupported_only():
+    """Nothing estimable: AWS and Google resources that no mapping covers, and one ignored."""
+    rs = [R(f"aws_lambda_function.fn[{i}]", "aws_lambda_function", "fn", "aws", ["create"],
+            after={"function_name": f"fn-{i}", "runtime": "python3.12", "memory_size": 256},
+            index=i, after_unknown={"id": True}) for i in range(2)]
+    rs.append(R("google_storage_bucket.assets", "google_storage_bucket", "assets", "google", ["create"],
+                after={"name": "assets", "location": "EU", "storage_class": "STANDARD"},
+                after_unknown={"id": True}))
+    rs.append(R("aws_iam_role.fn", "aws_iam_role", "fn", "aws", ["create"],
+                after={"name": "fn", "assume_role_policy": "{}"}, after_unknown={"id": True}))
+    cfg = dict(AWS_CFG)
+    cfg["google"] = {"name": "google", "full_name": GOOGLE, "expressions": {"region": {"constant_value": "europe-west1"}}}
+    return build(rs, provider_config=cfg)
+
+
+def replace_unchanged():
+    """A replacement whose figures do not change (a new image, the same machine)."""
+    rs = [R("google_compute_instance.batch", "google_compute_instance", "batch", "google", ["delete", "create"],
+            before=dict(gce("e2-standard-2", "europe-west1-c", image="debian-cloud/debian-11", size=20,
+                            dtype="pd-balanced", name="batch"), id="projects/demo/zones/europe-west1-c/instances/batch"),
+            after=gce("e2-standard-2", "europe-west1-c", image="debian-cloud/debian-12", size=20,
+                      dtype="pd-balanced", name="batch"),
+            after_unknown={"id": True},
+            replace_paths=[["boot_disk", 0, "initialize_params", 0, "image"]],
+            action_reason="replace_because_cannot_update")]
+    cfg = {"google": {"name": "google", "full_name": GOOGLE, "expressions": {"region": {"constant_value": "europe-west1"}}}}
+    return build(rs, provider_config=cfg)
+
+
 def state():
     return {
         "format_version": "1.0", "terraform_version": "1.9.0",
@@ -351,3 +380,5 @@ if __name__ == "__main__":
     write("testdata/carbon/mixed.json", mixed())
     write("testdata/carbon/unknown.json", unknowns())
     write("testdata/carbon/state.json", state())
+    write("testdata/carbon/unsupported.json", unsupported_only())
+    write("testdata/carbon/replace.json", replace_unchanged())

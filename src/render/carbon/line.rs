@@ -1,0 +1,398 @@
+//! The `# ≈` lines under each resource of the human plan: the headline period's figure first,
+//! then the hourly rate, the hardware and the region, within [`COLUMNS`] where possible.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use super::{COLUMNS, short, sign, signed, trim_num};
+use crate::estimate::{Mass, Period};
+use crate::mapping;
+use crate::plan::ResourceChange;
+use crate::render::Annotator;
+use crate::report::{Report, ResourceReport, Side, Status};
+
+/// Columns a resource header's comment takes before the text (`  # `).
+const INDENT: usize = 4;
+
+/// One part of a line and how readily it is left out to fit (higher goes first; 0 never).
+struct Part {
+    text: String,
+    drop: u8,
+}
+
+impl Part {
+    fn keep(text: String) -> Part {
+        Part { text, drop: 0 }
+    }
+}
+
+/// The annotation lines of one resource (without the leading `# `): the figures line, and a
+/// second line for what was assumed or warned about. Empty for a resource with nothing to say.
+///
+/// `≈ +10.3 kgCO2eq/month · 14.2 g/h · 2 vCPU · 4 GiB · 20 GB SSD · us-east-1`
+pub fn annotation(r: &ResourceReport, period: Period) -> Vec<String> {
+    if let Status::NotEstimated { reason } = &r.status {
+        return vec![format!("≈ not estimated: {reason}")];
+    }
+    let hours = period.hours();
+    let per = period.unit();
+    let headline = |g: f64, signed_figure: bool| {
+        let m = if signed_figure {
+            signed(g * hours)
+        } else {
+            Mass(g * hours).to_string()
+        };
+        format!("{m}/{per}")
+    };
+    let hourly = |g: f64, signed_figure: bool| -> Option<Part> {
+        (period != Period::Hour).then(|| Part {
+            text: if signed_figure {
+                format!("{}{}/h", sign(g), short(g))
+            } else {
+                format!("{}/h", short(g))
+            },
+            drop: 3,
+        })
+    };
+    let footprint = r.actions.iter().all(|a| a == "no-op");
+    let d = r.delta_per_hour.total_gco2eq;
+    let mut parts: Vec<Part> = Vec::new();
+    match (&r.before, &r.after) {
+        // a state's resource, or one the plan leaves as it is: what it emits
+        (_, Some(a)) if footprint => {
+            parts.push(Part::keep(format!(
+                "≈ {}",
+                headline(a.per_hour.total_gco2eq, false)
+            )));
+            parts.extend(hourly(a.per_hour.total_gco2eq, false));
+            parts.extend(describe(a));
+        }
+        (None, Some(a)) => {
+            parts.push(Part::keep(format!("≈ {}", headline(d, true))));
+            parts.extend(hourly(d, true));
+            parts.extend(describe(a));
+        }
+        (Some(b), None) => {
+            parts.push(Part::keep(format!("≈ {}", headline(d, true))));
+            parts.extend(hourly(d, true));
+            parts.extend(describe(b));
+        }
+        (Some(b), Some(a)) if d == 0.0 => {
+            parts.push(Part::keep(format!(
+                "≈ unchanged at {}",
+                headline(a.per_hour.total_gco2eq, false)
+            )));
+            parts.extend(hourly(a.per_hour.total_gco2eq, false));
+            parts.extend(describe_change(b, a));
+        }
+        (Some(b), Some(a)) => {
+            parts.push(Part::keep(format!("≈ {}", headline(d, true))));
+            parts.extend(hourly(d, true));
+            parts.extend(describe_change(b, a));
+        }
+        (None, None) => return Vec::new(),
+    }
+    let mut lines = vec![fit(parts)];
+    let mut notes: Vec<String> = Vec::new();
+    if let Some(w) = r.warnings.first() {
+        notes.push(format!("⚠ {w}"));
+    }
+    if !r.assumptions.is_empty() {
+        notes.push(format!("assumed {}", r.assumptions.join("; ")));
+    }
+    if !notes.is_empty() {
+        lines.push(format!("≈ {}", notes.join(" · ")));
+    }
+    lines
+}
+
+/// Joins the parts with ` · `, leaving out the most droppable ones until the line fits.
+fn fit(mut parts: Vec<Part>) -> String {
+    let width = |parts: &[Part]| -> usize {
+        INDENT
+            + parts.iter().map(|p| p.text.chars().count()).sum::<usize>()
+            + 3 * parts.len().saturating_sub(1)
+    };
+    while width(&parts) > COLUMNS {
+        let Some((i, _)) = parts
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.drop > 0)
+            // the most droppable; among equals, the last
+            .max_by_key(|(i, p)| (p.drop, *i))
+        else {
+            break;
+        };
+        parts.remove(i);
+    }
+    let texts: Vec<&str> = parts.iter().map(|p| p.text.as_str()).collect();
+    texts.join(" · ")
+}
+
+/// A kind of figure on a side: its value, unit and how readily it is left out.
+fn hardware(s: &Side) -> [(&'static str, f64, &'static str, u8); 5] {
+    [
+        ("vcpu", s.vcpus, "vCPU", 1),
+        ("mem", s.memory_gb, "GiB", 2),
+        ("gpu", f64::from(s.gpus), "GPU", 1),
+        ("ssd", s.ssd_gb, "GB SSD", 4),
+        ("hdd", s.hdd_gb, "GB HDD", 4),
+    ]
+}
+
+fn place(s: &Side) -> String {
+    match &s.region {
+        Some(r) => r.clone(),
+        None => "region unknown".into(),
+    }
+}
+
+fn instances(n: f64) -> Option<String> {
+    (n != 1.0).then(|| format!("{}×", trim_num(n)))
+}
+
+/// `2× 4 vCPU · 16 GiB · 100 GB SSD · us-east-1`: the hardware that is there, and the region.
+fn describe(s: &Side) -> Vec<Part> {
+    let mut parts: Vec<Part> = Vec::new();
+    for (_, v, unit, drop) in hardware(s) {
+        if v != 0.0 {
+            parts.push(Part {
+                text: format!("{} {unit}", trim_num(v)),
+                drop,
+            });
+        }
+    }
+    prefix_instances(&mut parts, instances(s.instances));
+    parts.push(Part {
+        text: place(s),
+        drop: if s.region.is_some() { 1 } else { 0 },
+    });
+    parts
+}
+
+/// Before and after in one description: unchanged parts once, changed ones as `2 → 4 vCPU`
+/// (kept longer than the unchanged ones when the line is short of room).
+fn describe_change(b: &Side, a: &Side) -> Vec<Part> {
+    let mut parts: Vec<Part> = Vec::new();
+    for ((_, x, unit, drop), (_, y, _, _)) in hardware(b).into_iter().zip(hardware(a)) {
+        if x == 0.0 && y == 0.0 {
+            continue;
+        }
+        parts.push(if x == y {
+            Part {
+                text: format!("{} {unit}", trim_num(y)),
+                drop: drop + 1,
+            }
+        } else {
+            Part {
+                text: format!("{} → {} {unit}", trim_num(x), trim_num(y)),
+                drop,
+            }
+        });
+    }
+    let count = if b.instances == a.instances {
+        instances(a.instances)
+    } else {
+        Some(format!(
+            "{}× → {}×",
+            trim_num(b.instances),
+            trim_num(a.instances)
+        ))
+    };
+    prefix_instances(&mut parts, count);
+    let (pb, pa) = (place(b), place(a));
+    parts.push(Part {
+        text: if pb == pa {
+            pa
+        } else {
+            format!("{pb} → {pa}")
+        },
+        drop: 1,
+    });
+    parts
+}
+
+/// `3×` goes before the first hardware figure (or stands alone when there is none).
+fn prefix_instances(parts: &mut Vec<Part>, prefix: Option<String>) {
+    let Some(prefix) = prefix else { return };
+    match parts.first_mut() {
+        Some(p) => {
+            p.text = format!("{prefix} {}", p.text);
+            p.drop = 0;
+        }
+        None => parts.push(Part::keep(prefix)),
+    }
+}
+
+/// The carbon lines of the human plan: the annotation lines of every resource the report
+/// has something to say about, found by address.
+pub struct CarbonAnnotator {
+    lines: HashMap<String, Vec<String>>,
+}
+
+impl CarbonAnnotator {
+    pub fn new(report: &Report, period: Period) -> Self {
+        let lines = report
+            .resources
+            .iter()
+            .map(|r| (r.address.clone(), annotation(r, period)))
+            .filter(|(_, l)| !l.is_empty())
+            .collect();
+        CarbonAnnotator { lines }
+    }
+
+    fn lines_of(&self, address: &str) -> Vec<String> {
+        self.lines.get(address).cloned().unwrap_or_default()
+    }
+}
+
+impl Annotator for CarbonAnnotator {
+    fn resource_lines(&self, rc: &ResourceChange) -> Vec<String> {
+        match rc.deposed.as_deref() {
+            Some(key) if !key.is_empty() => {
+                self.lines_of(&mapping::deposed_address(&rc.address, key))
+            }
+            _ => self.lines_of(&rc.address),
+        }
+    }
+
+    fn state_resource_lines(&self, address: &str, deposed_key: Option<&str>) -> Vec<String> {
+        let address = match deposed_key {
+            Some(key) => Cow::Owned(mapping::deposed_address(address, key)),
+            None => Cow::Borrowed(address),
+        };
+        self.lines_of(&address)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::Figures;
+
+    fn side(vcpus: f64, mem: f64, g_per_hour: f64, instances: f64) -> Side {
+        Side {
+            provider: "aws".into(),
+            region: Some("us-east-1".into()),
+            grid_g_per_kwh: Some(384.0),
+            machine_type: Some("m5.xlarge".into()),
+            vcpus,
+            memory_gb: mem,
+            gpus: 0,
+            ssd_gb: 100.0,
+            hdd_gb: 0.0,
+            instances,
+            per_hour: Figures {
+                total_gco2eq: g_per_hour,
+                operational_gco2eq: g_per_hour * 0.8,
+                embodied_gco2eq: g_per_hour * 0.2,
+                ..Figures::default()
+            },
+        }
+    }
+
+    fn resource(actions: &[&str], before: Option<Side>, after: Option<Side>) -> ResourceReport {
+        ResourceReport::new(
+            "aws_instance.web".into(),
+            "aws_instance".into(),
+            actions.iter().map(|a| a.to_string()).collect(),
+            before,
+            after,
+        )
+    }
+
+    #[test]
+    fn create_leads_with_the_headline_period() {
+        // 23.1 g/h × 730 h = 16,863 g → "+16.9 kgCO2eq/month"
+        let r = resource(&["create"], None, Some(side(4.0, 16.0, 23.1, 1.0)));
+        assert_eq!(
+            annotation(&r, Period::Month),
+            ["≈ +16.9 kgCO2eq/month · +23.1 g/h · 4 vCPU · 16 GiB · 100 GB SSD · us-east-1"]
+        );
+        assert_eq!(
+            annotation(&r, Period::Hour),
+            ["≈ +23.1 gCO2eq/h · 4 vCPU · 16 GiB · 100 GB SSD · us-east-1"]
+        );
+    }
+
+    #[test]
+    fn delete_and_update_show_the_change() {
+        let d = resource(&["delete"], Some(side(4.0, 16.0, 10.0, 3.0)), None);
+        // -10 g/h × 8,760 h = -87.6 kg
+        assert_eq!(
+            annotation(&d, Period::Year),
+            ["≈ -87.6 kgCO2eq/year · -10.0 g/h · 3× 4 vCPU · 16 GiB · 100 GB SSD · us-east-1"]
+        );
+        let u = resource(
+            &["update"],
+            Some(side(4.0, 16.0, 10.0, 1.0)),
+            Some(side(8.0, 32.0, 26.0, 1.0)),
+        );
+        // +16 g/h × 730 = +11,680 g
+        assert_eq!(
+            annotation(&u, Period::Month),
+            [
+                "≈ +11.7 kgCO2eq/month · +16.0 g/h · 4 → 8 vCPU · 16 → 32 GiB · 100 GB SSD · us-east-1"
+            ]
+        );
+    }
+
+    /// A replacement that changes no figure says so, instead of `3.09 → 3.09 (0 …)`.
+    #[test]
+    fn unchanged_replacement_says_unchanged() {
+        let r = resource(
+            &["delete", "create"],
+            Some(side(2.0, 8.0, 3.09, 1.0)),
+            Some(side(2.0, 8.0, 3.09, 1.0)),
+        );
+        assert_eq!(
+            annotation(&r, Period::Month),
+            [
+                "≈ unchanged at 2.26 kgCO2eq/month · 3.09 g/h · 2 vCPU · 8 GiB · 100 GB SSD · us-east-1"
+            ]
+        );
+    }
+
+    #[test]
+    fn long_lines_drop_detail_first_and_notes_get_their_own_line() {
+        let mut s = side(96.0, 768.0, 1234.5, 12.0);
+        s.gpus = 8;
+        s.hdd_gb = 16000.0;
+        s.region = Some("ap-southeast-4-very-long-region-name".into());
+        let mut r = resource(&["update"], Some(side(4.0, 16.0, 10.0, 1.0)), Some(s));
+        r.warnings = vec!["grid intensity of 2019".into()];
+        r.assumptions = vec!["instance_type = m5.large (known after apply)".into()];
+        let lines = annotation(&r, Period::Month);
+        for l in &lines {
+            assert!(INDENT + l.chars().count() <= COLUMNS, "{l}");
+        }
+        assert!(
+            lines[0].starts_with("≈ +894 kgCO2eq/month · "),
+            "{}",
+            lines[0]
+        );
+        assert!(lines[0].contains("1× → 12× 4 → 96 vCPU"), "{}", lines[0]);
+        assert!(lines[0].contains("0 → 8 GPU"), "{}", lines[0]);
+        assert!(
+            !lines[0].contains("GB SSD"),
+            "storage goes first: {}",
+            lines[0]
+        );
+        assert_eq!(
+            lines[1],
+            "≈ ⚠ grid intensity of 2019 · assumed instance_type = m5.large (known after apply)"
+        );
+    }
+
+    #[test]
+    fn not_estimated_gives_the_reason() {
+        let mut r = resource(&["create"], None, None);
+        r.status = Status::NotEstimated {
+            reason: "unknown instance type \"zz.huge\"".into(),
+        };
+        assert_eq!(
+            annotation(&r, Period::Month),
+            ["≈ not estimated: unknown instance type \"zz.huge\""]
+        );
+    }
+}

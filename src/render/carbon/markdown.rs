@@ -1,0 +1,596 @@
+//! `--format markdown`: a pull-request comment laid out for the reviewer — a hidden marker a
+//! CI job finds its own comment by, a heading that is a sentence (direction marker, change,
+//! relative change), the totals in one table with one unit, what was not counted, the
+//! resources that change most (ranked by the size of their change, the rest folded), and the
+//! annotated plan folded at the end.
+//!
+//! The comment is built as sections in document order, each with a priority, and kept within
+//! a character budget (`--max-chars`, GitHub's 65,536 by default) by leaving out the least
+//! important first: the plan's last lines, then the smallest rows ([`fit`]).
+
+use std::io::{self, Write};
+
+use super::summary::{DocumentKind, Group, Summary, Verdict};
+use super::{capped, signed};
+use crate::estimate::{Mass, sig3};
+
+/// Resource rows shown before the rest is folded.
+pub const DEFAULT_TOP: usize = 10;
+/// GitHub refuses comments longer than 65,536 characters (GitLab's notes allow 1,000,000).
+pub const DEFAULT_MAX_CHARS: usize = 65_536;
+/// The smallest budget `--max-chars` accepts: the headline, totals and a few rows fit.
+pub const MIN_MAX_CHARS: usize = 2_000;
+/// Names listed in the "not counted" paragraph before `and N more`.
+const NAMES_LISTED: usize = 10;
+
+/// The human plan as the comment shows it: its plain text (with the `# ≈` lines, without the
+/// carbon summary) and its headline (`Plan: …` or `No changes. …`), both given as values.
+#[derive(Debug, Clone, Copy)]
+pub struct PlanText<'a> {
+    pub text: &'a str,
+    pub plan_line: Option<&'a str>,
+}
+
+/// How the comment is written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommentOptions {
+    /// `--comment-tag`: names the hidden marker, so that several jobs can each update their
+    /// own comment on one pull request.
+    pub tag: Option<String>,
+    /// Resource rows shown before the rest is folded.
+    pub top: usize,
+    /// `--max-chars`: the comment's length limit in characters (`None`: no limit).
+    pub max_chars: Option<usize>,
+}
+
+impl Default for CommentOptions {
+    fn default() -> Self {
+        CommentOptions {
+            tag: None,
+            top: DEFAULT_TOP,
+            max_chars: Some(DEFAULT_MAX_CHARS),
+        }
+    }
+}
+
+/// The hidden first line a CI job looks for to update its comment in place:
+/// `<!-- carbon-show -->`, or `<!-- carbon-show:TAG -->` with `--comment-tag TAG`.
+pub fn marker(tag: Option<&str>) -> String {
+    match tag {
+        Some(t) => format!("<!-- carbon-show:{t} -->"),
+        None => "<!-- carbon-show -->".to_string(),
+    }
+}
+
+/// What a section of the comment is, in the order of importance (a budget drops the last
+/// first).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Part {
+    /// The marker, heading and the sentence under it.
+    Headline,
+    /// The totals table.
+    Totals,
+    /// Unsupported and not-estimated resources, named.
+    NotCounted,
+    /// The top resource rows.
+    Largest,
+    /// The folded remaining rows.
+    Rest,
+    /// The folded plan text.
+    Plan,
+}
+
+/// The comment's sections, in document order.
+pub fn sections(s: &Summary, plan: PlanText, opts: &CommentOptions) -> Vec<(Part, String)> {
+    let mut v = vec![(Part::Headline, headline(s, opts))];
+    if matches!(
+        s.verdict,
+        Verdict::Changed | Verdict::Unchanged | Verdict::Footprint
+    ) {
+        v.push((Part::Totals, totals(s)));
+    }
+    if let Some(p) = not_counted(s) {
+        v.push((Part::NotCounted, p));
+    }
+    if !s.groups.is_empty() {
+        let top = opts.top.max(1).min(s.groups.len());
+        let (shown, rest) = s.groups.split_at(top);
+        let title = match s.kind {
+            DocumentKind::Plan if rest.is_empty() => "**Changes by resource**".to_string(),
+            DocumentKind::Plan => format!(
+                "**Largest changes** ({} of {} resources)",
+                shown.len(),
+                s.groups.len()
+            ),
+            DocumentKind::State => "**Resources**".to_string(),
+        };
+        v.push((Part::Largest, format!("{title}\n\n{}", table(s, shown))));
+        if !rest.is_empty() {
+            v.push((
+                Part::Rest,
+                format!(
+                    "<details><summary>{} more resources</summary>\n\n{}\n</details>\n",
+                    rest.len(),
+                    table(s, rest)
+                ),
+            ));
+        }
+    }
+    v.push((Part::Plan, plan_fold(s, plan)));
+    v
+}
+
+/// Writes the whole comment, within `opts.max_chars` ([`fit`]).
+pub fn write_comment(
+    s: &Summary,
+    plan: PlanText,
+    opts: &CommentOptions,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    out.write_all(fit(s, plan, opts).as_bytes())
+}
+
+fn join(parts: &[(Part, String)]) -> String {
+    let mut out = String::new();
+    for (i, (_, text)) in parts.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(text);
+    }
+    out
+}
+
+fn chars(s: &str) -> usize {
+    s.chars().count()
+}
+
+/// The comment within the budget. Over it, the least important goes first: the plan is cut
+/// between lines (its code fence and fold stay closed, a note says how much is left out),
+/// then the folded rows and then the top rows are cut from the smallest change up (a note
+/// says how many). The headline, the totals and what was not counted always stay.
+pub fn fit(s: &Summary, plan: PlanText, opts: &CommentOptions) -> String {
+    let mut parts = sections(s, plan, opts);
+    let Some(max) = opts.max_chars else {
+        return join(&parts);
+    };
+    let total = |parts: &[(Part, String)]| chars(&join(parts));
+    if total(&parts) <= max {
+        return join(&parts);
+    }
+    // 1. the plan
+    if let Some(i) = parts.iter().position(|(p, _)| *p == Part::Plan) {
+        let others = total(&parts) - chars(&parts[i].1);
+        parts[i].1 = plan_fold_within(s, plan, max.saturating_sub(others), max);
+        if total(&parts) <= max {
+            return join(&parts);
+        }
+    }
+    // 2. the folded rows, then 3. the top rows
+    let top = opts.top.max(1).min(s.groups.len());
+    for (part, range) in [(Part::Rest, top..s.groups.len()), (Part::Largest, 0..top)] {
+        let Some(i) = parts.iter().position(|(p, _)| *p == part) else {
+            continue;
+        };
+        let others = total(&parts) - chars(&parts[i].1);
+        let room = max.saturating_sub(others);
+        let groups = &s.groups[range];
+        // the most rows that fit (a section's length grows with its rows)
+        let (mut lo, mut hi) = (0, groups.len());
+        while lo < hi {
+            let mid = (lo + hi).div_ceil(2);
+            if chars(&rows_section(s, part, groups, mid, max)) <= room {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        parts[i].1 = rows_section(s, part, groups, lo, max);
+        if total(&parts) <= max {
+            break;
+        }
+    }
+    join(&parts)
+}
+
+/// The rows section `part` with only the first `shown` of `groups`, and a note for the rest.
+fn rows_section(s: &Summary, part: Part, groups: &[Group], shown: usize, max: usize) -> String {
+    let left = groups.len() - shown;
+    let note = format!(
+        "*{left} more resources left out to stay within {max} characters (`--max-chars`); \
+         `--format json` has them all.*\n"
+    );
+    let table_text = if shown > 0 {
+        table(s, &groups[..shown])
+    } else {
+        String::new()
+    };
+    let body = match (shown, left) {
+        (_, 0) => table_text,
+        (0, _) => note,
+        _ => format!("{table_text}\n{note}"),
+    };
+    match part {
+        Part::Rest => format!(
+            "<details><summary>{} more resources</summary>\n\n{body}\n</details>\n",
+            groups.len()
+        ),
+        _ => format!(
+            "**Largest changes** ({shown} of {} resources)\n\n{body}",
+            s.groups.len()
+        ),
+    }
+}
+
+/// The plan fold within `room` characters: whole lines only, the fence and the fold closed,
+/// and a note saying how many lines were left out.
+fn plan_fold_within(s: &Summary, plan: PlanText, room: usize, max: usize) -> String {
+    let whole = plan_fold(s, plan);
+    if chars(&whole) <= room {
+        return whole;
+    }
+    let summary = fold_summary(s, plan);
+    let fence = fence_for(plan.text);
+    let lines: Vec<&str> = plan.text.split_inclusive('\n').collect();
+    let head = format!("<details><summary>{summary}</summary>\n\n{fence}text\n");
+    let tail = |left: usize| {
+        format!(
+            "{fence}\n\n*{left} more lines of the plan left out to stay within {max} characters \
+             (`--max-chars`).*\n\n</details>\n"
+        )
+    };
+    let mut used = chars(&head) + chars(&tail(lines.len()));
+    let mut kept = 0;
+    for l in &lines {
+        let n = chars(l) + usize::from(!l.ends_with('\n'));
+        if used + n > room {
+            break;
+        }
+        used += n;
+        kept += 1;
+    }
+    if kept == 0 {
+        return format!(
+            "*The plan text is left out to stay within {max} characters (`--max-chars`).*\n"
+        );
+    }
+    let mut out = head;
+    for l in &lines[..kept] {
+        out.push_str(l);
+        if !l.ends_with('\n') {
+            out.push('\n');
+        }
+    }
+    out.push_str(&tail(lines.len() - kept));
+    out
+}
+
+fn headline(s: &Summary, opts: &CommentOptions) -> String {
+    let h = s.hours();
+    let per = s.period_name();
+    let doc = match s.kind {
+        DocumentKind::Plan => "plan",
+        DocumentKind::State => "state",
+    };
+    let (heading, sentence) = match s.verdict {
+        Verdict::Changed => {
+            let rel = s.relative().map(|p| format!(" ({p})")).unwrap_or_default();
+            let (marker, verb) = if s.delta > 0.0 {
+                ("▲", "adds")
+            } else {
+                ("▼", "saves")
+            };
+            (
+                format!(
+                    "{marker} This plan {verb} {} per {per}{rel}",
+                    Mass(s.delta.abs() * h)
+                ),
+                format!(
+                    "From {} to {} per {per}, at {} CPU utilisation: {} per hour, {} per year.",
+                    Mass(s.before * h),
+                    Mass(s.after * h),
+                    s.utilisation(),
+                    signed(s.delta),
+                    signed(s.delta * crate::estimate::Period::Year.hours()),
+                ),
+            )
+        }
+        Verdict::Unchanged => (
+            format!(
+                "= This plan leaves emissions unchanged at {} per {per}",
+                Mass(s.after * h)
+            ),
+            format!(
+                "The resources it changes emit as much after as before, at {} CPU utilisation.",
+                s.utilisation()
+            ),
+        ),
+        Verdict::Footprint => (
+            format!(
+                "This state's resources emit {} per {per}",
+                Mass(s.after * h)
+            ),
+            format!(
+                "At {} CPU utilisation: {} per hour, {} per year.",
+                s.utilisation(),
+                Mass(s.after),
+                Mass(s.after * crate::estimate::Period::Year.hours()),
+            ),
+        ),
+        Verdict::NothingEstimated => (
+            format!("⚠ carbon-show could not estimate this {doc}"),
+            "No resource in it has figures to add up, so there is no total: read \
+             **not counted** below, not a zero."
+                .to_string(),
+        ),
+        Verdict::Silent => (
+            format!("carbon-show found nothing to estimate in this {doc}"),
+            "It has no AWS, Google Cloud or Azure resource the mappings know of.".to_string(),
+        ),
+    };
+    format!(
+        "{}\n### {}\n\n{}\n",
+        marker(opts.tag.as_deref()),
+        escape(&heading),
+        sentence
+    )
+}
+
+/// The unit a table's figures are given in, from its largest figure: (name, grams per unit).
+fn unit_for(figures: impl IntoIterator<Item = f64>) -> (&'static str, f64) {
+    let max = figures.into_iter().fold(0.0f64, |m, g| m.max(g.abs()));
+    if max >= 1e6 {
+        ("tCO2eq", 1e6)
+    } else if max >= 1e3 {
+        ("kgCO2eq", 1e3)
+    } else {
+        ("gCO2eq", 1.0)
+    }
+}
+
+fn num(g: f64, scale: f64) -> String {
+    sig3(g / scale)
+}
+
+fn signed_num(g: f64, scale: f64) -> String {
+    format!("{}{}", super::sign(g), sig3(g / scale))
+}
+
+fn totals(s: &Summary) -> String {
+    let h = s.hours();
+    let t = &s.report.totals;
+    type Pick = fn(&crate::report::Figures) -> f64;
+    let rows: [(&str, Pick); 3] = [
+        ("operational", |f: &crate::report::Figures| {
+            f.operational_gco2eq
+        }),
+        ("embodied", |f: &crate::report::Figures| f.embodied_gco2eq),
+        ("**total**", |f: &crate::report::Figures| f.total_gco2eq),
+    ];
+    let all = rows.iter().flat_map(|(_, f)| {
+        [
+            f(&t.before_per_hour) * h,
+            f(&t.after_per_hour) * h,
+            f(&t.delta_per_hour) * h,
+        ]
+    });
+    let (unit, scale) = unit_for(all.collect::<Vec<_>>());
+    let per = s.period_name();
+    let mut out = String::new();
+    let bold = |name: &str, v: String| {
+        if name.starts_with("**") {
+            format!("**{v}**")
+        } else {
+            v
+        }
+    };
+    if s.kind == DocumentKind::State {
+        out.push_str(&format!("| {unit} per {per} | emits |\n|---|---:|\n"));
+        for (name, f) in rows {
+            out.push_str(&format!(
+                "| {name} | {} |\n",
+                bold(name, num(f(&t.after_per_hour) * h, scale))
+            ));
+        }
+    } else {
+        out.push_str(&format!(
+            "| {unit} per {per} | before | after | change |\n|---|---:|---:|---:|\n"
+        ));
+        for (name, f) in rows {
+            out.push_str(&format!(
+                "| {name} | {} | {} | {} |\n",
+                bold(name, num(f(&t.before_per_hour) * h, scale)),
+                bold(name, num(f(&t.after_per_hour) * h, scale)),
+                bold(name, signed_num(f(&t.delta_per_hour) * h, scale)),
+            ));
+        }
+    }
+    out
+}
+
+/// A table of resource groups, with one unit for all its figures.
+fn table(s: &Summary, groups: &[Group]) -> String {
+    let h = s.hours();
+    let per = s.period_name();
+    let all: Vec<f64> = groups
+        .iter()
+        .flat_map(|g| [g.before.unwrap_or(0.0), g.after.unwrap_or(0.0), g.delta])
+        .map(|g| g * h)
+        .collect();
+    let (unit, scale) = unit_for(all);
+    let side = |v: Option<f64>| v.map_or("–".to_string(), |g| num(g * h, scale));
+    let mut out = String::new();
+    if s.kind == DocumentKind::State {
+        out.push_str(&format!(
+            "| resource ({unit} per {per}) | emits |\n|---|---:|\n"
+        ));
+        for g in groups {
+            out.push_str(&format!("| {} | {} |\n", code(&g.label), side(g.after)));
+        }
+    } else {
+        out.push_str(&format!(
+            "| resource ({unit} per {per}) | action | before | after | change |\n\
+             |---|---|---:|---:|---:|\n"
+        ));
+        for g in groups {
+            out.push_str(&format!(
+                "| {} | {} | {} | {} | {} |\n",
+                code(&g.label),
+                g.action(),
+                side(g.before),
+                side(g.after),
+                signed_num(g.delta * h, scale),
+            ));
+        }
+    }
+    out
+}
+
+fn not_counted(s: &Summary) -> Option<String> {
+    let c = &s.report.counts;
+    let mut parts: Vec<String> = Vec::new();
+    if !s.unsupported.is_empty() {
+        let names: Vec<String> = if s.verdict == Verdict::NothingEstimated {
+            s.unsupported_types
+                .iter()
+                .map(|t| code_type_count(t))
+                .collect()
+        } else {
+            s.unsupported.iter().map(|a| code(a)).collect()
+        };
+        parts.push(format!(
+            "{} unsupported, no mapping covers them: {}",
+            c.unsupported,
+            capped(&names, NAMES_LISTED)
+        ));
+    }
+    if !s.not_estimated.is_empty() {
+        let names: Vec<String> = s
+            .not_estimated
+            .iter()
+            .map(|n| format!("{} ({})", code(&n.label), escape(&n.reason)))
+            .collect();
+        parts.push(format!(
+            "{} not estimated, a figure was missing: {}",
+            c.not_estimated,
+            capped(&names, NAMES_LISTED)
+        ));
+    }
+    if parts.is_empty() {
+        return None;
+    }
+    let mut p = format!("**Not counted:** {}.", parts.join("; "));
+    if c.ignored > 0 {
+        p.push_str(&format!(
+            " Ignored, with no emissions of their own (networks, IAM, …): {}.",
+            c.ignored
+        ));
+    }
+    p.push('\n');
+    Some(p)
+}
+
+fn fold_summary(s: &Summary, plan: PlanText) -> String {
+    match (plan.plan_line, s.kind) {
+        (Some(l), _) => escape(l.trim()),
+        (None, DocumentKind::Plan) => "The plan".to_string(),
+        (None, DocumentKind::State) => "The state".to_string(),
+    }
+}
+
+fn plan_fold(s: &Summary, plan: PlanText) -> String {
+    let summary = fold_summary(s, plan);
+    let fence = fence_for(plan.text);
+    let mut out = format!("<details><summary>{summary}</summary>\n\n{fence}text\n");
+    out.push_str(plan.text);
+    if !plan.text.ends_with('\n') {
+        out.push('\n');
+    }
+    out.push_str(&format!("{fence}\n\n</details>\n"));
+    out
+}
+
+/// An address in a code span, safe in a table cell: on one line (a raw newline would end the
+/// row), no backtick to close the span or open a fence, no `|` to split the cell.
+fn code(address: &str) -> String {
+    format!(
+        "`{}`",
+        one_line(address).replace('`', "'").replace('|', "\\|")
+    )
+}
+
+/// Control characters (newlines first) written as escapes, so text stays on its line.
+fn one_line(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            '\n' => "\\n".to_string(),
+            '\r' => "\\r".to_string(),
+            c if c.is_control() => c.escape_unicode().to_string(),
+            c => c.to_string(),
+        })
+        .collect()
+}
+
+/// `aws_lambda_function ×2` with the type in a code span.
+fn code_type_count(t: &str) -> String {
+    match t.rsplit_once(' ') {
+        Some((ty, n)) => format!("{} {n}", code(ty)),
+        None => code(t),
+    }
+}
+
+/// Escapes text for a Markdown table cell or HTML summary.
+fn escape(s: &str) -> String {
+    one_line(s)
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('|', "\\|")
+}
+
+/// A code fence longer than any run of backticks inside `text`.
+fn fence_for(text: &str) -> String {
+    let mut longest = 0;
+    let mut run = 0;
+    for c in text.chars() {
+        if c == '`' {
+            run += 1;
+            longest = longest.max(run);
+        } else {
+            run = 0;
+        }
+    }
+    "`".repeat((longest + 1).max(3))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fences_outgrow_backtick_runs() {
+        assert_eq!(fence_for("plain"), "```");
+        assert_eq!(fence_for("a ```` b"), "`````");
+    }
+
+    #[test]
+    fn cells_escape_markup() {
+        assert_eq!(escape("a|b<c>&"), "a\\|b&lt;c&gt;&amp;");
+        assert_eq!(code("a.b[\"x|`\"]"), "`a.b[\"x\\|'\"]`");
+    }
+
+    #[test]
+    fn a_raw_newline_in_an_address_broke_the_table() {
+        assert_eq!(code("a.b[\"x\n|```y\"]"), "`a.b[\"x\\n\\|'''y\"]`");
+        assert_eq!(escape("a\r\nb\u{7}"), "a\\r\\nb\\u{7}");
+    }
+
+    #[test]
+    fn one_unit_from_the_largest_figure() {
+        assert_eq!(unit_for([5.0, -2500.0]), ("kgCO2eq", 1e3));
+        assert_eq!(unit_for([5.0]), ("gCO2eq", 1.0));
+        assert_eq!(unit_for([3e6]), ("tCO2eq", 1e6));
+        assert_eq!(marker(None), "<!-- carbon-show -->");
+        assert_eq!(marker(Some("prod")), "<!-- carbon-show:prod -->");
+    }
+}

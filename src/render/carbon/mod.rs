@@ -1,0 +1,288 @@
+//! Every carbon line carbon-show writes, worded in one place over the plain-data report: the
+//! `# ≈` annotation under each resource ([`line`]), the closing summary of the human output
+//! ([`summary`]) and the pull-request comment ([`markdown`]).
+//!
+//! The report ([`crate::report::Report`]) holds figures only; this module decides how they
+//! read: which period leads, how instances of one resource are grouped, what is named when
+//! something could not be estimated, and which styles of the [`crate::render::Theme`] a
+//! summary line uses.
+
+pub mod line;
+pub mod markdown;
+pub mod summary;
+
+pub use line::{CarbonAnnotator, annotation};
+pub use markdown::{CommentOptions, PlanText, write_comment};
+pub use summary::{DocumentKind, Group, Summary, Verdict, write_human};
+
+use crate::estimate::{Mass, sig3};
+
+/// Annotation and summary lines aim to fit this many columns (the resource header's `  # `
+/// included), dropping detail that `--format json` keeps.
+pub const COLUMNS: usize = 100;
+
+/// `+` for a positive figure (negative ones carry their own `-`).
+pub(crate) fn sign(v: f64) -> &'static str {
+    if v > 0.0 { "+" } else { "" }
+}
+
+/// A signed mass with its unit: `+10.3 kgCO2eq`, `-6.53 kgCO2eq`, `0 gCO2eq`.
+pub(crate) fn signed(g: f64) -> String {
+    format!("{}{}", sign(g), Mass(g))
+}
+
+/// A mass in the short form used beside a headline: `14.2 g`, `-1.25 kg`.
+pub(crate) fn short(g: f64) -> String {
+    let (v, unit) = if g.abs() >= 1e6 {
+        (g / 1e6, "t")
+    } else if g.abs() >= 1e3 {
+        (g / 1e3, "kg")
+    } else {
+        (g, "g")
+    };
+    format!("{} {unit}", sig3(v))
+}
+
+/// A number without a trailing `.0` (`4`, `0.5`, `3.75`).
+pub fn trim_num(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        let s = format!("{v:.2}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
+/// The relative change `after / before − 1` as `+12.5 %`, or `None` when there was nothing
+/// before to compare with.
+pub(crate) fn relative(before: f64, delta: f64) -> Option<String> {
+    (before > 0.0).then(|| format!("{}{} %", sign(delta), sig3(delta / before * 100.0)))
+}
+
+/// Splits `aws_instance.web[3]` into (`aws_instance.web`, `3`): the last index of an address,
+/// when it ends with one. Quoted keys may hold brackets and dots (`app["a]b"]`).
+pub(crate) fn split_index(address: &str) -> Option<(&str, &str)> {
+    if !address.ends_with(']') {
+        return None;
+    }
+    let mut open = None;
+    let mut in_string = false;
+    let mut escaped = false;
+    for (i, c) in address.char_indices() {
+        if in_string {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => in_string = true,
+            '[' => open = Some(i),
+            _ => {}
+        }
+    }
+    let open = open?;
+    Some((&address[..open], &address[open + 1..address.len() - 1]))
+}
+
+/// The resource type of an address: `module.a["x"].aws_instance.web[0]` → `aws_instance`.
+pub(crate) fn type_of(address: &str) -> &str {
+    // Dots at the top level split the address; module keys may hold dots inside quotes.
+    let mut parts: Vec<&str> = Vec::new();
+    let (mut start, mut in_string, mut escaped, mut depth) = (0, false, false, 0usize);
+    for (i, c) in address.char_indices() {
+        if in_string {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => in_string = true,
+            '[' => depth += 1,
+            ']' => depth = depth.saturating_sub(1),
+            '.' if depth == 0 => {
+                parts.push(&address[start..i]);
+                start = i + 1;
+            }
+            ' ' if depth == 0 => break, // " (deposed object …)"
+            _ => {}
+        }
+    }
+    parts.push(address[start..].split(' ').next().unwrap_or(""));
+    let mut i = 0;
+    while i + 1 < parts.len() && parts[i] == "module" {
+        i += 2;
+    }
+    if parts.get(i) == Some(&"data") && i + 2 < parts.len() {
+        i += 1;
+    }
+    parts.get(i).copied().unwrap_or(address)
+}
+
+/// The label of the instances of one resource: `aws_instance.worker[0..2] ×3` for a run of
+/// numbers, `app["api","web"] ×2` for a few keys, `app[*] ×12` otherwise.
+pub(crate) fn group_label(base: &str, keys: &[&str]) -> String {
+    let n = keys.len();
+    let mut numbers: Vec<u64> = keys.iter().filter_map(|k| k.parse().ok()).collect();
+    let index = if numbers.len() == n {
+        numbers.sort_unstable();
+        let (first, last) = (numbers[0], numbers[n - 1]);
+        if last - first + 1 == n as u64 {
+            format!("{first}..{last}")
+        } else if n <= 4 {
+            let v: Vec<String> = numbers.iter().map(u64::to_string).collect();
+            v.join(",")
+        } else {
+            "*".into()
+        }
+    } else if n <= 3 {
+        keys.join(",")
+    } else {
+        "*".into()
+    };
+    format!("{base}[{index}] ×{n}")
+}
+
+/// Groups items by resource (instances of `count`/`for_each` together), in the order each
+/// resource first appears: (label, items). A resource with one instance keeps its address.
+pub(crate) fn group_by_resource<'a, T>(
+    items: impl IntoIterator<Item = (&'a str, T)>,
+) -> Vec<(String, Vec<T>)> {
+    let mut order: Vec<(&'a str, Vec<&'a str>, Vec<T>)> = Vec::new();
+    let mut at: std::collections::HashMap<&'a str, usize> = std::collections::HashMap::new();
+    for (address, item) in items {
+        let (base, key) = split_index(address).unwrap_or((address, ""));
+        match at.get(base) {
+            Some(&i) => {
+                order[i].1.push(key);
+                order[i].2.push(item);
+            }
+            None => {
+                at.insert(base, order.len());
+                order.push((base, vec![key], vec![item]));
+            }
+        }
+        // an address without an index stands alone even if an indexed one shares its base
+        if key.is_empty() {
+            at.remove(base);
+        }
+    }
+    order
+        .into_iter()
+        .map(|(base, keys, items)| {
+            let label = if keys.len() > 1 && keys.iter().all(|k| !k.is_empty()) {
+                group_label(base, &keys)
+            } else if keys[0].is_empty() {
+                base.to_string()
+            } else {
+                format!("{base}[{}]", keys[0])
+            };
+            (label, items)
+        })
+        .collect()
+}
+
+/// Names joined with `, `, at most `cap` of them, then `and N more`.
+pub(crate) fn capped(names: &[String], cap: usize) -> String {
+    if names.len() <= cap {
+        return names.join(", ");
+    }
+    format!(
+        "{}, and {} more",
+        names[..cap].join(", "),
+        names.len() - cap
+    )
+}
+
+/// Counts per resource type, largest first (ties by name): `aws_lambda_function ×2`.
+pub(crate) fn type_counts<'a>(addresses: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let mut counts: std::collections::BTreeMap<&str, usize> = Default::default();
+    for a in addresses {
+        *counts.entry(type_of(a)).or_default() += 1;
+    }
+    let mut v: Vec<(&str, usize)> = counts.into_iter().collect();
+    v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    v.into_iter().map(|(t, n)| format!("{t} ×{n}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn indexes_split_off_with_quoted_brackets() {
+        assert_eq!(split_index("a.b[3]"), Some(("a.b", "3")));
+        assert_eq!(
+            split_index(r#"module.m["x.y"].a.b["k]"]"#),
+            Some((r#"module.m["x.y"].a.b"#, r#""k]""#))
+        );
+        assert_eq!(split_index("a.b"), None);
+        assert_eq!(split_index("a.b (deposed object 1)"), None);
+    }
+
+    #[test]
+    fn types_come_from_the_last_resource_step() {
+        assert_eq!(type_of("aws_instance.web"), "aws_instance");
+        assert_eq!(
+            type_of(r#"module.a["x.y"].module.b.aws_instance.web[0]"#),
+            "aws_instance"
+        );
+        assert_eq!(type_of("data.aws_ami.ubuntu"), "aws_ami");
+        assert_eq!(
+            type_of("aws_instance.x (deposed object 00ab)"),
+            "aws_instance"
+        );
+    }
+
+    #[test]
+    fn instances_of_one_resource_group() {
+        let g = group_by_resource([
+            ("aws_instance.worker[1]", 1),
+            ("aws_instance.web", 2),
+            ("aws_instance.worker[0]", 3),
+            ("aws_instance.worker[2]", 4),
+            (r#"app["api"]"#, 5),
+            (r#"app["web"]"#, 6),
+            ("one[7]", 7),
+            ("gap[0]", 8),
+            ("gap[5]", 9),
+        ]);
+        let labels: Vec<(&str, &[i32])> = g.iter().map(|(l, v)| (l.as_str(), &v[..])).collect();
+        assert_eq!(
+            labels,
+            [
+                ("aws_instance.worker[0..2] ×3", &[1, 3, 4][..]),
+                ("aws_instance.web", &[2][..]),
+                (r#"app["api","web"] ×2"#, &[5, 6][..]),
+                ("one[7]", &[7][..]),
+                ("gap[0,5] ×2", &[8, 9][..]),
+            ]
+        );
+        let many: Vec<String> = (0..5).map(|i| format!("m[\"k{i}\"]")).collect();
+        let g = group_by_resource(many.iter().map(|a| (a.as_str(), ())));
+        assert_eq!(g[0].0, "m[*] ×5");
+    }
+
+    #[test]
+    fn lists_are_capped() {
+        let names: Vec<String> = (1..=7).map(|i| format!("r{i}")).collect();
+        assert_eq!(capped(&names, 5), "r1, r2, r3, r4, r5, and 2 more");
+        assert_eq!(capped(&names[..2], 5), "r1, r2");
+        assert_eq!(type_counts(["b.x", "a.y", "b.z[0]"]), ["b ×2", "a ×1"]);
+    }
+
+    #[test]
+    fn short_masses_and_relative_changes() {
+        assert_eq!(short(14.2), "14.2 g");
+        assert_eq!(short(-1250.0), "-1.25 kg");
+        assert_eq!(relative(5640.0, 57100.0).as_deref(), Some("+1012 %"));
+        assert_eq!(relative(0.0, 5.0), None);
+    }
+}

@@ -1,0 +1,594 @@
+//! The answer to "what does this change cost the climate?": a plain-data [`Summary`] of the
+//! report (its verdict, the resources grouped and ranked, what was left out and why), and its
+//! human wording, written after OpenTofu's own output.
+//!
+//! Placement: `tofu show` ends a plan with its `Plan: …` line and then `Changes to Outputs:`
+//! (`tofu plan` goes on with diagnostics and the note about `-out`). The `Plan:` line and the
+//! output changes are one account of what will change, so the carbon summary comes after all
+//! of it, once OpenTofu's text is complete: it is the last thing on the screen after a run,
+//! everything above it is byte for byte OpenTofu's, and a state document ends the same way.
+
+use std::io::{self, Write};
+
+use anstyle::Style;
+
+use super::{COLUMNS, group_by_resource, relative, signed, trim_num, type_counts};
+use crate::estimate::{Mass, Period};
+use crate::render::Theme;
+use crate::report::{Report, ResourceReport, Status};
+
+/// Names shown in a summary line before `and N more`.
+pub const NAMES_SHOWN: usize = 5;
+
+/// What the document is: a plan changes things, a state only runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DocumentKind {
+    Plan,
+    State,
+}
+
+/// What the summary can truthfully say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Nothing the mappings cover at all (no AWS, GCP or Azure resource): nothing to say.
+    Silent,
+    /// Cloud resources, but not one with figures: say so and name them.
+    NothingEstimated,
+    /// A state document: what its resources emit, no before and after.
+    Footprint,
+    /// A plan whose figures do not move.
+    Unchanged,
+    /// A plan that adds or saves emissions.
+    Changed,
+}
+
+/// The instances of one resource (or one resource alone), with their figures summed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Group<'r> {
+    /// `aws_instance.worker[0..2] ×3`, or the address.
+    pub label: String,
+    pub members: Vec<&'r ResourceReport>,
+    /// gCO2eq per hour, all members together.
+    pub before: Option<f64>,
+    pub after: Option<f64>,
+    pub delta: f64,
+}
+
+impl Group<'_> {
+    /// OpenTofu's actions of the members, worded for a table: `create`, `replace`, …
+    pub fn action(&self) -> String {
+        let mut names: Vec<&str> = Vec::new();
+        for m in &self.members {
+            let a: Vec<&str> = m.actions.iter().map(String::as_str).collect();
+            let name = match a.as_slice() {
+                ["delete", "create"] | ["create", "delete"] => "replace",
+                ["no-op"] => "unchanged",
+                [one] => one,
+                _ => "change",
+            };
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+        names.join(", ")
+    }
+}
+
+/// A not-estimated resource (or its instances) and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Skipped {
+    pub label: String,
+    pub reason: String,
+}
+
+/// Everything a carbon summary says, as data: the human summary and the Markdown comment word
+/// it each their own way.
+#[derive(Debug, Clone)]
+pub struct Summary<'r> {
+    pub report: &'r Report,
+    pub kind: DocumentKind,
+    /// The headline period.
+    pub period: Period,
+    pub verdict: Verdict,
+    /// gCO2eq per hour.
+    pub before: f64,
+    pub after: f64,
+    pub delta: f64,
+    /// Estimated resources, grouped by resource and ranked by the size of their change
+    /// (a state's by what they emit), largest first; those that change nothing are left out
+    /// of a plan's.
+    pub groups: Vec<Group<'r>>,
+    /// Covered by the mappings, but a figure was missing.
+    pub not_estimated: Vec<Skipped>,
+    /// Unsupported resources (no mapping), grouped by resource.
+    pub unsupported: Vec<String>,
+    /// Unsupported resources per type: `aws_lambda_function ×2`.
+    pub unsupported_types: Vec<String>,
+}
+
+impl<'r> Summary<'r> {
+    pub fn new(report: &'r Report, kind: DocumentKind, period: Period) -> Self {
+        let t = &report.totals;
+        let (before, after, delta) = (
+            t.before_per_hour.total_gco2eq,
+            t.after_per_hour.total_gco2eq,
+            t.delta_per_hour.total_gco2eq,
+        );
+        let c = &report.counts;
+        let verdict = if c.estimated == 0 {
+            if c.not_estimated + c.unsupported + c.ignored == 0 {
+                Verdict::Silent
+            } else {
+                Verdict::NothingEstimated
+            }
+        } else if kind == DocumentKind::State {
+            Verdict::Footprint
+        } else if delta == 0.0 {
+            Verdict::Unchanged
+        } else {
+            Verdict::Changed
+        };
+        let estimated = report.resources.iter().filter(|r| {
+            matches!(r.status, Status::Estimated)
+                && (kind == DocumentKind::State || r.delta_per_hour.total_gco2eq != 0.0)
+        });
+        let mut groups: Vec<Group<'r>> =
+            group_by_resource(estimated.map(|r| (r.address.as_str(), r)))
+                .into_iter()
+                .map(|(label, members)| {
+                    let sum = |f: &dyn Fn(&ResourceReport) -> Option<f64>| -> Option<f64> {
+                        members.iter().filter_map(|m| f(m)).reduce(|a, b| a + b)
+                    };
+                    Group {
+                        before: sum(&|m| m.before.as_ref().map(|s| s.per_hour.total_gco2eq)),
+                        after: sum(&|m| m.after.as_ref().map(|s| s.per_hour.total_gco2eq)),
+                        delta: members.iter().map(|m| m.delta_per_hour.total_gco2eq).sum(),
+                        label,
+                        members,
+                    }
+                })
+                .collect();
+        let size = |g: &Group| match kind {
+            DocumentKind::State => g.after.unwrap_or(0.0),
+            DocumentKind::Plan => g.delta.abs(),
+        };
+        groups.sort_by(|a, b| {
+            size(b)
+                .total_cmp(&size(a))
+                .then_with(|| a.label.cmp(&b.label))
+        });
+        let not_estimated =
+            group_by_resource(report.resources.iter().filter_map(|r| match &r.status {
+                Status::NotEstimated { reason } => Some((r.address.as_str(), reason.as_str())),
+                Status::Estimated => None,
+            }))
+            .into_iter()
+            .map(|(label, reasons)| Skipped {
+                label,
+                reason: reasons[0].to_string(),
+            })
+            .collect();
+        let unsupported = group_by_resource(report.unsupported.iter().map(|a| (a.as_str(), ())))
+            .into_iter()
+            .map(|(label, _)| label)
+            .collect();
+        Summary {
+            report,
+            kind,
+            period,
+            verdict,
+            before,
+            after,
+            delta,
+            groups,
+            not_estimated,
+            unsupported,
+            unsupported_types: type_counts(report.unsupported.iter().map(String::as_str)),
+        }
+    }
+
+    /// The headline period's hours.
+    pub fn hours(&self) -> f64 {
+        self.period.hours()
+    }
+
+    /// `month`, `year` or `hour`.
+    pub fn period_name(&self) -> &'static str {
+        match self.period {
+            Period::Hour => "hour",
+            Period::Month => "month",
+            Period::Year => "year",
+        }
+    }
+
+    /// The change relative to before: `+12.5 %`; `None` when nothing was estimated before.
+    pub fn relative(&self) -> Option<String> {
+        relative(self.before, self.delta)
+    }
+
+    /// `50 %`.
+    pub fn utilisation(&self) -> String {
+        format!("{} %", trim_num(self.report.utilization * 100.0))
+    }
+}
+
+/// How a piece of a summary line is styled (each maps to a slot of the [`Theme`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tone {
+    /// Default text.
+    Plain,
+    /// The `Carbon` label (bold).
+    Label,
+    /// A rise in emissions (the theme's red).
+    Up,
+    /// A fall (the theme's green).
+    Down,
+    /// Secondary lines (the annotation style).
+    Detail,
+}
+
+/// One line of the human summary, in styled pieces.
+pub type Line = Vec<(Tone, String)>;
+
+fn tone_of(delta: f64) -> Tone {
+    if delta > 0.0 {
+        Tone::Up
+    } else if delta < 0.0 {
+        Tone::Down
+    } else {
+        Tone::Label
+    }
+}
+
+fn detail(text: String) -> Line {
+    vec![(Tone::Detail, text)]
+}
+
+/// The human summary, line by line (empty for [`Verdict::Silent`]).
+pub fn human_lines(s: &Summary) -> Vec<Line> {
+    let h = s.hours();
+    let per = s.period.unit();
+    let r = s.report;
+    let t = &r.totals;
+    let mut out: Vec<Line> = Vec::new();
+    let label = (Tone::Label, "Carbon".to_string());
+    let split = |f: &crate::report::Figures| {
+        format!(
+            "operational {} + embodied {} per {}",
+            Mass(f.operational_gco2eq * h),
+            Mass(f.embodied_gco2eq * h),
+            s.period_name()
+        )
+    };
+    let rates = |g: f64, signed_figures: bool| {
+        let m = |x: f64| {
+            if signed_figures {
+                signed(x)
+            } else {
+                Mass(x).to_string()
+            }
+        };
+        let mut v = Vec::new();
+        for p in [Period::Hour, Period::Month, Period::Year] {
+            if p != s.period {
+                v.push(format!("{}/{}", m(g * p.hours()), p.unit()));
+            }
+        }
+        v.join(" · ")
+    };
+    match s.verdict {
+        Verdict::Silent => return out,
+        Verdict::NothingEstimated => {
+            out.push(vec![
+                label,
+                (Tone::Plain, ": ".into()),
+                (Tone::Label, "not estimated".into()),
+                (
+                    Tone::Plain,
+                    match s.kind {
+                        DocumentKind::Plan => " — no resource in this plan has figures to add up",
+                        DocumentKind::State => " — no resource in this state has figures to add up",
+                    }
+                    .into(),
+                ),
+            ]);
+        }
+        Verdict::Footprint => {
+            out.push(vec![
+                label,
+                (Tone::Plain, " ≈ ".into()),
+                (Tone::Label, format!("{}/{per}", Mass(s.after * h))),
+                (
+                    Tone::Plain,
+                    format!(
+                        ": what this state's resources emit, at {} CPU utilisation",
+                        s.utilisation()
+                    ),
+                ),
+            ]);
+            out.push(detail(format!("  {}", rates(s.after, false))));
+            out.push(detail(format!("  {}", split(&t.after_per_hour))));
+        }
+        Verdict::Unchanged => {
+            out.push(vec![
+                label,
+                (Tone::Plain, " ≈ ".into()),
+                (Tone::Label, "unchanged".into()),
+                (
+                    Tone::Plain,
+                    format!(
+                        " at {}/{per}, at {} CPU utilisation",
+                        Mass(s.after * h),
+                        s.utilisation()
+                    ),
+                ),
+            ]);
+            out.push(detail(format!("  {}", split(&t.after_per_hour))));
+        }
+        Verdict::Changed => {
+            let rel = s.relative().map(|p| format!(" ({p})")).unwrap_or_default();
+            out.push(vec![
+                label,
+                (Tone::Plain, " ≈ ".into()),
+                (tone_of(s.delta), format!("{}/{per}", signed(s.delta * h))),
+                (
+                    Tone::Plain,
+                    format!(
+                        "{rel}: {} → {} per {}",
+                        Mass(s.before * h),
+                        Mass(s.after * h),
+                        s.period_name()
+                    ),
+                ),
+            ]);
+            out.push(detail(format!(
+                "  {} · at {} CPU utilisation",
+                rates(s.delta, true),
+                s.utilisation()
+            )));
+            out.push(detail(format!("  after: {}", split(&t.after_per_hour))));
+        }
+    }
+    if !s.groups.is_empty() {
+        let (title, figure): (&str, &dyn Fn(&Group) -> f64) = match s.kind {
+            DocumentKind::State => ("largest", &|g| g.after.unwrap_or(0.0)),
+            DocumentKind::Plan => ("largest changes", &|g| g.delta),
+        };
+        out.push(detail(format!("  {title} per {}:", s.period_name())));
+        let shown: Vec<&Group> = s.groups.iter().take(3).collect();
+        let figures: Vec<String> = shown
+            .iter()
+            .map(|g| match s.kind {
+                DocumentKind::State => Mass(figure(g) * h).to_string(),
+                DocumentKind::Plan => signed(figure(g) * h),
+            })
+            .collect();
+        let width = figures.iter().map(|f| f.chars().count()).max().unwrap_or(0);
+        for (g, f) in shown.iter().zip(&figures) {
+            out.push(vec![
+                (Tone::Detail, "    ".into()),
+                (
+                    tone_of(if s.kind == DocumentKind::Plan {
+                        g.delta
+                    } else {
+                        0.0
+                    }),
+                    format!("{f:>width$}"),
+                ),
+                (Tone::Detail, format!("  {}", g.label)),
+            ]);
+        }
+        if s.groups.len() > 3 {
+            out.push(detail(format!(
+                "    and {} more (--format json or markdown for all)",
+                s.groups.len() - 3
+            )));
+        }
+    }
+    let c = &r.counts;
+    if !s.unsupported.is_empty() {
+        let names = if s.verdict == Verdict::NothingEstimated {
+            &s.unsupported_types
+        } else {
+            &s.unsupported
+        };
+        out.push(detail(fit_names(
+            "  unsupported, not counted: ",
+            names,
+            NAMES_SHOWN,
+        )));
+    }
+    if !s.not_estimated.is_empty() {
+        out.push(detail("  not estimated, not counted:".into()));
+        for n in s.not_estimated.iter().take(NAMES_SHOWN) {
+            out.push(detail(format!("    {}: {}", n.label, n.reason)));
+        }
+        if s.not_estimated.len() > NAMES_SHOWN {
+            out.push(detail(format!(
+                "    and {} more",
+                s.not_estimated.len() - NAMES_SHOWN
+            )));
+        }
+    }
+    out.push(detail(format!(
+        "  resources: {} estimated, {} not estimated, {} unsupported, {} ignored",
+        c.estimated, c.not_estimated, c.unsupported, c.ignored
+    )));
+    out
+}
+
+/// `prefix` and as many names as fit in [`COLUMNS`] (at most `cap`, at least one), then
+/// `and N more`.
+fn fit_names(prefix: &str, names: &[String], cap: usize) -> String {
+    let mut shown = 0;
+    let mut line = prefix.to_string();
+    for (i, n) in names.iter().enumerate().take(cap) {
+        let rest = names.len() - i - 1;
+        let tail = if rest > 0 {
+            format!(", and {rest} more")
+        } else {
+            String::new()
+        };
+        let sep = if i > 0 { ", " } else { "" };
+        let width = line.chars().count() + sep.len() + n.chars().count() + tail.chars().count();
+        if i > 0 && width > COLUMNS {
+            break;
+        }
+        line.push_str(sep);
+        line.push_str(n);
+        shown += 1;
+    }
+    if shown < names.len() {
+        line.push_str(&format!(", and {} more", names.len() - shown));
+    }
+    line
+}
+
+/// The plain text of summary lines (for tests and the Markdown comment's plan).
+pub fn plain(lines: &[Line]) -> String {
+    let mut s = String::new();
+    for l in lines {
+        for (_, t) in l {
+            s.push_str(t);
+        }
+        s.push('\n');
+    }
+    s
+}
+
+fn style(theme: &Theme, tone: Tone) -> Option<Style> {
+    match tone {
+        Tone::Plain => None,
+        Tone::Label => Some(theme.bold),
+        Tone::Up => Some(theme.delete),
+        Tone::Down => Some(theme.create),
+        Tone::Detail => Some(theme.annotation),
+    }
+}
+
+/// Writes the human summary after OpenTofu's text: a blank line, then the lines, each piece
+/// styled through the theme. Writes nothing for [`Verdict::Silent`].
+pub fn write_human(s: &Summary, theme: &Theme, out: &mut dyn Write) -> io::Result<()> {
+    let lines = human_lines(s);
+    if lines.is_empty() {
+        return Ok(());
+    }
+    writeln!(out)?;
+    for l in &lines {
+        for (tone, text) in l {
+            match style(theme, *tone) {
+                Some(st) => write!(out, "{}", theme.paint(st, text))?,
+                None => write!(out, "{text}")?,
+            }
+        }
+        writeln!(out)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::{Figures, Side};
+
+    fn side(g_per_hour: f64) -> Side {
+        Side {
+            provider: "aws".into(),
+            region: Some("us-east-1".into()),
+            grid_g_per_kwh: Some(384.0),
+            machine_type: Some("m5.xlarge".into()),
+            vcpus: 4.0,
+            memory_gb: 16.0,
+            gpus: 0,
+            ssd_gb: 100.0,
+            hdd_gb: 0.0,
+            instances: 1.0,
+            per_hour: Figures {
+                total_gco2eq: g_per_hour,
+                operational_gco2eq: g_per_hour * 0.75,
+                embodied_gco2eq: g_per_hour * 0.25,
+                ..Figures::default()
+            },
+        }
+    }
+
+    fn change(addr: &str, actions: &[&str], b: Option<f64>, a: Option<f64>) -> ResourceReport {
+        ResourceReport::new(
+            addr.into(),
+            "aws_instance".into(),
+            actions.iter().map(|s| s.to_string()).collect(),
+            b.map(side),
+            a.map(side),
+        )
+    }
+
+    fn text(r: &Report, kind: DocumentKind) -> String {
+        plain(&human_lines(&Summary::new(r, kind, Period::Month)))
+    }
+
+    /// Hand-checked: before 4 g/h; after 10 + 6 = 16 g/h; delta +12 g/h.
+    #[test]
+    fn a_change_leads_with_the_delta_and_its_relative_size() {
+        let r = Report::new(
+            vec![
+                change("aws_instance.a[0]", &["create"], None, Some(10.0)),
+                change("aws_instance.a[1]", &["create"], None, Some(6.0)),
+                change("aws_instance.old", &["delete"], Some(4.0), None),
+            ],
+            vec!["aws_lambda_function.f".into()],
+            2,
+            0.5,
+            Period::Month,
+        );
+        // 12 × 730 = 8,760 g (+300 % of 4 g/h); 4 × 730 = 2,920 g; 16 × 730 = 11,680 g;
+        // 12 × 8,760 = 105,120 g; after: 12 g/h operational (8.76 kg), 4 g/h embodied (2.92 kg)
+        assert_eq!(
+            text(&r, DocumentKind::Plan),
+            "Carbon ≈ +8.76 kgCO2eq/month (+300 %): 2.92 kgCO2eq → 11.7 kgCO2eq per month\n\
+             \x20 +12.0 gCO2eq/h · +105 kgCO2eq/year · at 50 % CPU utilisation\n\
+             \x20 after: operational 8.76 kgCO2eq + embodied 2.92 kgCO2eq per month\n\
+             \x20 largest changes per month:\n\
+             \x20   +11.7 kgCO2eq  aws_instance.a[0..1] ×2\n\
+             \x20   -2.92 kgCO2eq  aws_instance.old\n\
+             \x20 unsupported, not counted: aws_lambda_function.f\n\
+             \x20 resources: 3 estimated, 0 not estimated, 1 unsupported, 2 ignored\n"
+        );
+    }
+
+    #[test]
+    fn verdicts() {
+        let v = |r: &Report, k| Summary::new(r, k, Period::Month).verdict;
+        let nothing = Report::new(vec![], vec![], 0, 0.5, Period::Month);
+        assert_eq!(v(&nothing, DocumentKind::Plan), Verdict::Silent);
+        assert!(human_lines(&Summary::new(&nothing, DocumentKind::Plan, Period::Month)).is_empty());
+        let only_ignored = Report::new(vec![], vec![], 3, 0.5, Period::Month);
+        assert_eq!(
+            v(&only_ignored, DocumentKind::Plan),
+            Verdict::NothingEstimated
+        );
+        let same = Report::new(
+            vec![change("a.b", &["delete", "create"], Some(3.0), Some(3.0))],
+            vec![],
+            0,
+            0.5,
+            Period::Month,
+        );
+        assert_eq!(v(&same, DocumentKind::Plan), Verdict::Unchanged);
+        assert_eq!(v(&same, DocumentKind::State), Verdict::Footprint);
+    }
+
+    #[test]
+    fn long_name_lists_stop_within_the_columns() {
+        let names: Vec<String> = (0..9)
+            .map(|i| format!("module.network_{i}.aws_lambda_function.handler"))
+            .collect();
+        let line = fit_names("  unsupported, not counted: ", &names, NAMES_SHOWN);
+        assert!(line.chars().count() <= COLUMNS, "{line}");
+        assert!(line.ends_with(", and 8 more"), "{line}");
+        let short: Vec<String> = (0..7).map(|i| format!("a.b{i}")).collect();
+        assert_eq!(
+            fit_names("x: ", &short, 5),
+            "x: a.b0, a.b1, a.b2, a.b3, a.b4, and 2 more"
+        );
+    }
+}
