@@ -1109,12 +1109,12 @@ fn carbon_state_document_is_annotated() {
         "{human}"
     );
     assert!(
-        human.contains("# aws_db_instance.db:\n# ≈ 9.55 kgCO2eq/month · 13.1 g/h"),
+        human.contains("# aws_db_instance.db:\n# ≈ 1.24 kgCO2eq/month · 1.70 g/h"),
         "{human}"
     );
     assert!(
         human.contains(
-            "token = (sensitive value)\n\nCarbon ≈ 15.4 kgCO2eq/month: what this state's resources emit, at 50 % CPU utilisation\n"
+            "token = (sensitive value)\n\nCarbon ≈ 7.10 kgCO2eq/month: what this state's resources emit, at 50 % CPU utilisation\n"
         ),
         "{human}"
     );

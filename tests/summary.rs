@@ -50,7 +50,7 @@ fn summary_all_unsupported_says_nothing_was_estimated() {
     assert_eq!(
         summary(&human),
         "Carbon: not estimated — no resource in this plan has figures to add up\n\
-         \x20 unsupported, not counted: aws_lambda_function ×2, google_storage_bucket ×1\n\
+         \x20 unsupported, not counted: aws_sagemaker_notebook_instance ×2, google_composer_environment ×1\n\
          \x20 resources: 0 estimated, 0 not estimated, 3 unsupported, 1 ignored\n"
     );
     assert!(!human.contains("CO2eq"), "no figure at all: {human}");
@@ -63,7 +63,7 @@ fn summary_all_unsupported_says_nothing_was_estimated() {
         "{md}"
     );
     assert!(
-        md.contains("3 unsupported, no mapping covers them: `aws_lambda_function` ×2, `google_storage_bucket` ×1"),
+        md.contains("3 unsupported, no mapping covers them: `aws_sagemaker_notebook_instance` ×2, `google_composer_environment` ×1"),
         "{md}"
     );
     assert!(
@@ -79,13 +79,13 @@ fn summary_state_is_a_footprint_without_delta() {
     let s = summary(&human);
     assert!(
         s.starts_with(
-            "Carbon ≈ 15.4 kgCO2eq/month: what this state's resources emit, at 50 % CPU utilisation\n\
-             \x20 21.1 gCO2eq/h · 185 kgCO2eq/year\n"
+            "Carbon ≈ 7.10 kgCO2eq/month: what this state's resources emit, at 50 % CPU utilisation\n\
+             \x20 9.72 gCO2eq/h · 85.2 kgCO2eq/year\n"
         ),
         "{s}"
     );
     assert!(
-        s.contains("  largest per month:\n    9.55 kgCO2eq  aws_db_instance.db\n"),
+        s.contains("  largest per month:\n    3.26 kgCO2eq  aws_instance.web\n"),
         "{s}"
     );
     let signed = s
@@ -95,7 +95,7 @@ fn summary_state_is_a_footprint_without_delta() {
     assert!(!s.contains('→') && !signed, "no change in a state: {s}");
     let md = show("testdata/carbon/state.json", &["--format", "markdown"]);
     assert!(
-        md.contains("### This state's resources emit 15.4 kgCO2eq per month\n"),
+        md.contains("### This state's resources emit 7.10 kgCO2eq per month\n"),
         "{md}"
     );
     assert!(md.contains("| kgCO2eq per month | emits |\n"), "{md}");
@@ -110,20 +110,20 @@ fn summary_unchanged_replacement_says_unchanged() {
     assert!(
         human.contains(
             "  # google_compute_instance.batch must be replaced\n\
-             \x20 # ≈ unchanged at 2.26 kgCO2eq/month · 3.09 g/h · 2 vCPU · 8 GiB · 20 GB SSD · europe-west1\n"
+             \x20 # ≈ unchanged at 1.27 kgCO2eq/month · 1.74 g/h · 2 vCPU · 8 GiB · 20 GB SSD · europe-west1\n"
         ),
         "{human}"
     );
     assert_eq!(
         summary(&human),
-        "Carbon ≈ unchanged at 2.26 kgCO2eq/month, at 50 % CPU utilisation\n\
-         \x20 operational 653 gCO2eq + embodied 1.60 kgCO2eq per month\n\
+        "Carbon ≈ unchanged at 1.27 kgCO2eq/month, at 50 % CPU utilisation\n\
+         \x20 operational 653 gCO2eq + embodied 615 gCO2eq per month\n\
          \x20 resources: 1 estimated, 0 not estimated, 0 unsupported, 0 ignored\n"
     );
     assert!(!human.contains("0 gCO2eq/h"), "{human}");
     let md = show("testdata/carbon/replace.json", &["--format", "markdown"]);
     assert!(
-        md.contains("### = This plan leaves emissions unchanged at 2.26 kgCO2eq per month\n"),
+        md.contains("### = This plan leaves emissions unchanged at 1.27 kgCO2eq per month\n"),
         "{md}"
     );
 }
@@ -136,16 +136,17 @@ fn summary_groups_instances_and_names_what_was_left_out() {
     let s = summary(&human);
     assert_eq!(
         s,
-        "Carbon ≈ +57.1 kgCO2eq/month (+1012 %): 5.64 kgCO2eq → 62.7 kgCO2eq per month\n\
-         \x20 +78.2 gCO2eq/h · +685 kgCO2eq/year · at 50 % CPU utilisation\n\
-         \x20 after: operational 28.1 kgCO2eq + embodied 34.6 kgCO2eq per month\n\
+        "Carbon ≈ +32.5 kgCO2eq/month (+700 %): 4.65 kgCO2eq → 37.2 kgCO2eq per month\n\
+         \x20 +44.6 gCO2eq/h · +390 kgCO2eq/year · at 50 % CPU utilisation\n\
+         \x20 after: operational 26.5 kgCO2eq + embodied 10.7 kgCO2eq per month\n\
          \x20 largest changes per month:\n\
-         \x20   +31.0 kgCO2eq  aws_instance.worker[0..2] ×3\n\
          \x20   +6.53 kgCO2eq  aws_db_instance.main\n\
+         \x20   +6.06 kgCO2eq  aws_instance.worker[0..2] ×3\n\
          \x20   +5.12 kgCO2eq  module.eu.aws_instance.app[\"api\",\"web\"] ×2\n\
-         \x20   and 7 more (--format json or markdown for all)\n\
-         \x20 unsupported, not counted: aws_lambda_function.thumbnail, google_storage_bucket.assets\n\
-         \x20 resources: 14 estimated, 0 not estimated, 2 unsupported, 4 ignored\n"
+         \x20   and 8 more (--format json or markdown for all)\n\
+         \x20 not estimated, not counted:\n\
+         \x20   google_storage_bucket.assets: unsupported: object storage: the amount stored is not in the plan\n\
+         \x20 resources: 15 estimated, 1 not estimated, 0 unsupported, 4 ignored\n"
     );
     // the summary closes the output, after OpenTofu's `Changes to Outputs:`
     assert!(
@@ -171,8 +172,8 @@ fn summary_headline_is_styled_not_all_dim() {
     let out = stdout(&o);
     assert!(
         out.contains(
-            "\x1b[1mCarbon\x1b[0m ≈ \x1b[31m+57.1 kgCO2eq/month\x1b[0m (+1012 %): 5.64 kgCO2eq → 62.7 kgCO2eq per month\n\
-             \x1b[2m  +78.2 gCO2eq/h"
+            "\x1b[1mCarbon\x1b[0m ≈ \x1b[31m+32.5 kgCO2eq/month\x1b[0m (+700 %): 4.65 kgCO2eq → 37.2 kgCO2eq per month\n\
+             \x1b[2m  +44.6 gCO2eq/h"
         ),
         "{out:?}"
     );
@@ -214,7 +215,7 @@ fn demo_carbon_lines_fit_100_columns() {
     // the headline period leads
     assert!(
         human.contains(
-            "  # aws_instance.worker[0] will be created\n  # ≈ +10.3 kgCO2eq/month · +14.2 g/h · 2 vCPU · 4 GiB · 20 GB SSD · us-east-1\n"
+            "  # aws_instance.worker[0] will be created\n  # ≈ +2.02 kgCO2eq/month · +2.77 g/h · 2 vCPU · 4 GiB · 20 GB SSD · us-east-1\n"
         ),
         "{human}"
     );
@@ -279,19 +280,24 @@ fn markdown_comment_renders_as_designed() {
     let html = gfm(&md);
     assert!(html.starts_with("<!-- carbon-show -->\n"), "{html}");
     assert!(
-        html.contains("<h3>▲ This plan adds 57.1 kgCO2eq per month (+1012 %)</h3>"),
+        html.contains("<h3>▲ This plan adds 32.5 kgCO2eq per month (+700 %)</h3>"),
         "{html}"
     );
-    assert_eq!(html.matches("<table>").count(), 2, "{html}");
+    // totals, the top 10 resources, and the 11th folded under "1 more resource"
+    assert_eq!(html.matches("<table>").count(), 3, "{html}");
+    assert!(
+        html.contains("<details><summary>1 more resource</summary>"),
+        "{html}"
+    );
     let (head, totals) = table_cells(&html, 0);
     assert!(head.contains("<th>kgCO2eq per month</th>"), "{head}");
     assert_eq!(
         totals[2],
         [
             "<strong>total</strong>",
-            "<strong>5.64</strong>",
-            "<strong>62.7</strong>",
-            "<strong>+57.1</strong>"
+            "<strong>4.65</strong>",
+            "<strong>37.2</strong>",
+            "<strong>+32.5</strong>"
         ]
     );
     let (head, rows) = table_cells(&html, 1);
@@ -300,7 +306,8 @@ fn markdown_comment_renders_as_designed() {
         "{head}"
     );
     assert_eq!(rows.len(), 10, "{html}");
-    assert_eq!(rows[0][0], "<code>aws_instance.worker[0..2] ×3</code>");
+    assert_eq!(rows[0][0], "<code>aws_db_instance.main</code>");
+    assert_eq!(rows[1][0], "<code>aws_instance.worker[0..2] ×3</code>");
     let changes: Vec<f64> = rows.iter().map(|r| number(&r[4])).collect();
     for w in changes.windows(2) {
         assert!(
@@ -314,9 +321,7 @@ fn markdown_comment_renders_as_designed() {
         }
     }
     assert!(
-        html.contains(
-            "<code>aws_lambda_function.thumbnail</code>, <code>google_storage_bucket.assets</code>"
-        ),
+        html.contains("<code>google_storage_bucket.assets</code>"),
         "{html}"
     );
     assert!(

@@ -319,11 +319,11 @@ def unknowns():
 
 def unsupported_only():
     """Nothing estimable: AWS and Google resources that no mapping covers, and one ignored."""
-    rs = [R(f"aws_lambda_function.fn[{i}]", "aws_lambda_function", "fn", "aws", ["create"],
-            after={"function_name": f"fn-{i}", "runtime": "python3.12", "memory_size": 256},
+    rs = [R(f"aws_sagemaker_notebook_instance.nb[{i}]", "aws_sagemaker_notebook_instance", "nb", "aws",
+            ["create"], after={"name": f"nb-{i}", "instance_type": "ml.t3.medium"},
             index=i, after_unknown={"id": True}) for i in range(2)]
-    rs.append(R("google_storage_bucket.assets", "google_storage_bucket", "assets", "google", ["create"],
-                after={"name": "assets", "location": "EU", "storage_class": "STANDARD"},
+    rs.append(R("google_composer_environment.flows", "google_composer_environment", "flows", "google",
+                ["create"], after={"name": "flows", "region": "europe-west1"},
                 after_unknown={"id": True}))
     rs.append(R("aws_iam_role.fn", "aws_iam_role", "fn", "aws", ["create"],
                 after={"name": "fn", "assume_role_policy": "{}"}, after_unknown={"id": True}))

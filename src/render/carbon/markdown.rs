@@ -109,8 +109,8 @@ pub fn sections(s: &Summary, plan: PlanText, opts: &CommentOptions) -> Vec<(Part
             v.push((
                 Part::Rest,
                 format!(
-                    "<details><summary>{} more resources</summary>\n\n{}\n</details>\n",
-                    rest.len(),
+                    "<details><summary>{}</summary>\n\n{}\n</details>\n",
+                    more_resources(rest.len()),
                     table(s, rest)
                 ),
             ));
@@ -212,8 +212,8 @@ fn rows_section(s: &Summary, part: Part, groups: &[Group], shown: usize, max: us
     };
     match part {
         Part::Rest => format!(
-            "<details><summary>{} more resources</summary>\n\n{body}\n</details>\n",
-            groups.len()
+            "<details><summary>{}</summary>\n\n{body}\n</details>\n",
+            more_resources(groups.len())
         ),
         _ => format!(
             "**Largest changes** ({shown} of {} resources)\n\n{body}",
@@ -508,6 +508,11 @@ fn plan_fold(s: &Summary, plan: PlanText) -> String {
     }
     out.push_str(&format!("{fence}\n\n</details>\n"));
     out
+}
+
+/// `1 more resource`, `2 more resources`.
+fn more_resources(n: usize) -> String {
+    format!("{n} more resource{}", if n == 1 { "" } else { "s" })
 }
 
 /// An address in a code span, safe in a table cell: on one line (a raw newline would end the
