@@ -16,16 +16,13 @@ use std::sync::OnceLock;
 
 use crate::common::{run, stdout};
 
-/// Cases whose `--schemas` rendering still differs from Terraform's (renderer bugs, issue 17
-/// item 3: a write-only attribute shown `~` in an update, a computed block becoming wholly
-/// unknown on replacement). The empty-string cases were struck off when the Terraform-flavour
-/// fixes of tests/terraform.rs landed. Any other case differing fails the
-/// test; a listed case that now matches is printed, to be struck off.
-const KNOWN_SCHEMA_DIFFS: &[&str] = &[
-    "aws_replace_computed_blocks_unknown",
-    "aws_replace_flag",
-    "aws_update_in_place",
-];
+/// Cases whose `--schemas` rendering still differs from Terraform's: none. (The empty-string
+/// cases were struck off when the Terraform-flavour fixes of tests/terraform.rs landed; the
+/// write-only attribute of an update, `aws_update_in_place`, and the computed list block
+/// becoming wholly unknown on replacement, `aws_replace_computed_blocks_unknown` and
+/// `aws_replace_flag`, when Terraform's block rules were followed.) Any case differing fails
+/// the test; a listed case that now matches is printed, to be struck off.
+const KNOWN_SCHEMA_DIFFS: &[&str] = &[];
 
 /// Cases whose colour rendering (with `--schemas`) differs once the summary line is compared
 /// without its styles: those of the plain comparison. (All 21 differed on the summary line when
