@@ -220,6 +220,12 @@ fn terraform_write_only<'a>(change: &Change<'_, 'a>, current: Action) -> Diff<'a
 
 /// Terraform's test for a schema the legacy SDK could not have written: map or group blocks,
 /// nested attributes, dynamic, object or tuple types, collections of non-primitive collections.
+///
+/// An attribute inferred from the values (no schema for its resource type) is no such
+/// feature: its `dynamic` type says the type is unknown, not that the provider is modern.
+/// Without a schema a resource is taken as a legacy-SDK one (the built-in provider's schema
+/// is embedded; the aws, google and azurerm providers are SDKv2), so an empty string is null,
+/// unless a value has a shape the SDK cannot write (`Attribute::implied_non_legacy`).
 fn non_legacy_features(block: &Block) -> bool {
     fn primitive(t: &Type) -> bool {
         matches!(t, Type::String | Type::Number | Type::Bool)
@@ -246,7 +252,11 @@ fn non_legacy_features(block: &Block) -> bool {
         .block_types
         .values()
         .any(|b| matches!(b.nesting_mode, NestingMode::Map | NestingMode::Group))
-        || block.attributes.values().any(|a| {
+        || block
+            .attributes
+            .values()
+            .any(|a| a.implied && a.implied_non_legacy)
+        || block.attributes.values().filter(|a| !a.implied).any(|a| {
             a.nested_type.is_some()
                 || a.type_.as_ref().is_some_and(|t| {
                     has_dynamic(t)

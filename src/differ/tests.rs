@@ -398,3 +398,53 @@ fn an_unknown_single_block_is_diffed_against_its_own_schema() {
         );
     }
 }
+
+/// `before -> after` of a resource without a schema (the block inferred from the values),
+/// under Terraform's rules.
+fn render_implied(before: &str, after: &str, unknown: &str) -> String {
+    let (b, a, u) = (v(before), v(after), v(unknown));
+    let block = crate::schema::implied_block(&[&b, &a, &u]);
+    let change = Change {
+        before: &b,
+        after: &a,
+        before_explicit: false,
+        after_explicit: false,
+        unknown: Unknown::Value(&u),
+        before_sensitive: &NULL,
+        after_sensitive: &NULL,
+        replace_paths: Matcher::empty(false),
+        relevant: Matcher::Always,
+        rules: Rules {
+            terraform: true,
+            non_legacy: false,
+        },
+    };
+    let theme = Theme::plain();
+    let mut opts = RenderOpts::new(&theme);
+    opts.terraform = true;
+    compute_diff_for_block(&change, &block).render_human(0, &opts)
+}
+
+#[test]
+fn terraform_without_a_schema_takes_a_resource_for_a_legacy_sdk_one() {
+    // The google replacement: an SDKv2 provider stored "" for an unset computed string, which
+    // Terraform reads as null, so the attribute is created, not updated from null.
+    assert_eq!(
+        render_implied(
+            r#"{"id":"i-1","cpu":""}"#,
+            r#"{"id":null}"#,
+            r#"{"id":true,"cpu":true}"#
+        ),
+        "{\n      + cpu = (known after apply)\n      ~ id  = \"i-1\" -> (known after apply)\n    }"
+    );
+    // An object with an object member (a map block or nested attribute) is beyond the
+    // legacy SDK: "" is a value again, and (as Terraform) its old value reads as null.
+    assert_eq!(
+        render_implied(
+            r#"{"id":"i-1","cpu":"","apps":{"a":{"v":"1"}}}"#,
+            r#"{"id":null,"apps":{"a":{"v":"1"}}}"#,
+            r#"{"id":true,"cpu":true}"#
+        ),
+        "{\n      ~ cpu  = null -> (known after apply)\n      ~ id   = \"i-1\" -> (known after apply)\n        # (1 unchanged attribute hidden)\n    }"
+    );
+}
