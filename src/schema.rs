@@ -112,6 +112,11 @@ pub struct Attribute {
     /// `dynamic` values, which OpenTofu's JSON differ never marks.
     #[serde(skip)]
     pub implied: bool,
+    /// Inferred, and its values show a type the legacy SDK could not write (an object with
+    /// an object or array member: a map block, a map or single nested attribute, an object
+    /// type): Terraform's `NonLegacySchema` applies, an empty string is a value.
+    #[serde(skip)]
+    pub implied_non_legacy: bool,
 }
 
 #[derive(Debug, Clone, Deserialize, Default)]
@@ -223,7 +228,8 @@ impl Schemas {
 /// Infers a block schema from the values of a change (before, after, after_unknown, …).
 ///
 /// A key whose values are arrays of objects becomes a list block (so does a key whose values
-/// are all empty arrays: in real plans those are nearly always absent blocks); every other key becomes
+/// are all empty arrays, unless it becomes unknown: in real plans those are nearly always
+/// absent blocks); every other key becomes
 /// an attribute: objects whose members are all primitive become `map(dynamic)`, anything
 /// else `dynamic` (rendered like an output value).
 pub fn implied_block(values: &[&Value]) -> Block {
@@ -246,8 +252,16 @@ fn implied_block_depth(values: &[&Value], depth: usize) -> Block {
             .copied()
             .filter(|v| !v.is_null() && !matches!(v, Value::Bool(_)))
             .collect();
+        // An array that is empty wherever it is known but becomes unknown is a computed
+        // attribute (`[] -> (known after apply)`), not absent blocks: a computed block that
+        // goes unknown is one the provider had filled.
+        let empty_then_unknown = children.iter().any(|v| matches!(v, Value::Bool(true)))
+            && non_null
+                .iter()
+                .all(|v| v.as_array().is_some_and(|a| a.is_empty()));
         let is_block = depth < 64
             && !non_null.is_empty()
+            && !empty_then_unknown
             && non_null.iter().all(|v| {
                 v.as_array()
                     .is_some_and(|a| a.iter().all(|e| matches!(e, Value::Object(_))))
@@ -284,11 +298,18 @@ fn implied_block_depth(values: &[&Value], depth: usize) -> Block {
         } else {
             Type::Dynamic
         };
+        let implied_non_legacy = non_null.iter().any(|v| {
+            v.as_object().is_some_and(|o| {
+                o.values()
+                    .any(|m| matches!(m, Value::Object(_) | Value::Array(_)))
+            })
+        });
         block.attributes.insert(
             key.to_string(),
             Attribute {
                 type_: Some(type_),
                 implied: true,
+                implied_non_legacy,
                 ..Attribute::default()
             },
         );
@@ -359,5 +380,27 @@ mod tests {
         let b = implied_block(&[&v]);
         assert!(b.block_types.contains_key("empty"));
         assert!(b.attributes.contains_key("unknown"));
+    }
+
+    #[test]
+    fn implied_empty_list_becoming_unknown_is_an_attribute() {
+        // aws_instance's security_groups on replacement: `[] -> (known after apply)`.
+        let before: Value =
+            serde_json::from_str(r#"{"sg":[],"blocks":[],"cpu":[{"n":1}]}"#).unwrap();
+        let unknown: Value = serde_json::from_str(r#"{"sg":true,"cpu":true}"#).unwrap();
+        let b = implied_block(&[&before, &Value::Null, &unknown]);
+        assert!(b.attributes.contains_key("sg"));
+        assert!(b.block_types.contains_key("blocks"));
+        assert!(b.block_types.contains_key("cpu"));
+    }
+
+    #[test]
+    fn implied_object_with_object_members_is_non_legacy() {
+        let v: Value =
+            serde_json::from_str(r#"{"apps":{"a":{"v":"1"}},"tags":{"a":"b"},"s":""}"#).unwrap();
+        let b = implied_block(&[&v]);
+        assert!(b.attributes["apps"].implied_non_legacy);
+        assert!(!b.attributes["tags"].implied_non_legacy);
+        assert!(!b.attributes["s"].implied_non_legacy);
     }
 }

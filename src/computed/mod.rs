@@ -58,6 +58,9 @@ pub struct BlockEntry<'a> {
     pub replace: bool,
     pub before_sensitive: bool,
     pub after_sensitive: bool,
+    /// Terraform: the whole list, set or map of blocks becomes unknown; a
+    /// `name (known after apply)` line comes before the (deleted) old blocks.
+    pub unknown: bool,
 }
 
 /// The shape of a diff, and everything needed to print it.
@@ -104,14 +107,14 @@ pub enum Renderer<'a> {
         after: bool,
     },
     /// `(known after apply)`, with what was there before, if anything.
-    Unknown {
-        before: Option<Box<Diff<'a>>>,
-    },
+    Unknown { before: Option<Box<Diff<'a>>> },
     TypeChange {
         before: Box<Diff<'a>>,
         after: Box<Diff<'a>>,
     },
-    WriteOnly,
+    /// `(write-only attribute)`; Terraform says `(sensitive, write-only attribute)` when the
+    /// value it was given is marked sensitive.
+    WriteOnly { sensitive: bool },
     /// A value whose shape does not match its schema (a string where a list was expected,
     /// …): printed as plain JSON, as an attribute, never dropped (and never marked).
     Unexpected(Box<Diff<'a>>),

@@ -220,7 +220,14 @@ impl Diff<'_> {
                     after.render_human(ind, &o)
                 )
             }
-            Renderer::WriteOnly => format!(
+            // Terraform prints the null suffix before the replace mark, OpenTofu after it.
+            Renderer::WriteOnly { sensitive } if opts.terraform => format!(
+                "({}write-only attribute){}{}",
+                if *sensitive { "sensitive, " } else { "" },
+                null_suffix(self.action, opts),
+                forces_replacement(self.replace, opts)
+            ),
+            Renderer::WriteOnly { .. } => format!(
                 "(write-only attribute){}{}",
                 forces_replacement(self.replace, opts),
                 null_suffix(self.action, opts)
@@ -883,6 +890,11 @@ fn render_block(
 
     for (key, entry) in blocks {
         let mut found_changed = false;
+        // Terraform's line for a wholly unknown collection of blocks: the enclosing block's
+        // action, no replace mark of its own.
+        let unknown_line = entry
+            .unknown
+            .then(|| Diff::new(Renderer::Unknown { before: None }, diff.action, false));
         let mut render_one = |d: &Diff, map_key: &str, bopts: &RenderOpts, buf: &mut String| {
             let creating = d.action == Action::Create && entry.after_sensitive;
             let deleting = d.action == Action::Delete && entry.before_sensitive;
@@ -932,6 +944,9 @@ fn render_block(
         match &entry.kind {
             BlockKind::Single(d) => render_one(d, "", opts, &mut buf),
             BlockKind::Map(m) => {
+                if let Some(u) = &unknown_line {
+                    render_one(u, "", opts, &mut buf);
+                }
                 for (k, d) in m {
                     render_one(d, &format!(" {}", go_quote(k)), opts, &mut buf);
                 }
@@ -939,11 +954,17 @@ fn render_block(
             BlockKind::Set(v) => {
                 let mut so = opts.child();
                 so.override_forces_replacement = diff.replace;
+                if let Some(u) = &unknown_line {
+                    render_one(u, "", opts, &mut buf);
+                }
                 for d in v {
                     render_one(d, "", &so, &mut buf);
                 }
             }
             BlockKind::List(v) => {
+                if let Some(u) = &unknown_line {
+                    render_one(u, "", opts, &mut buf);
+                }
                 for d in v {
                     render_one(d, "", opts, &mut buf);
                 }

@@ -76,18 +76,31 @@ pub fn compute_diff_for_block<'v, 'a>(change: &Change<'v, 'a>, block: &'v Block)
     if misfit(change, Shape::Object) {
         return unexpected(change);
     }
+    let current = change.default_action_for_iteration();
+    block_body(change, block, current)
+}
+
+/// The attributes and nested blocks of a block whose value is an object (or null), starting
+/// from the action `current`.
+fn block_body<'v, 'a>(change: &Change<'v, 'a>, block: &'v Block, mut current: Action) -> Diff<'a> {
     let mut change = change.clone();
     // Terraform: once a block shows a non-legacy feature, the whole resource is non-legacy.
     change.rules.non_legacy |= change.rules.terraform && non_legacy_features(block);
     let change = &change;
-    let mut current = change.default_action_for_iteration();
+    let terraform = change.rules.terraform;
     let mut attributes = BTreeMap::new();
-    // Write-only attributes are diffed last (they inherit the action so far).
+    // OpenTofu diffs write-only attributes after the others (they inherit the action so
+    // far); Terraform after the nested blocks too (below).
     let ordered = block
         .attributes
         .iter()
         .filter(|(_, a)| !a.write_only)
-        .chain(block.attributes.iter().filter(|(_, a)| a.write_only));
+        .chain(
+            block
+                .attributes
+                .iter()
+                .filter(|(_, a)| a.write_only && !terraform),
+        );
     for (key, attr) in ordered {
         let child = change.child_key(key);
         if let Some(d) = diff_child_attribute(child, attr, current) {
@@ -98,6 +111,7 @@ pub fn compute_diff_for_block<'v, 'a>(change: &Change<'v, 'a>, block: &'v Block)
 
     let mut blocks = BTreeMap::new();
     for (key, block_type) in &block.block_types {
+        let nested = &block_type.block;
         let mut child = change.child_key(key);
         if !child.relevant.matches_partial() {
             child = child.as_noop();
@@ -106,15 +120,35 @@ pub fn compute_diff_for_block<'v, 'a>(change: &Change<'v, 'a>, block: &'v Block)
         let after_sensitive = child.is_after_sensitive();
         let replace = child.replace_paths.matches();
         let both_null = child.before.is_null() && child.after.is_null();
+        // Terraform: a list, set or map of blocks that becomes wholly unknown is diffed
+        // element by element (the old blocks deleted) under a `name (known after apply)`
+        // line; OpenTofu shows it as one unknown value.
+        let unknown = terraform && child.is_unknown();
         let entry = |kind| BlockEntry {
             kind,
             replace,
             before_sensitive,
             after_sensitive,
+            unknown,
         };
-        if let Some(d) = check_for_unknown(&child, Unknown::Attributes(&block.attributes), |c| {
-            compute_diff_for_block(c, block)
-        }) {
+        if !terraform
+            && let Some(d) =
+                check_for_unknown(&child, Unknown::Attributes(&nested.attributes), |c| {
+                    match block_type.nesting_mode {
+                        NestingMode::Single | NestingMode::Group => {
+                            compute_diff_for_block(c, nested)
+                        }
+                        // OpenTofu reads the old list, set or map of blocks as one block object,
+                        // which has none of the attributes: each prints as unknown.
+                        NestingMode::List | NestingMode::Set | NestingMode::Map => {
+                            let mut v = c.clone();
+                            v.before = &NULL;
+                            v.before_sensitive = &NULL;
+                            block_body(&v, nested, c.default_action_for_iteration())
+                        }
+                    }
+                })
+        {
             if d.action == Action::NoOp && both_null {
                 continue;
             }
@@ -129,28 +163,35 @@ pub fn compute_diff_for_block<'v, 'a>(change: &Change<'v, 'a>, block: &'v Block)
         }
         let (kind, action) = match block_type.nesting_mode {
             NestingMode::Set => {
-                let (diffs, action) = block_diffs_as_set(&child, &block_type.block);
+                let (diffs, action) = block_diffs_as_set(&child, nested);
                 (BlockKind::Set(diffs), action)
             }
             NestingMode::List => {
-                let (diffs, action) = block_diffs_as_list(&child, &block_type.block);
+                let (diffs, action) = block_diffs_as_list(&child, nested);
                 (BlockKind::List(diffs), action)
             }
             NestingMode::Map => {
-                let (diffs, action) = block_diffs_as_map(&child, &block_type.block);
+                let (diffs, action) = block_diffs_as_map(&child, nested);
                 (BlockKind::Map(diffs), action)
             }
             NestingMode::Single | NestingMode::Group => {
-                let d = compute_diff_for_block(&child, &block_type.block);
+                let d = compute_diff_for_block(&child, nested);
                 let action = d.action;
                 (BlockKind::Single(Box::new(d)), action)
             }
         };
-        if action == Action::NoOp && both_null {
+        if action == Action::NoOp && both_null && !unknown {
             continue;
         }
         blocks.insert(key.clone(), entry(kind));
         current = compare_actions(current, action);
+    }
+    if terraform {
+        // Terraform: write-only attributes take the block's final action (an update shows
+        // them unchanged), its replace mark and its sensitivity, and don't change the action.
+        for (key, _) in block.attributes.iter().filter(|(_, a)| a.write_only) {
+            attributes.insert(key.clone(), terraform_write_only(change, current));
+        }
     }
     Diff::new(
         Renderer::Block { attributes, blocks },
@@ -159,8 +200,32 @@ pub fn compute_diff_for_block<'v, 'a>(change: &Change<'v, 'a>, block: &'v Block)
     )
 }
 
+/// Terraform's diff of a write-only attribute: `change` is the one whose replace and
+/// sensitivity marks it shows (the enclosing block's for a block attribute, its own in a
+/// nested attribute), `current` the action so far of what holds it.
+fn terraform_write_only<'a>(change: &Change<'_, 'a>, current: Action) -> Diff<'a> {
+    let action = if current == Action::Update {
+        Action::NoOp
+    } else {
+        current
+    };
+    Diff::new(
+        Renderer::WriteOnly {
+            sensitive: change.is_before_sensitive() || change.is_after_sensitive(),
+        },
+        action,
+        change.replace_paths.matches(),
+    )
+}
+
 /// Terraform's test for a schema the legacy SDK could not have written: map or group blocks,
 /// nested attributes, dynamic, object or tuple types, collections of non-primitive collections.
+///
+/// An attribute inferred from the values (no schema for its resource type) is no such
+/// feature: its `dynamic` type says the type is unknown, not that the provider is modern.
+/// Without a schema a resource is taken as a legacy-SDK one (the built-in provider's schema
+/// is embedded; the aws, google and azurerm providers are SDKv2), so an empty string is null,
+/// unless a value has a shape the SDK cannot write (`Attribute::implied_non_legacy`).
 fn non_legacy_features(block: &Block) -> bool {
     fn primitive(t: &Type) -> bool {
         matches!(t, Type::String | Type::Number | Type::Bool)
@@ -187,7 +252,11 @@ fn non_legacy_features(block: &Block) -> bool {
         .block_types
         .values()
         .any(|b| matches!(b.nesting_mode, NestingMode::Map | NestingMode::Group))
-        || block.attributes.values().any(|a| {
+        || block
+            .attributes
+            .values()
+            .any(|a| a.implied && a.implied_non_legacy)
+        || block.attributes.values().filter(|a| !a.implied).any(|a| {
             a.nested_type.is_some()
                 || a.type_.as_ref().is_some_and(|t| {
                     has_dynamic(t)
@@ -248,7 +317,11 @@ pub fn compute_diff_for_attribute<'v, 'a>(
         } else {
             parent_action
         };
-        return Diff::new(Renderer::WriteOnly, action, change.replace_paths.matches());
+        return Diff::new(
+            Renderer::WriteOnly { sensitive: false },
+            action,
+            change.replace_paths.matches(),
+        );
     }
     if let Some(nested) = &attr.nested_type {
         return compute_diff_for_nested(change, nested);
@@ -277,9 +350,7 @@ fn compute_diff_for_nested<'v, 'a>(change: &Change<'v, 'a>, nested: &'v NestedTy
     }
     match nested.nesting_mode {
         NestingMode::Single | NestingMode::Group => {
-            let (attributes, action) = process_object(change, &nested.attributes, |c, a, p| {
-                compute_diff_for_attribute(c, a, p)
-            });
+            let (attributes, action) = process_nested_object(change, &nested.attributes);
             Diff::new(
                 Renderer::Object {
                     attributes,
@@ -363,9 +434,7 @@ fn nested_single<'v, 'a>(
     if misfit(change, Shape::Object) {
         return unexpected(change);
     }
-    let (attrs, action) = process_object(change, attributes, |c, a, p| {
-        compute_diff_for_attribute(c, a, p)
-    });
+    let (attrs, action) = process_nested_object(change, attributes);
     Diff::new(
         Renderer::Object {
             attributes: attrs,
@@ -374,6 +443,45 @@ fn nested_single<'v, 'a>(
         action,
         change.replace_paths.matches(),
     )
+}
+
+/// The attributes of a nested-attribute object. Terraform diffs the write-only ones last,
+/// from the action of the others, and always keeps them.
+fn process_nested_object<'v, 'a>(
+    change: &Change<'v, 'a>,
+    attributes: &'v BTreeMap<String, Attribute>,
+) -> (BTreeMap<String, Diff<'a>>, Action) {
+    if !change.rules.terraform {
+        return process_object(change, attributes, |c, a, p| {
+            compute_diff_for_attribute(c, a, p)
+        });
+    }
+    let mut out = BTreeMap::new();
+    let mut current = change.default_action_for_iteration();
+    for pass_write_only in [false, true] {
+        for (key, attr) in attributes {
+            if attr.write_only != pass_write_only {
+                continue;
+            }
+            let mut v = change.child_key(key);
+            if !v.relevant.matches_partial() {
+                v = v.as_noop();
+            }
+            v.before_explicit = false;
+            v.after_explicit = false;
+            if attr.write_only {
+                out.insert(key.clone(), terraform_write_only(&v, current));
+                continue;
+            }
+            let d = compute_diff_for_attribute(&v, attr, current);
+            if d.action == Action::NoOp && v.before.is_null() && v.after.is_null() {
+                continue;
+            }
+            current = compare_actions(current, d.action);
+            out.insert(key.clone(), d);
+        }
+    }
+    (out, current)
 }
 
 fn process_object<'v, 'a, T>(

@@ -274,3 +274,177 @@ fn terraform_keeps_empty_strings_in_a_non_legacy_schema() {
         "{\n      ~ b         = \"1\" -> \"2\"\n      ~ blank     = \"\" -> \"x\"\n        id        = \"i-1\"\n        # (1 unchanged attribute hidden)\n    }"
     );
 }
+
+/// `before -> after` (with `after_unknown`) of one resource of type `t` whose block schema is
+/// `block`, rendered under Terraform's rules or OpenTofu's.
+fn render_resource(
+    block: &str,
+    before: &str,
+    after: &str,
+    unknown: &str,
+    terraform: bool,
+) -> String {
+    let doc = format!(
+        r#"{{"provider_schemas":{{"p":{{"resource_schemas":{{"t":{{"block":{block}}}}}}}}}}}"#
+    );
+    let schemas = Schemas::parse(std::path::Path::new("s"), doc.as_bytes()).unwrap();
+    let block = schemas.block("p", "managed", "t").unwrap();
+    let (b, a, u) = (v(before), v(after), v(unknown));
+    let change = Change {
+        before: &b,
+        after: &a,
+        before_explicit: false,
+        after_explicit: false,
+        unknown: Unknown::Value(&u),
+        before_sensitive: &NULL,
+        after_sensitive: &NULL,
+        replace_paths: Matcher::empty(false),
+        relevant: Matcher::Always,
+        rules: Rules {
+            terraform,
+            non_legacy: false,
+        },
+    };
+    let theme = Theme::plain();
+    let mut opts = RenderOpts::new(&theme);
+    opts.terraform = terraform;
+    compute_diff_for_block(&change, block).render_human(0, &opts)
+}
+
+const WRITE_ONLY_SCHEMA: &str = r#"{"attributes":{
+    "id":{"type":"string"},"size":{"type":"number"},
+    "pw":{"type":"string","sensitive":true,"write_only":true},
+    "conn":{"nested_type":{"nesting_mode":"single","attributes":{
+        "user":{"type":"string"},
+        "secret":{"type":"string","sensitive":true,"write_only":true}}}}}}"#;
+
+#[test]
+fn terraform_hides_a_write_only_attribute_of_an_updated_resource() {
+    let before = r#"{"id":"i-1","size":1,"pw":null}"#;
+    let after = r#"{"id":"i-1","size":2,"pw":null}"#;
+    // Terraform: the write-only attribute is unchanged in an update, so hidden and counted.
+    assert_eq!(
+        render_resource(WRITE_ONLY_SCHEMA, before, after, "{}", true),
+        "{\n        id   = \"i-1\"\n      ~ size = 1 -> 2\n        # (1 unchanged attribute hidden)\n    }"
+    );
+    // OpenTofu shows it with the resource's action.
+    assert_eq!(
+        render_resource(WRITE_ONLY_SCHEMA, before, after, "{}", false),
+        "{\n        id   = \"i-1\"\n      ~ pw   = (write-only attribute)\n      ~ size = 1 -> 2\n    }"
+    );
+}
+
+#[test]
+fn terraform_write_only_attributes_follow_a_create_or_delete() {
+    let value = r#"{"id":"i-1","size":1,"pw":null,"conn":{"user":"u","secret":null}}"#;
+    // On create the block attribute says write-only, a nested one (its value marked
+    // sensitive) says sensitive; on delete both carry `-> null`.
+    let create = render_resource(WRITE_ONLY_SCHEMA, "null", value, "{}", true);
+    assert!(
+        create.contains("+ pw   = (write-only attribute)\n"),
+        "{create}"
+    );
+    let delete = render_resource(WRITE_ONLY_SCHEMA, value, "null", "{}", true);
+    assert!(
+        delete.contains("- pw   = (write-only attribute) -> null\n"),
+        "{delete}"
+    );
+    assert!(
+        delete.contains("- secret = (write-only attribute) -> null\n"),
+        "{delete}"
+    );
+}
+
+const LIST_BLOCK_SCHEMA: &str = r#"{"attributes":{"id":{"type":"string"}},
+    "block_types":{"cpu":{"nesting_mode":"list","block":{"attributes":{
+        "cores":{"type":"number"},"threads":{"type":"number"}}}},
+        "timeouts":{"nesting_mode":"single","block":{"attributes":{
+        "create":{"type":"string"}}}}}}"#;
+
+#[test]
+fn terraform_renders_a_list_block_becoming_unknown_as_its_old_blocks_deleted() {
+    let before = r#"{"id":"i-1","cpu":[{"cores":1,"threads":2}]}"#;
+    let after = r#"{"id":null}"#;
+    let unknown = r#"{"id":true,"cpu":true}"#;
+    assert_eq!(
+        render_resource(LIST_BLOCK_SCHEMA, before, after, unknown, true),
+        "{\n      ~ id = \"i-1\" -> (known after apply)\n\n      ~ cpu (known after apply)\n      - cpu {\n          - cores   = 1 -> null\n          - threads = 2 -> null\n        }\n    }"
+    );
+    // OpenTofu reads the old list as one block without attributes: each shows as unknown.
+    assert_eq!(
+        render_resource(LIST_BLOCK_SCHEMA, before, after, unknown, false),
+        "{\n      ~ id = \"i-1\" -> (known after apply)\n\n      ~ cpu {\n          + cores   = (known after apply)\n          + threads = (known after apply)\n        } -> (known after apply)\n    }"
+    );
+    // On create Terraform prints the unknown line with the resource's action, in the
+    // blocks section.
+    assert_eq!(
+        render_resource(LIST_BLOCK_SCHEMA, "null", "{}", unknown, true),
+        "{\n      + id = (known after apply)\n\n      + cpu (known after apply)\n    }"
+    );
+}
+
+#[test]
+fn an_unknown_single_block_is_diffed_against_its_own_schema() {
+    // Regression: the old value of a single block becoming unknown was diffed against the
+    // enclosing block's schema (showing `id` inside `timeouts`).
+    let before = r#"{"id":"i-1","timeouts":{"create":"10m"}}"#;
+    let after = r#"{"id":"i-1"}"#;
+    let unknown = r#"{"timeouts":true}"#;
+    for terraform in [true, false] {
+        assert_eq!(
+            render_resource(LIST_BLOCK_SCHEMA, before, after, unknown, terraform),
+            "{\n        id = \"i-1\"\n\n      ~ timeouts {\n          ~ create = \"10m\" -> (known after apply)\n        } -> (known after apply)\n    }",
+            "terraform: {terraform}"
+        );
+    }
+}
+
+/// `before -> after` of a resource without a schema (the block inferred from the values),
+/// under Terraform's rules.
+fn render_implied(before: &str, after: &str, unknown: &str) -> String {
+    let (b, a, u) = (v(before), v(after), v(unknown));
+    let block = crate::schema::implied_block(&[&b, &a, &u]);
+    let change = Change {
+        before: &b,
+        after: &a,
+        before_explicit: false,
+        after_explicit: false,
+        unknown: Unknown::Value(&u),
+        before_sensitive: &NULL,
+        after_sensitive: &NULL,
+        replace_paths: Matcher::empty(false),
+        relevant: Matcher::Always,
+        rules: Rules {
+            terraform: true,
+            non_legacy: false,
+        },
+    };
+    let theme = Theme::plain();
+    let mut opts = RenderOpts::new(&theme);
+    opts.terraform = true;
+    compute_diff_for_block(&change, &block).render_human(0, &opts)
+}
+
+#[test]
+fn terraform_without_a_schema_takes_a_resource_for_a_legacy_sdk_one() {
+    // The google replacement: an SDKv2 provider stored "" for an unset computed string, which
+    // Terraform reads as null, so the attribute is created, not updated from null.
+    assert_eq!(
+        render_implied(
+            r#"{"id":"i-1","cpu":""}"#,
+            r#"{"id":null}"#,
+            r#"{"id":true,"cpu":true}"#
+        ),
+        "{\n      + cpu = (known after apply)\n      ~ id  = \"i-1\" -> (known after apply)\n    }"
+    );
+    // An object with an object member (a map block or nested attribute) is beyond the
+    // legacy SDK: "" is a value again, and (as Terraform) its old value reads as null.
+    assert_eq!(
+        render_implied(
+            r#"{"id":"i-1","cpu":"","apps":{"a":{"v":"1"}}}"#,
+            r#"{"id":null,"apps":{"a":{"v":"1"}}}"#,
+            r#"{"id":true,"cpu":true}"#
+        ),
+        "{\n      ~ cpu  = null -> (known after apply)\n      ~ id   = \"i-1\" -> (known after apply)\n        # (1 unchanged attribute hidden)\n    }"
+    );
+}
