@@ -59,3 +59,15 @@ pub fn assert_one_line_error(o: &Output, code: i32, needle: &str) {
     assert!(err.contains(needle), "{needle:?} not in {err:?}");
     assert!(!err.contains("panicked"), "{err}");
 }
+
+/// Writes `text` to the process's standard error past the test harness's capture (which takes
+/// `eprintln!` and `std::io::stderr()` of a passing test's thread): a skip notice must be seen.
+pub fn loud(text: &str) {
+    use std::io::Write;
+    match std::fs::OpenOptions::new().append(true).open("/dev/stderr") {
+        Ok(mut f) => {
+            let _ = f.write_all(text.as_bytes());
+        }
+        Err(_) => eprint!("{text}"),
+    }
+}

@@ -241,8 +241,7 @@ fn if_run() -> Option<PathBuf> {
          !!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n",
         bin.display()
     );
-    // Straight to the process's stderr: the test harness captures `eprintln!` of passing tests.
-    let _ = std::io::Write::write_all(&mut std::io::stderr(), notice.as_bytes());
+    crate::common::loud(&notice);
     if std::env::var("CARBON_SHOW_REQUIRE_IF").as_deref() == Ok("1") {
         panic!("CARBON_SHOW_REQUIRE_IF=1 but if-run is missing{notice}");
     }

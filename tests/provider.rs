@@ -72,8 +72,7 @@ fn notice(why: &str) {
          !! (CI sets CARBON_SHOW_REQUIRE_TF=1, which turns this notice into a failure.)\n\
          !!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n"
     );
-    // Straight to the process's stderr: the test harness captures `eprintln!` of passing tests.
-    let _ = std::io::Write::write_all(&mut std::io::stderr(), text.as_bytes());
+    crate::common::loud(&text);
     if std::env::var("CARBON_SHOW_REQUIRE_TF").as_deref() == Ok("1") {
         panic!("CARBON_SHOW_REQUIRE_TF=1 but {why}{text}");
     }

