@@ -11,7 +11,7 @@ use crate::cli::{CarbonOptions, Format, Input, Options, use_color};
 use crate::error::Error;
 use crate::mapping::{self, DataResolver};
 use crate::plan::{Plan, ResourceChange};
-use crate::render::impact::{ImpactOptions, ImpactResource};
+use crate::render::impact::{ImpactOptions, ImpactRange, ImpactResource};
 use crate::render::{self, Annotator, NoAnnotations, Theme};
 use crate::schema::Schemas;
 
@@ -93,6 +93,20 @@ pub fn run(opts: &Options, out: &mut dyn Write) -> Result<(), Error> {
         _ => None,
     };
     finish(opts, &plan, schemas.as_ref(), assessment.as_ref(), out)
+}
+
+/// The carbon assessment of the input alone (for `explain`), and the plan's sensitive strings
+/// (whatever is printed from the assessment's inputs must hide them).
+pub fn assessment(input: &Input, c: &CarbonOptions) -> Result<(Assessment, Vec<String>), Error> {
+    let path = input.display_path();
+    let bytes = read_input(input)?;
+    let engine = mapping::load(&c.mapping_dirs, &*resolver(&c.data_dirs))?;
+    let mapped = map(document(&path, &bytes)?, &engine);
+    let plan = crate::plan::parse(&path, &bytes)?;
+    Ok((
+        assess(&plan, &mapped, c),
+        crate::plan::sensitive_strings(&plan),
+    ))
 }
 
 /// Where the renderer's bytes come from: read once, or a file read again after mapping.
@@ -414,6 +428,14 @@ fn write_output(
                     coefficients: &p.coefficients,
                     instances: p.instances,
                     utilization,
+                    range: Some({
+                        let r = p.ranged();
+                        ImpactRange {
+                            low_g_per_hour: r.low.total_g(),
+                            high_g_per_hour: r.high.total_g(),
+                            sources: &p.sources,
+                        }
+                    }),
                 })
                 .collect();
             let name = match &opts.input {

@@ -98,6 +98,12 @@ pub enum Command {
         dirs: Vec<PathBuf>,
         data_dirs: Vec<PathBuf>,
     },
+    /// `explain ADDRESS [FILE]`: one resource's derivation.
+    Explain {
+        address: String,
+        input: Input,
+        carbon: CarbonOptions,
+    },
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -194,6 +200,42 @@ enum SubCommand {
         #[command(subcommand)]
         action: MappingsAction,
     },
+    /// Print one resource's derivation: each input, each coefficient with its source, and the
+    /// arithmetic, so that a reviewer can redo it by hand.
+    Explain {
+        /// The resource's address, as the plan shows it (e.g. `aws_instance.web[0]`).
+        address: String,
+        /// Plan or state JSON (`tofu show -json`); stdin when absent or `-`.
+        file: Option<PathBuf>,
+        /// CPU and GPU utilisation, 0..1 or a percentage (`50%`).
+        #[arg(long, value_name = "U", default_value = "0.5", value_parser = parse_utilization)]
+        utilization: f64,
+        /// The period of the last total.
+        #[arg(long, value_enum, default_value = "month")]
+        period: PeriodArg,
+        /// A folder of mapping files layered over the embedded ones (repeatable).
+        #[arg(long = "mappings", value_name = "DIR")]
+        mappings: Vec<PathBuf>,
+        /// A folder searched first for the data files that mappings reference (repeatable).
+        #[arg(long = "data", value_name = "DIR")]
+        data: Vec<PathBuf>,
+    },
+}
+
+fn period_of(p: PeriodArg) -> Period {
+    match p {
+        PeriodArg::Hour => Period::Hour,
+        PeriodArg::Month => Period::Month,
+        PeriodArg::Year => Period::Year,
+    }
+}
+
+fn input_of(file: Option<PathBuf>) -> Input {
+    match file {
+        None => Input::Stdin,
+        Some(p) if p.as_os_str() == "-" => Input::Stdin,
+        Some(p) => Input::File(p),
+    }
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -231,14 +273,38 @@ fn parse_budget(s: &str) -> Result<Budget, String> {
 
 impl From<Args> for Command {
     fn from(a: Args) -> Self {
-        if let Some(SubCommand::Mappings {
-            action: MappingsAction::Check { dirs, data },
-        }) = a.command
-        {
-            return Command::CheckMappings {
-                dirs,
-                data_dirs: data,
-            };
+        match a.command {
+            Some(SubCommand::Mappings {
+                action: MappingsAction::Check { dirs, data },
+            }) => {
+                return Command::CheckMappings {
+                    dirs,
+                    data_dirs: data,
+                };
+            }
+            Some(SubCommand::Explain {
+                address,
+                file,
+                utilization,
+                period,
+                mappings,
+                data,
+            }) => {
+                return Command::Explain {
+                    address,
+                    input: input_of(file),
+                    carbon: CarbonOptions {
+                        mapping_dirs: mappings,
+                        data_dirs: data,
+                        settings: crate::carbon::Settings {
+                            utilization,
+                            period: period_of(period),
+                        },
+                        fail_over: None,
+                    },
+                };
+            }
+            None => {}
         }
         let format = match a.format {
             FormatArg::Human => Format::Human,

@@ -54,6 +54,8 @@ pub enum Error {
     Schema { path: PathBuf, message: String },
     #[error("{0}")]
     OverBudget(String),
+    #[error("{path}: no resource {address:?} with carbon figures in this document")]
+    NoSuchResource { path: PathBuf, address: String },
 }
 
 impl Error {
@@ -67,6 +69,8 @@ impl Error {
             Error::Mapping(_) => ExitCode::Mapping,
             Error::Schema { .. } => ExitCode::Schema,
             Error::OverBudget(_) => ExitCode::OverBudget,
+            // `explain ADDRESS`: an address the document does not have is bad usage
+            Error::NoSuchResource { .. } => ExitCode::Usage,
         }
     }
 }

@@ -16,6 +16,11 @@ fn main() -> std::process::ExitCode {
         Command::CheckMappings { dirs, data_dirs } => {
             carbon_show::app::check_mappings(dirs, data_dirs, &mut lock)
         }
+        Command::Explain {
+            address,
+            input,
+            carbon,
+        } => carbon_show::explain::run(input, carbon, address, &mut lock),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

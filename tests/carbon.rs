@@ -1064,12 +1064,12 @@ fn carbon_state_document_is_annotated() {
     let human = show("testdata/carbon/state.json", "human", &[]);
     assert!(
         human.starts_with(
-            "# aws_instance.web:\n# ≈ 4.47 gCO2eq/h (3.26 kgCO2eq/month) · 2 vCPU · 8 GiB · 100 GB SSD · us-east-1 @ 379 gCO2eq/kWh\nresource \"aws_instance\" \"web\" {\n"
+            "# aws_instance.web:\n# ≈ 4.47 [3.23–5.71] gCO2eq/h (3.26 kgCO2eq/month) · 2 vCPU · 8 GiB · 100 GB SSD · us-east-1 @ 379 gCO2eq/kWh\nresource \"aws_instance\" \"web\" {\n"
         ),
         "{human}"
     );
     assert!(
-        human.contains("# aws_db_instance.db:\n# ≈ 13.1 gCO2eq/h"),
+        human.contains("# aws_db_instance.db:\n# ≈ 13.1 [12.2–13.9] gCO2eq/h"),
         "{human}"
     );
     assert!(

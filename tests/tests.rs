@@ -6,6 +6,7 @@ mod cli;
 mod color;
 mod common;
 mod data;
+mod figures;
 mod golden;
 mod impact;
 mod mapping;

@@ -4,7 +4,7 @@
 use std::io::{self, Write};
 
 use crate::estimate::{Mass, Period};
-use crate::report::{Figures, Report, Status, sign};
+use crate::report::{Report, Side, Status, banded, sign};
 
 /// Writes the comment. `plan_text` is the plain (uncoloured) human plan; `plan_line` is its
 /// `Plan: …` or `No changes.` line, used as the fold's summary.
@@ -68,8 +68,16 @@ pub fn write_comment(
         )?;
         writeln!(out, "|---|---|---:|---:|---:|")?;
         for r in changed {
-            let side = |s: Option<&Figures>| {
-                s.map_or("–".to_string(), |f| Mass(f.total_gco2eq * h).to_string())
+            // central [low–high]
+            let side = |s: Option<&Side>| {
+                s.map_or("–".to_string(), |s| {
+                    let b = &s.range_per_hour;
+                    banded(
+                        s.per_hour.total_gco2eq * h,
+                        b.low.total_gco2eq * h,
+                        b.high.total_gco2eq * h,
+                    )
+                })
             };
             let delta = match &r.status {
                 Status::NotEstimated { reason } => format!("not estimated: {}", escape(reason)),
@@ -80,8 +88,8 @@ pub fn write_comment(
                 "| `{}` | {} | {} | {} | {} |",
                 r.address.replace('`', "'").replace('|', "\\|"),
                 r.actions.join(", "),
-                side(r.before.as_ref().map(|s| &s.per_hour)),
-                side(r.after.as_ref().map(|s| &s.per_hour)),
+                side(r.before.as_ref()),
+                side(r.after.as_ref()),
                 delta,
             )?;
         }
@@ -93,6 +101,26 @@ pub fn write_comment(
         "{} estimated · {} not estimated · {} unsupported · {} ignored",
         c.estimated, c.not_estimated, c.unsupported, c.ignored
     )?;
+    let mut sources: Vec<&str> = report
+        .resources
+        .iter()
+        .flat_map(|r| [&r.before, &r.after])
+        .flatten()
+        .flat_map(|s| s.sources.iter().map(String::as_str))
+        .collect();
+    sources.sort_unstable();
+    sources.dedup();
+    if !sources.is_empty() {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "Figures are central [low–high]: utilisation {}–{} % and the spread of the coefficients \
+             that could apply. Sources: {} (`data/<id>.source.json`).",
+            crate::report::trim_num(crate::estimate::LOW_UTILIZATION * 100.0),
+            crate::report::trim_num(crate::estimate::HIGH_UTILIZATION * 100.0),
+            sources.join(", ")
+        )?;
+    }
     writeln!(out)?;
     writeln!(
         out,
