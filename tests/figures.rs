@@ -339,3 +339,22 @@ fn figures_explain_of_an_address_not_in_the_plan_is_a_one_line_usage_error() {
     assert!(e.contains("no resource \"aws_instance.nope\""), "{e}");
     assert!(stdout(&o).is_empty());
 }
+
+/// A sensitive machine type that the tables know is priced, and `explain` never prints it.
+#[test]
+fn figures_explain_hides_a_sensitive_machine_type() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text =
+        std::fs::read_to_string(root.join("testdata/regressions/sensitive-machine-type.json"))
+            .unwrap()
+            .replace("SECRET-abc", "m5.large");
+    let dir = std::env::temp_dir().join(format!("carbon-show-explain-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("plan.json");
+    std::fs::write(&file, text).unwrap();
+    let out = ok(&["explain", "aws_instance.r", file.to_str().unwrap()]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(!out.contains("m5.large"), "{out}");
+    assert!(out.contains("machine type (sensitive value)"), "{out}");
+    assert!(out.contains("total_g_per_hour = "), "{out}");
+}
