@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use crate::data::{self, Provider};
 use crate::estimate::{self, Coefficients, Footprint, Period};
 use crate::mapping::{DiskKind, MappedPlan, MappedResource};
-use crate::report::{Figures, Report, ResourceReport, Side, Status};
+use crate::report::{Band, Figures, Report, ResourceReport, Side, Status};
 
 /// How figures are computed.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -40,25 +40,66 @@ pub struct Change<'a> {
     pub actions: Vec<String>,
 }
 
-/// The inputs of one estimated side: what the Impact Framework export needs to redo the sums.
+/// Where one figure of an estimate comes from: what `explain` prints beside it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Provenance {
+    /// The figure (`vcpus`, `cpu_w`, `grid`, …; the keys `explain` prints).
+    pub what: &'static str,
+    /// A source id (a data table, `data/<id>.json`), or `plan` for a value the mapping read
+    /// from the plan itself.
+    pub source: String,
+    /// Which entry of the source, and how it was chosen.
+    pub detail: String,
+}
+
+/// The inputs of one estimated side: what the Impact Framework export and `explain` need to
+/// redo the sums.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Priced {
     pub address: String,
     pub resource_type: String,
+    pub provider: String,
+    /// `None`: the region is unknown and the provider's range of grid intensities applies.
+    pub region: Option<String>,
+    pub machine_type: Option<String>,
     pub footprint: Footprint,
+    /// The central coefficients.
     pub coefficients: Coefficients,
+    /// The coefficients at the low and high ends of the range.
+    pub low: Coefficients,
+    pub high: Coefficients,
+    /// The central CPU/GPU utilisation this resource was priced at, 0..=1 (the setting, or a
+    /// burstable type's published baseline); the range spans 10–90 % around it.
+    pub utilization: f64,
     /// Instances × replicas.
     pub instances: f64,
-    /// The CPU/GPU utilisation this resource was priced at, 0..=1 (the setting, or a burstable
-    /// type's published baseline).
-    pub utilization: f64,
+    /// Where each figure comes from.
+    pub provenance: Vec<Provenance>,
+    /// The source ids used, sorted.
+    pub sources: Vec<String>,
 }
 
-/// The report and, for the planned (after) state, the inputs behind each figure.
+impl Priced {
+    /// Low, central and high figures of all instances for one hour.
+    pub fn ranged(&self) -> estimate::Ranged {
+        estimate::estimate_range(
+            &self.footprint,
+            &self.low,
+            &self.coefficients,
+            &self.high,
+            self.utilization,
+        )
+        .scaled(self.instances)
+    }
+}
+
+/// The report and, for both states, the inputs behind each figure.
 #[derive(Debug, Clone)]
 pub struct Assessment {
     pub report: Report,
     pub after_inputs: Vec<Priced>,
+    /// The before (prior state) side's inputs, for `explain`.
+    pub before_inputs: Vec<Priced>,
 }
 
 /// A side that could be priced, with the notes it produced.
@@ -69,25 +110,85 @@ struct Pricing {
     assumptions: Vec<String>,
 }
 
+/// The instance table a machine type was found in, and its source id.
+fn lookup(provider: Provider, t: &str) -> Option<(data::Instance, &'static str)> {
+    let id = match provider {
+        Provider::Aws => "aws_instances",
+        Provider::Gcp => "gcp_instances",
+        Provider::Azure => "azure_instances",
+    };
+    let sql = |t: &str| data::gcp_sql_tier(t).map(|i| (i, "gcp_sql_tiers"));
+    if provider == Provider::Gcp && t.trim().to_ascii_lowercase().starts_with("db-") {
+        return sql(t);
+    }
+    data::instance(provider, t)
+        .map(|i| (i, id))
+        .or_else(|| {
+            (provider == Provider::Gcp)
+                .then(|| data::gcp_custom(t).map(|i| (i, id)))
+                .flatten()
+        })
+        .or_else(|| (provider == Provider::Gcp).then(|| sql(t)).flatten())
+}
+
+/// The lowest and highest per-vCPU watts among the microarchitectures that could apply: the
+/// listed ones with a figure, or every one in the table when none is known.
+fn cpu_spread(archs: &[String], central: data::PowerRange) -> (data::PowerRange, data::PowerRange) {
+    let mut known: Vec<data::PowerRange> = archs
+        .iter()
+        .filter_map(|a| data::architecture_watts(a))
+        .collect();
+    if known.is_empty() {
+        known = data::architectures()
+            .into_iter()
+            .filter_map(data::architecture_watts)
+            .collect();
+    }
+    let fold = |f: fn(&data::PowerRange) -> f64, pick: fn(f64, f64) -> f64, start: f64| {
+        known.iter().map(f).fold(start, pick)
+    };
+    let low = data::PowerRange {
+        min_watts: fold(|w| w.min_watts, f64::min, central.min_watts),
+        max_watts: fold(|w| w.max_watts, f64::min, central.max_watts),
+    };
+    let high = data::PowerRange {
+        min_watts: fold(|w| w.min_watts, f64::max, central.min_watts),
+        max_watts: fold(|w| w.max_watts, f64::max, central.max_watts),
+    };
+    (low, high)
+}
+
+/// The lowest and highest grid intensity among a provider's regions.
+fn grid_spread(provider: Provider) -> Option<(f64, f64)> {
+    let v: Vec<f64> = data::regions(provider)
+        .into_iter()
+        .filter_map(|r| data::grid_intensity(provider, r).map(|g| g.g_co2eq_per_kwh))
+        .collect();
+    let lo = v.iter().copied().reduce(f64::min)?;
+    let hi = v.iter().copied().reduce(f64::max)?;
+    Some((lo, hi))
+}
+
+/// The warning the mapping engine leaves on a resource whose region it could not find.
+pub const REGION_UNKNOWN: &str = "region unknown";
+
 /// Prices one mapped resource: its footprint, coefficients and hourly figures; `Err` says why it
 /// could not be estimated.
 fn price(m: &MappedResource, settings: Settings) -> Result<Pricing, String> {
     let provider =
         Provider::parse(&m.provider).ok_or_else(|| format!("unknown provider {:?}", m.provider))?;
     let mut warnings = Vec::new();
-    let table = m.machine_type.as_deref().and_then(|t| {
-        data::instance(provider, t)
-            .or_else(|| {
-                (provider == Provider::Gcp)
-                    .then(|| data::gcp_custom(t))
-                    .flatten()
-            })
-            .or_else(|| {
-                (provider == Provider::Gcp)
-                    .then(|| data::gcp_sql_tier(t))
-                    .flatten()
-            })
-    });
+    let mut prov: Vec<Provenance> = Vec::new();
+    let mut note = |what: &'static str, source: &str, detail: String| {
+        prov.push(Provenance {
+            what,
+            source: source.to_string(),
+            detail,
+        })
+    };
+    let found = m.machine_type.as_deref().and_then(|t| lookup(provider, t));
+    let table = found.as_ref().map(|(i, _)| i);
+    let table_id = found.as_ref().map(|(_, id)| *id);
     let mut assumptions = Vec::new();
     // A burstable or shared-core type runs at its published baseline unless asked otherwise.
     let baseline = m
@@ -105,15 +206,16 @@ fn price(m: &MappedResource, settings: Settings) -> Result<Pricing, String> {
         }
         None => settings.utilization,
     };
-    let vcpus = m.vcpus.or(table.as_ref().map(|i| i.vcpus));
+    let vcpus = m.vcpus.or(table.map(|i| i.vcpus));
     let has_storage = m.storage.iter().any(|s| s.size_gb > 0.0);
     // Without vCPUs, only a pure storage resource (a disk) can be estimated: an instance
     // whose machine type is unknown is not estimated from its disks alone.
-    // a mapping's "assumed: …" note is not a problem (see `mapping_note`)
+    // a mapping's "assumed: …" note is not a problem (see `mapping_note`), nor an unknown
+    // region (estimated below with the provider's range)
     let mut problems = m
         .warnings
         .iter()
-        .filter(|w| !matches!(mapping_note(w), Some((true, _))));
+        .filter(|w| *w != REGION_UNKNOWN && !matches!(mapping_note(w), Some((true, _))));
     let problem = problems.next();
     if vcpus.is_none() && (m.machine_type.is_some() || !has_storage || problem.is_some()) {
         return Err(match (&m.machine_type, problem) {
@@ -122,22 +224,35 @@ fn price(m: &MappedResource, settings: Settings) -> Result<Pricing, String> {
             (None, None) => "machine type unknown".to_string(),
         });
     }
+    // Where a shape figure comes from: the instance table when it holds that value (the
+    // mappings read it from the same table), else the plan (read by the mapping).
+    let origin = |in_table: bool| match (in_table, table_id, &m.machine_type) {
+        (true, Some(id), Some(t)) => (id, format!("machine type {t}")),
+        _ => ("plan", "read from the plan by the mapping".to_string()),
+    };
+    let (src, detail) = origin(m.vcpus.is_none() || m.vcpus == table.map(|i| i.vcpus));
+    if vcpus.is_some() {
+        note("vcpus", src, detail);
+    }
     let vcpus = vcpus.unwrap_or(0.0);
-    let memory_gb = m
-        .memory_gb
-        .or(table.as_ref().map(|i| i.memory_gib))
-        .unwrap_or(0.0);
+    let memory_gb = m.memory_gb.or(table.map(|i| i.memory_gib)).unwrap_or(0.0);
+    let (src, detail) = origin(m.memory_gb.is_none() || m.memory_gb == table.map(|i| i.memory_gib));
+    note("memory_gb", src, detail);
     let archs: Vec<String> = if m.cpu_types.is_empty() {
         table
-            .as_ref()
             .map(|i| i.cpu_architectures.clone())
             .unwrap_or_default()
     } else {
         m.cpu_types.clone()
     };
+    let (src, detail) = origin(table.is_some_and(|i| i.cpu_architectures == archs));
+    note(
+        "cpu_architectures",
+        src,
+        format!("{} ({detail})", archs.join(", ")),
+    );
     let gpu_models: Vec<String> = if m.gpus.is_empty() {
         table
-            .as_ref()
             .map(|i| {
                 i.gpus
                     .iter()
@@ -149,11 +264,23 @@ fn price(m: &MappedResource, settings: Settings) -> Result<Pricing, String> {
         m.gpus.clone()
     };
     let mut gpus = Vec::new();
+    let mut gpu_notes = Vec::new();
     for model in &gpu_models {
         match data::gpu_watts(model) {
-            Some(w) => gpus.push((w.min_watts, w.max_watts)),
+            Some(w) => {
+                gpus.push((w.min_watts, w.max_watts));
+                gpu_notes.push(format!("{model}: {} – {} W", w.min_watts, w.max_watts));
+            }
             None => warnings.push(format!("no power figure for GPU {model}: not counted")),
         }
+    }
+    if !gpu_notes.is_empty() {
+        gpu_notes.dedup();
+        note(
+            "gpus",
+            "coefficients",
+            format!("gpus.{}", gpu_notes.join("; ")),
+        );
     }
     let (mut ssd_tb, mut hdd_tb) = (0.0, 0.0);
     for s in &m.storage {
@@ -162,45 +289,177 @@ fn price(m: &MappedResource, settings: Settings) -> Result<Pricing, String> {
             DiskKind::Hdd => hdd_tb += s.size_gb / 1000.0,
         }
     }
-    let region = m
-        .region
-        .clone()
-        .ok_or_else(|| "region unknown: set it on the resource or its provider".to_string())?;
-    let grid = match data::grid_intensity(provider, &region) {
-        Some(g) => g.g_co2eq_per_kwh,
+    if !m.storage.is_empty() {
+        note(
+            "storage",
+            "plan",
+            "disk sizes read from the plan by the mapping".into(),
+        );
+    }
+    let p = provider.as_str();
+    let (grid, grid_low, grid_high) = match &m.region {
+        Some(region) => {
+            let g = match data::grid_intensity(provider, region) {
+                Some(g) => {
+                    note(
+                        "grid",
+                        "grid_intensity",
+                        format!("{p} {region}: {} ({}, via {})", g.source, g.year, g.via),
+                    );
+                    g.g_co2eq_per_kwh
+                }
+                None => {
+                    let f = data::grid_fallback(provider)
+                        .ok_or_else(|| format!("no grid intensity for region {region}"))?;
+                    warnings.push(format!(
+                        "no grid intensity for region {region}: {p} average used"
+                    ));
+                    note(
+                        "grid",
+                        "grid_intensity",
+                        format!("{p} fallback ({}, via {})", f.method, f.via),
+                    );
+                    f.g_co2eq_per_kwh
+                }
+            };
+            (g, g, g)
+        }
         None => {
+            // Unknown region: the provider's average, within the range of its regions.
             let f = data::grid_fallback(provider)
-                .ok_or_else(|| format!("no grid intensity for region {region}"))?;
+                .ok_or_else(|| format!("region unknown and no {p} grid average"))?;
+            let (lo, hi) = grid_spread(provider).unwrap_or((f.g_co2eq_per_kwh, f.g_co2eq_per_kwh));
             warnings.push(format!(
-                "no grid intensity for region {region}: {} average used",
-                provider.as_str()
+                "region unknown: {p} average grid intensity used, range {}–{} gCO2eq/kWh over its regions",
+                crate::estimate::sig3(lo),
+                crate::estimate::sig3(hi)
             ));
-            f.g_co2eq_per_kwh
+            note(
+                "grid",
+                "grid_intensity",
+                format!(
+                    "region unknown: {p} fallback ({}, via {}); low and high: its regions' lowest and highest",
+                    f.method, f.via
+                ),
+            );
+            (f.g_co2eq_per_kwh, lo, hi)
         }
     };
-    let c = data::coefficients(provider)
-        .ok_or_else(|| format!("no coefficients for {}", provider.as_str()))?;
+    let c = data::coefficients(provider).ok_or_else(|| format!("no coefficients for {p}"))?;
     let cpu = data::cpu_watts_per_vcpu(provider, &archs)
-        .ok_or_else(|| format!("no CPU power figure for {}", provider.as_str()))?;
-    let embodied_kg_per_hour = match m.machine_type.as_deref() {
-        Some(t) if vcpus > 0.0 => data::embodied_kg_per_hour(provider, t),
+        .ok_or_else(|| format!("no CPU power figure for {p}"))?;
+    let (cpu_low, cpu_high) = cpu_spread(&archs, cpu);
+    let known_archs: Vec<&str> = archs
+        .iter()
+        .filter(|a| data::architecture_watts(a).is_some())
+        .map(|a| data::canonical_architecture(a))
+        .collect();
+    note(
+        "cpu_w",
+        "coefficients",
+        if known_archs.is_empty() {
+            format!(
+                "{p} fallback ({} of its microarchitectures); low and high: every microarchitecture's lowest and highest",
+                c.cpu_fallback_method
+            )
+        } else {
+            format!(
+                "cpuArchitectures {} (CCF: average, or median with Sandy/Ivy Bridge); low and high: their lowest and highest",
+                known_archs.join(", ")
+            )
+        },
+    );
+    let pue = m
+        .region
+        .as_deref()
+        .and_then(|r| data::pue_in_region(provider, r))
+        .unwrap_or(c.pue);
+    note(
+        "memory_w",
+        "coefficients",
+        format!("providers.{p}.memoryWattsPerGB"),
+    );
+    note(
+        "storage_w",
+        "coefficients",
+        format!("providers.{p}.ssdWattsPerTB / hddWattsPerTB"),
+    );
+    note(
+        "pue",
+        "coefficients",
+        if pue == c.pue {
+            format!("providers.{p}.pue")
+        } else {
+            format!("providers.{p}.pueByRegion")
+        },
+    );
+    let embodied = match m.machine_type.as_deref() {
+        Some(t) if vcpus > 0.0 => data::embodied(provider, t),
         _ => None,
-    }
-    .or_else(|| {
-        (vcpus > 0.0)
-            .then(|| data::embodied_fallback_per_vcpu_hour(provider).map(|k| k * vcpus))
-            .flatten()
-    })
-    .unwrap_or(0.0);
+    };
+    let embodied_kg_per_hour = match (&embodied, vcpus > 0.0) {
+        (Some(e), _) => {
+            note(
+                "embodied",
+                "embodied",
+                format!(
+                    "{:?}{}: {} kgCO2eq/h",
+                    e.method,
+                    e.family
+                        .as_deref()
+                        .map(|f| format!(" (family {f})"))
+                        .unwrap_or_default(),
+                    e.kg_co2eq_per_hour
+                ),
+            );
+            if let (Some(platform), Some(kg), Some(host)) =
+                (&e.platform, e.platform_kg_co2eq, e.host_vcpus)
+            {
+                note(
+                    "embodied",
+                    "hosts",
+                    format!(
+                        "platform {platform}: {kg} kgCO2eq per host of {host} vCPUs; share {} / {host} vCPU",
+                        e.vcpus
+                    ),
+                );
+            }
+            e.kg_co2eq_per_hour
+        }
+        (None, true) => match data::embodied_fallback_per_vcpu_hour(provider) {
+            Some(k) => {
+                note(
+                    "embodied",
+                    "embodied",
+                    format!("{p} fallback: {k} kgCO2eq per vCPU-hour × {vcpus} vCPU"),
+                );
+                k * vcpus
+            }
+            None => 0.0,
+        },
+        (None, false) => 0.0,
+    };
     let coefficients = Coefficients {
         cpu_min_w: cpu.min_watts,
         cpu_max_w: cpu.max_watts,
         memory_w_per_gb: c.memory_watts_per_gb,
         ssd_w_per_tb: c.ssd_watts_per_tb,
         hdd_w_per_tb: c.hdd_watts_per_tb,
-        pue: data::pue_in_region(provider, &region).unwrap_or(c.pue),
+        pue,
         grid_g_per_kwh: Some(grid),
         embodied_g_per_hour: embodied_kg_per_hour * 1000.0,
+    };
+    let low = Coefficients {
+        cpu_min_w: cpu_low.min_watts,
+        cpu_max_w: cpu_low.max_watts,
+        grid_g_per_kwh: Some(grid_low),
+        ..coefficients.clone()
+    };
+    let high = Coefficients {
+        cpu_min_w: cpu_high.min_watts,
+        cpu_max_w: cpu_high.max_watts,
+        grid_g_per_kwh: Some(grid_high),
+        ..coefficients.clone()
     };
     let footprint = Footprint {
         vcpus,
@@ -210,10 +469,32 @@ fn price(m: &MappedResource, settings: Settings) -> Result<Pricing, String> {
         gpus,
     };
     let instances = f64::from(m.count) * f64::from(m.replication_factor.max(1));
-    let per_hour = estimate::estimate(&footprint, &coefficients, utilization).scaled(instances);
+    let mut sources: Vec<String> = prov
+        .iter()
+        .map(|p| p.source.clone())
+        .filter(|s| s != "plan")
+        .collect();
+    sources.sort();
+    sources.dedup();
+    let priced = Priced {
+        address: m.address.clone(),
+        resource_type: m.resource_type.clone(),
+        provider: p.to_string(),
+        region: m.region.clone(),
+        machine_type: m.machine_type.clone(),
+        footprint,
+        coefficients,
+        low,
+        high,
+        utilization,
+        instances,
+        provenance: prov,
+        sources,
+    };
+    let r = priced.ranged();
     let side = Side {
-        provider: provider.as_str().to_string(),
-        region: Some(region),
+        provider: p.to_string(),
+        region: m.region.clone(),
         grid_g_per_kwh: Some(grid),
         machine_type: m.machine_type.clone(),
         vcpus,
@@ -222,18 +503,16 @@ fn price(m: &MappedResource, settings: Settings) -> Result<Pricing, String> {
         ssd_gb: ssd_tb * 1000.0,
         hdd_gb: hdd_tb * 1000.0,
         instances,
-        per_hour: Figures::from(&per_hour),
+        per_hour: Figures::from(&r.central),
+        range_per_hour: Band {
+            low: Figures::from(&r.low),
+            high: Figures::from(&r.high),
+        },
+        sources: priced.sources.clone(),
     };
     Ok(Pricing {
         side,
-        priced: Priced {
-            address: m.address.clone(),
-            resource_type: m.resource_type.clone(),
-            footprint,
-            coefficients,
-            instances,
-            utilization,
-        },
+        priced,
         warnings,
         assumptions,
     })
@@ -302,7 +581,8 @@ pub fn assess(changes: &[Change<'_>], mapped: &MappedPlan, settings: Settings) -
     }
 
     // Each resource is priced on its own: in parallel, in the plan's order.
-    let priced: Vec<(ResourceReport, Option<_>)> = order
+    #[allow(clippy::type_complexity)]
+    let priced: Vec<(ResourceReport, (Option<Priced>, Option<Priced>))> = order
         .into_par_iter()
         .map(|(address, resource_type, actions)| {
             let forget = actions.iter().any(|a| a == "forget");
@@ -331,6 +611,11 @@ pub fn assess(changes: &[Change<'_>], mapped: &MappedPlan, settings: Settings) -
             let mut assumptions = Vec::new();
             for m in [b, a].into_iter().flatten() {
                 for w in &m.warnings {
+                    // pricing says how an unknown region was estimated: its warning replaces
+                    // this one
+                    if w == REGION_UNKNOWN {
+                        continue;
+                    }
                     match mapping_note(w) {
                         Some((true, a)) => push_unique(&mut assumptions, [a]),
                         Some((false, u)) => push_unique(&mut warnings, [u]),
@@ -343,8 +628,20 @@ pub fn assess(changes: &[Change<'_>], mapped: &MappedPlan, settings: Settings) -
                 push_unique(&mut warnings, p.warnings.iter().cloned());
                 push_unique(&mut assumptions, p.assumptions.iter().cloned());
             }
-            let mut after_input = None;
+            let mut inputs = (None, None);
             let mut r = match reason {
+                // An update whose after side is not known (a machine type known only after
+                // apply) keeps its before figures; its delta is unknown, not −before.
+                Some(reason) if matches!(pb, Some(Ok(_))) => {
+                    let bs = pb.and_then(Result::ok).expect("matched Ok");
+                    inputs.0 = Some(bs.priced.clone());
+                    let mut r =
+                        ResourceReport::new(address, resource_type, actions, Some(bs.side), None);
+                    r.status = Status::NotEstimated { reason };
+                    r.delta_per_hour = Figures::default();
+                    r.delta_range_per_hour = Band::default();
+                    r
+                }
                 Some(reason) => {
                     let mut r = ResourceReport::new(address, resource_type, actions, None, None);
                     r.status = Status::NotEstimated { reason };
@@ -353,7 +650,10 @@ pub fn assess(changes: &[Change<'_>], mapped: &MappedPlan, settings: Settings) -
                 None => {
                     let bs = pb.and_then(Result::ok);
                     let as_ = pa.and_then(Result::ok);
-                    after_input = as_.as_ref().map(|p| p.priced.clone());
+                    inputs = (
+                        bs.as_ref().map(|p| p.priced.clone()),
+                        as_.as_ref().map(|p| p.priced.clone()),
+                    );
                     ResourceReport::new(
                         address,
                         resource_type,
@@ -365,14 +665,16 @@ pub fn assess(changes: &[Change<'_>], mapped: &MappedPlan, settings: Settings) -
             };
             r.warnings = warnings;
             r.assumptions = assumptions;
-            (r, after_input)
+            (r, inputs)
         })
         .collect();
     let mut resources = Vec::with_capacity(priced.len());
     let mut after_inputs = Vec::new();
-    for (r, input) in priced {
+    let mut before_inputs = Vec::new();
+    for (r, (before, after)) in priced {
         resources.push(r);
-        after_inputs.extend(input);
+        before_inputs.extend(before);
+        after_inputs.extend(after);
     }
     let report = Report::new(
         resources,
@@ -384,6 +686,7 @@ pub fn assess(changes: &[Change<'_>], mapped: &MappedPlan, settings: Settings) -
     Assessment {
         report,
         after_inputs,
+        before_inputs,
     }
 }
 
@@ -502,14 +805,16 @@ mod tests {
     }
 
     #[test]
-    fn unknown_region_and_machine_type_are_not_estimated_with_a_reason() {
+    fn unknown_region_is_estimated_with_the_provider_range_unknown_type_is_not() {
         let mut odd = m5("aws_instance.odd", Some("us-east-1"));
         odd.machine_type = Some("zz.huge".into());
         odd.vcpus = None;
         odd.memory_gb = None;
         odd.storage.clear();
+        let mut nowhere = m5("aws_instance.nowhere", None);
+        nowhere.warnings.push(REGION_UNKNOWN.into());
         let plan = MappedPlan {
-            after: vec![m5("aws_instance.nowhere", None), odd],
+            after: vec![nowhere, odd],
             ..MappedPlan::default()
         };
         let a = assess(
@@ -520,24 +825,118 @@ mod tests {
             &plan,
             Settings::default(),
         );
-        let reasons: Vec<String> = a
-            .report
-            .resources
-            .iter()
-            .map(|r| match &r.status {
-                Status::NotEstimated { reason } => reason.clone(),
-                Status::Estimated => "estimated".into(),
+        let [nowhere, odd] = &a.report.resources[..] else {
+            panic!("two resources")
+        };
+        assert_eq!(nowhere.status, Status::Estimated);
+        assert_eq!(
+            odd.status,
+            Status::NotEstimated {
+                reason: "unknown machine type \"zz.huge\"".into()
+            }
+        );
+        // central: CCF's unknown-region factor; low and high: the lowest and highest AWS region
+        let side = nowhere.after.as_ref().unwrap();
+        let fallback = data::grid_fallback(Provider::Aws).unwrap().g_co2eq_per_kwh;
+        assert_eq!(side.grid_g_per_kwh, Some(fallback));
+        assert_eq!(side.region, None);
+        let grids: Vec<f64> = data::regions(Provider::Aws)
+            .into_iter()
+            .map(|r| {
+                data::grid_intensity(Provider::Aws, r)
+                    .unwrap()
+                    .g_co2eq_per_kwh
             })
             .collect();
+        let (lo, hi) = (
+            grids.iter().copied().fold(f64::MAX, f64::min),
+            grids.iter().copied().fold(f64::MIN, f64::max),
+        );
+        let p = &a.after_inputs[0];
+        assert_eq!(p.low.grid_g_per_kwh, Some(lo));
+        assert_eq!(p.high.grid_g_per_kwh, Some(hi));
+        assert!(lo < fallback && fallback < hi);
+        let band = side.range_per_hour;
+        assert!(band.low.operational_gco2eq < side.per_hour.operational_gco2eq);
+        assert!(side.per_hour.operational_gco2eq < band.high.operational_gco2eq);
+        // the engine's bare "region unknown" gives way to what was done about it
+        assert_eq!(nowhere.warnings.len(), 1, "{:?}", nowhere.warnings);
+        assert!(nowhere.warnings[0].starts_with("region unknown: aws average grid intensity used"));
+        assert_eq!(a.report.counts.not_estimated, 1);
+    }
+
+    #[test]
+    fn an_update_to_a_machine_type_known_after_apply_keeps_its_before_figures() {
+        let before = m5("aws_instance.grow", Some("us-east-1"));
+        let mut after = before.clone();
+        after.machine_type = None;
+        after.vcpus = None;
+        after.memory_gb = None;
+        after.warnings = vec!["instance_type known after apply".into()];
+        let plan = MappedPlan {
+            before: vec![before],
+            after: vec![after],
+            ..MappedPlan::default()
+        };
+        let a = assess(
+            &[change("aws_instance.grow", &["update"])],
+            &plan,
+            Settings::default(),
+        );
+        let r = &a.report.resources[0];
+        assert!(matches!(r.status, Status::NotEstimated { .. }), "{r:?}");
+        let b = r.before.as_ref().expect("before kept");
+        assert!(b.per_hour.total_gco2eq > 0.0);
+        assert_eq!(r.after, None);
+        assert_eq!(r.delta_per_hour, Figures::default());
+        let t = &a.report.totals;
+        assert_eq!(t.before_per_hour, b.per_hour);
+        assert_eq!(t.after_per_hour, b.per_hour);
+        assert_eq!(t.delta_per_hour.total_gco2eq, 0.0);
+        assert_eq!(a.before_inputs.len(), 1);
+        assert!(a.after_inputs.is_empty());
+    }
+
+    #[test]
+    fn sources_name_every_table_used_and_the_band_brackets_the_centre() {
+        let plan = MappedPlan {
+            after: vec![m5("aws_instance.web", Some("us-east-1"))],
+            ..MappedPlan::default()
+        };
+        let a = assess(
+            &[change("aws_instance.web", &["create"])],
+            &plan,
+            Settings::default(),
+        );
+        let side = a.report.resources[0].after.as_ref().unwrap();
         assert_eq!(
-            reasons,
+            side.sources,
             [
-                "region unknown: set it on the resource or its provider",
-                "unknown machine type \"zz.huge\""
+                "aws_instances",
+                "coefficients",
+                "embodied",
+                "grid_intensity",
+                // the host platform the embodied share is taken of (data/hosts.json)
+                "hosts"
             ]
         );
-        assert_eq!(a.report.counts.not_estimated, 2);
-        assert_eq!(a.report.totals.after_per_hour.total_gco2eq, 0.0);
+        let (lo, c, hi) = (
+            side.range_per_hour.low,
+            side.per_hour,
+            side.range_per_hour.high,
+        );
+        assert!(lo.total_gco2eq < c.total_gco2eq && c.total_gco2eq < hi.total_gco2eq);
+        // a known region: the grid does not spread, and embodied is one figure
+        let p = &a.after_inputs[0];
+        assert_eq!(p.low.grid_g_per_kwh, p.coefficients.grid_g_per_kwh);
+        assert_eq!(lo.embodied_gco2eq, c.embodied_gco2eq);
+        // every source id is a table with its .source.json
+        for id in &side.sources {
+            assert!(
+                data::json_file(&format!("{id}.source.json")).is_some(),
+                "{id}"
+            );
+        }
     }
 
     #[test]
