@@ -360,3 +360,37 @@ fn figures_explain_hides_a_sensitive_machine_type() {
     assert!(out.contains("machine type (sensitive value)"), "{out}");
     assert!(out.contains("total_g_per_hour = "), "{out}");
 }
+
+/// A burstable type is explained at its own published baseline (main's burstable baselines):
+/// its central utilisation is the baseline, its range still spans 10–90 %, and
+/// `--utilization` given on the command line wins, as it does for a run.
+#[test]
+fn figures_explain_uses_a_burstable_types_baseline_and_utilization_overrides_it() {
+    let text = ok(&[
+        "explain",
+        "aws_instance.worker[0]",
+        "testdata/demo/plan.json",
+    ]);
+    assert!(
+        text.contains("  utilization = 0.2  (low 0.1, high 0.9)\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("assumed: CPU utilisation 20 % (t3.medium's published baseline"),
+        "{text}"
+    );
+    // the host platform the embodied share is taken of is named, with its source id
+    assert!(text.contains("hosts: platform m5: "), "{text}");
+    let given = ok(&[
+        "explain",
+        "aws_instance.worker[0]",
+        "testdata/demo/plan.json",
+        "--utilization",
+        "50%",
+    ]);
+    assert!(
+        given.contains("  utilization = 0.5  (low 0.1, high 0.9)\n"),
+        "{given}"
+    );
+    assert!(!given.contains("published baseline"), "{given}");
+}
