@@ -12,7 +12,7 @@ use crate::error::Error;
 use crate::mapping::{self, DataResolver};
 use crate::plan::{Plan, ResourceChange};
 use crate::render::carbon::{self as wording, CarbonAnnotator, DocumentKind, PlanText, Summary};
-use crate::render::impact::{ImpactOptions, ImpactResource};
+use crate::render::impact::{ImpactOptions, ImpactRange, ImpactResource};
 use crate::render::{self, Annotator, NoAnnotations, Theme};
 use crate::schema::Schemas;
 
@@ -108,6 +108,26 @@ pub fn run(opts: &Options, out: &mut dyn Write) -> Result<(), Error> {
         _ => None,
     };
     finish(opts, &plan, schemas.as_ref(), assessment.as_ref(), out)
+}
+
+/// The carbon assessment of the input alone (for `explain`), by the same steps as a run, and
+/// the redactor of the plan's sensitive values (whatever is printed from the assessment's
+/// inputs must go through it).
+pub fn assessment(
+    input: &Input,
+    c: &CarbonOptions,
+) -> Result<(Assessment, Option<crate::redact::Redactor>), Error> {
+    let path = input.display_path();
+    let bytes = read_input(input)?;
+    mapping::limits::set_budget(c.mapping_budget);
+    mapping::check_data_dirs(&c.data_dirs)?;
+    let engine = mapping::load(&c.mapping_dirs, &*resolver(&c.data_dirs))?;
+    let mut m = map(document(&path, &bytes)?, &engine);
+    override_regions(&mut m, &c.regions);
+    let plan = parse_plan(&path, &bytes)?;
+    mapping::fallback::fill_from_changes(&plan, &mut m, &engine);
+    let hide = crate::redact::Redactor::new(&crate::plan::sensitive_strings(&plan));
+    Ok((assess(&plan, m, c, None), hide))
 }
 
 /// Where the renderer's bytes come from: read once, or a file read again after mapping.
@@ -473,6 +493,14 @@ fn write_output(
                     coefficients: &p.coefficients,
                     instances: p.instances,
                     utilization: p.utilization,
+                    range: Some({
+                        let r = p.ranged();
+                        ImpactRange {
+                            low_g_per_hour: r.low.total_g(),
+                            high_g_per_hour: r.high.total_g(),
+                            sources: &p.sources,
+                        }
+                    }),
                 })
                 .collect();
             let name = match &opts.input {

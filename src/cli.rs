@@ -145,6 +145,12 @@ pub enum Command {
         dirs: Vec<PathBuf>,
         data_dirs: Vec<PathBuf>,
     },
+    /// `explain ADDRESS [FILE]`: one resource's derivation.
+    Explain {
+        address: String,
+        input: Input,
+        carbon: CarbonOptions,
+    },
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -289,6 +295,38 @@ enum SubCommand {
     },
     /// Print the man page (roff) on standard output.
     Man,
+    /// Print one resource's derivation: each input, each coefficient with its source, and the
+    /// arithmetic, so that a reviewer can redo it by hand.
+    Explain {
+        /// The resource's address, as the plan shows it (e.g. `aws_instance.web[0]`).
+        address: String,
+        /// Plan or state JSON (`tofu show -json`); stdin when absent or `-`.
+        file: Option<PathBuf>,
+        /// CPU and GPU utilisation, 0..1 or a percentage (`50%`); default 0.5, or a burstable
+        /// type's published baseline.
+        #[arg(long, value_name = "U", value_parser = config::parse_utilization)]
+        utilization: Option<f64>,
+        /// The period of the last total (default month).
+        #[arg(long, value_enum)]
+        period: Option<PeriodArg>,
+        /// A folder of mapping files layered over the embedded ones (repeatable).
+        #[arg(long = "mappings", value_name = "DIR")]
+        mappings: Vec<PathBuf>,
+        /// A folder searched first for the data files that mappings reference (repeatable).
+        #[arg(long = "data", value_name = "DIR")]
+        data: Vec<PathBuf>,
+        /// The configuration file (instead of `.carbon-show.toml` found upward).
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
+    },
+}
+
+fn input_of(file: Option<PathBuf>) -> Input {
+    match file {
+        None => Input::Stdin,
+        Some(p) if p.as_os_str() == "-" => Input::Stdin,
+        Some(p) => Input::File(p),
+    }
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -384,11 +422,7 @@ fn flag_layer(a: &Args) -> Layer {
             source: flag("--utilization"),
         }),
         period: a.period.map(|p| Setting {
-            value: match p {
-                PeriodArg::Hour => Period::Hour,
-                PeriodArg::Month => Period::Month,
-                PeriodArg::Year => Period::Year,
-            },
+            value: period_of(p),
             source: flag("--period"),
         }),
         fail_over: a.fail_over.map(|value| Setting {
@@ -415,6 +449,36 @@ fn flag_layer(a: &Args) -> Layer {
     }
 }
 
+fn period_of(p: PeriodArg) -> Period {
+    match p {
+        PeriodArg::Hour => Period::Hour,
+        PeriodArg::Month => Period::Month,
+        PeriodArg::Year => Period::Year,
+    }
+}
+
+/// The carbon options of the effective settings.
+fn carbon_options(
+    settings: &config::Effective,
+    mapping_budget: Option<crate::mapping::limits::Budget>,
+) -> CarbonOptions {
+    CarbonOptions {
+        mapping_dirs: settings.mappings.value.clone(),
+        data_dirs: settings.data.value.clone(),
+        settings: crate::carbon::Settings {
+            utilization: settings.utilization.value,
+            // a flag, a variable or the file set it: burstable types keep no baseline of their own
+            utilization_given: settings.utilization.source != config::Source::Default,
+            period: settings.period.value,
+        },
+        fail_over: settings.fail_over.value,
+        regions: (settings.regions.iter())
+            .map(|(p, r)| (*p, r.value.clone()))
+            .collect(),
+        mapping_budget: mapping_budget.unwrap_or_default(),
+    }
+}
+
 /// Turns the flags into a command, reading the configuration file and the environment
 /// (`get`) from `cwd`.
 fn command(
@@ -429,6 +493,42 @@ fn command(
             return Ok(Command::CheckMappings {
                 dirs,
                 data_dirs: data,
+            });
+        }
+        Some(SubCommand::Explain {
+            address,
+            file,
+            utilization,
+            period,
+            mappings,
+            data,
+            config,
+        }) => {
+            let flag = |name| Source::Flag(name);
+            let layer = Layer {
+                mappings: (!mappings.is_empty()).then(|| Setting {
+                    value: mappings,
+                    source: flag("--mappings"),
+                }),
+                data: (!data.is_empty()).then(|| Setting {
+                    value: data,
+                    source: flag("--data"),
+                }),
+                utilization: utilization.map(|value| Setting {
+                    value,
+                    source: flag("--utilization"),
+                }),
+                period: period.map(|p| Setting {
+                    value: period_of(p),
+                    source: flag("--period"),
+                }),
+                ..Layer::default()
+            };
+            let settings = config::resolve(layer, config.as_deref(), get, cwd)?;
+            return Ok(Command::Explain {
+                address,
+                input: input_of(file),
+                carbon: carbon_options(&settings, None),
             });
         }
         Some(SubCommand::Config { config }) => {
@@ -446,21 +546,7 @@ fn command(
         FormatArg::Markdown => Format::Markdown,
         FormatArg::ImpactFramework => Format::ImpactFramework,
     };
-    let carbon = CarbonOptions {
-        mapping_dirs: settings.mappings.value.clone(),
-        data_dirs: settings.data.value.clone(),
-        settings: crate::carbon::Settings {
-            utilization: settings.utilization.value,
-            // a flag, a variable or the file set it: burstable types keep no baseline of their own
-            utilization_given: settings.utilization.source != config::Source::Default,
-            period: settings.period.value,
-        },
-        fail_over: settings.fail_over.value,
-        regions: (settings.regions.iter())
-            .map(|(p, r)| (*p, r.value.clone()))
-            .collect(),
-        mapping_budget: a.mapping_budget.unwrap_or_default(),
-    };
+    let carbon = carbon_options(&settings, a.mapping_budget);
     // (--no-carbon with another format is refused by `validate`)
     let carbon = (!a.no_carbon).then_some(carbon);
     let comment = crate::render::carbon::CommentOptions {

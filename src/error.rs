@@ -59,6 +59,8 @@ pub enum Error {
     /// `file:line: message`, or `environment variable NAME: message`.
     #[error("{0}")]
     Config(String),
+    #[error("{path}: no resource {address:?} with carbon figures in this document")]
+    NoSuchResource { path: PathBuf, address: String },
 }
 
 impl Error {
@@ -73,6 +75,8 @@ impl Error {
             Error::Schema { .. } => ExitCode::Schema,
             Error::OverBudget(_) => ExitCode::OverBudget,
             Error::Config(_) => ExitCode::Config,
+            // `explain ADDRESS`: an address the document does not have is bad usage
+            Error::NoSuchResource { .. } => ExitCode::Usage,
         }
     }
 }

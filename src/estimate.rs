@@ -140,6 +140,48 @@ pub fn estimate(fp: &Footprint, c: &Coefficients, utilization: f64) -> Estimate 
     }
 }
 
+/// The CPU/GPU utilisation at the low end of every range (docs/methodology.md, "Ranges").
+pub const LOW_UTILIZATION: f64 = 0.1;
+/// The CPU/GPU utilisation at the high end of every range.
+pub const HIGH_UTILIZATION: f64 = 0.9;
+
+/// One resource's figures at the low end, the central value and the high end of its range.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Ranged {
+    pub low: Estimate,
+    pub central: Estimate,
+    pub high: Estimate,
+}
+
+impl Ranged {
+    /// Every figure of the three multiplied by `factor` (instances × replicas).
+    pub fn scaled(&self, factor: f64) -> Ranged {
+        Ranged {
+            low: self.low.scaled(factor),
+            central: self.central.scaled(factor),
+            high: self.high.scaled(factor),
+        }
+    }
+}
+
+/// The range of one instance for one hour: `central` coefficients at `utilization`; `low`
+/// coefficients at the lower of `utilization` and [`LOW_UTILIZATION`]; `high` ones at the higher
+/// of `utilization` and [`HIGH_UTILIZATION`].
+pub fn estimate_range(
+    fp: &Footprint,
+    low: &Coefficients,
+    central: &Coefficients,
+    high: &Coefficients,
+    utilization: f64,
+) -> Ranged {
+    let u = utilization.clamp(0.0, 1.0);
+    Ranged {
+        low: estimate(fp, low, u.min(LOW_UTILIZATION)),
+        central: estimate(fp, central, u),
+        high: estimate(fp, high, u.max(HIGH_UTILIZATION)),
+    }
+}
+
 /// A span of time that figures are reported over.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Period {
@@ -374,6 +416,34 @@ mod tests {
         );
         assert_eq!(e.operational_g, 0.0);
         assert!(e.energy_kwh > 0.0);
+    }
+
+    #[test]
+    fn range_spans_ten_to_ninety_percent_and_the_coefficients() {
+        // 1 vCPU, low coefficients (0.5, 2.5) at 10 %: 0.5 + 0.1 × 2 = 0.7 W;
+        // central (0.74, 3.5) at 50 %: 2.12 W; high (1.0, 4.0) at 90 %: 1 + 0.9 × 3 = 3.7 W
+        let fp = Footprint {
+            vcpus: 1.0,
+            ..Footprint::default()
+        };
+        let low = Coefficients {
+            cpu_min_w: 0.5,
+            cpu_max_w: 2.5,
+            ..aws_like()
+        };
+        let high = Coefficients {
+            cpu_min_w: 1.0,
+            cpu_max_w: 4.0,
+            ..aws_like()
+        };
+        let r = estimate_range(&fp, &low, &aws_like(), &high, 0.5);
+        assert!(close(r.low.cpu_w, 0.7), "{r:?}");
+        assert!(close(r.central.cpu_w, 2.12), "{r:?}");
+        assert!(close(r.high.cpu_w, 3.7), "{r:?}");
+        // a utilisation outside 10–90 % widens its own end: 95 % is the high end's too
+        let r = estimate_range(&fp, &low, &aws_like(), &high, 0.95);
+        assert!(close(r.high.cpu_w, 1.0 + 0.95 * 3.0), "{r:?}");
+        assert!(close(r.scaled(2.0).low.cpu_w, 1.4));
     }
 
     #[test]

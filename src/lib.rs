@@ -16,6 +16,7 @@ pub mod data;
 pub mod differ;
 pub mod error;
 pub mod estimate;
+pub mod explain;
 pub mod mapping;
 pub mod memory;
 pub mod output;

@@ -43,6 +43,13 @@ fn main() -> std::process::ExitCode {
             cli::write_man(&mut page).expect("writing to memory");
             carbon_show::app::write_text(out, &String::from_utf8_lossy(&page))
         }),
+        Command::Explain {
+            address,
+            input,
+            carbon,
+        } => output::write_to(&Target::Stdout, |out| {
+            carbon_show::explain::run(input, carbon, address, out)
+        }),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

@@ -8,7 +8,7 @@ use serde::Serialize;
 use crate::estimate::{Estimate, Period};
 
 /// Version of the JSON document written by `--format json` (see docs/json-format.md).
-pub const JSON_SCHEMA_VERSION: &str = "1.0";
+pub const JSON_SCHEMA_VERSION: &str = "1.1";
 
 /// What is known of one side (before or after) of a resource.
 #[derive(Debug, Clone, Serialize, JsonSchema, PartialEq)]
@@ -30,8 +30,40 @@ pub struct Side {
     pub hdd_gb: f64,
     /// Instances this resource stands for, replicas included.
     pub instances: f64,
-    /// Figures for one hour of all instances together.
+    /// Figures for one hour of all instances together (the central value).
     pub per_hour: Figures,
+    /// The low and high ends of `per_hour` (docs/methodology.md, "Ranges").
+    pub range_per_hour: Band,
+    /// Ids of the data tables the figures come from (`data/<id>.json`, sources listed in
+    /// `data/<id>.source.json`), sorted.
+    pub sources: Vec<String>,
+}
+
+/// The low and high ends of a range of hourly figures.
+#[derive(Debug, Clone, Copy, Serialize, JsonSchema, PartialEq, Default)]
+pub struct Band {
+    pub low: Figures,
+    pub high: Figures,
+}
+
+impl Band {
+    /// The band of `after − before`, both taken in the same scenario (low with low, high with
+    /// high), each figure ordered so that `low ≤ high`.
+    pub fn minus(&self, before: &Band) -> Band {
+        let a = self.low.minus(&before.low);
+        let b = self.high.minus(&before.high);
+        Band {
+            low: a.min(&b),
+            high: a.max(&b),
+        }
+    }
+
+    fn plus(&self, o: &Band) -> Band {
+        Band {
+            low: self.low.plus(&o.low),
+            high: self.high.plus(&o.high),
+        }
+    }
 }
 
 /// Hourly figures, as serialised in JSON.
@@ -73,6 +105,24 @@ impl Figures {
         self.minus(&o.scaled(-1.0))
     }
 
+    fn zip(&self, o: &Figures, f: fn(f64, f64) -> f64) -> Figures {
+        Figures {
+            power_w: f(self.power_w, o.power_w),
+            energy_kwh: f(self.energy_kwh, o.energy_kwh),
+            operational_gco2eq: f(self.operational_gco2eq, o.operational_gco2eq),
+            embodied_gco2eq: f(self.embodied_gco2eq, o.embodied_gco2eq),
+            total_gco2eq: f(self.total_gco2eq, o.total_gco2eq),
+        }
+    }
+
+    fn min(&self, o: &Figures) -> Figures {
+        self.zip(o, f64::min)
+    }
+
+    fn max(&self, o: &Figures) -> Figures {
+        self.zip(o, f64::max)
+    }
+
     fn scaled(&self, k: f64) -> Figures {
         Figures {
             power_w: self.power_w * k,
@@ -108,6 +158,8 @@ pub struct ResourceReport {
     pub after: Option<Side>,
     /// `after − before`, per hour.
     pub delta_per_hour: Figures,
+    /// The low and high ends of `delta_per_hour` (see [`Band::minus`]).
+    pub delta_range_per_hour: Band,
     /// Values that were not known and were assumed (e.g. a default machine type).
     pub assumptions: Vec<String>,
     pub warnings: Vec<String>,
@@ -124,6 +176,11 @@ impl ResourceReport {
     ) -> Self {
         let b = before.as_ref().map(|s| s.per_hour).unwrap_or_default();
         let a = after.as_ref().map(|s| s.per_hour).unwrap_or_default();
+        let bb = before
+            .as_ref()
+            .map(|s| s.range_per_hour)
+            .unwrap_or_default();
+        let ab = after.as_ref().map(|s| s.range_per_hour).unwrap_or_default();
         ResourceReport {
             address,
             resource_type,
@@ -132,6 +189,7 @@ impl ResourceReport {
             before,
             after,
             delta_per_hour: a.minus(&b),
+            delta_range_per_hour: ab.minus(&bb),
             assumptions: Vec::new(),
             warnings: Vec::new(),
         }
@@ -157,6 +215,10 @@ pub struct Totals {
     pub before_per_hour: Figures,
     pub after_per_hour: Figures,
     pub delta_per_hour: Figures,
+    /// The low and high ends of each total: the sum of the resources' ends.
+    pub before_range_per_hour: Band,
+    pub after_range_per_hour: Band,
+    pub delta_range_per_hour: Band,
 }
 
 /// The whole carbon report of a plan.
@@ -231,6 +293,7 @@ impl Report {
     ) -> Self {
         let mut before = Figures::default();
         let mut after = Figures::default();
+        let (mut before_band, mut after_band) = (Band::default(), Band::default());
         let mut counts = Counts {
             unsupported: unsupported.len(),
             ignored,
@@ -243,9 +306,17 @@ impl Report {
             }
             if let Some(b) = &r.before {
                 before = before.plus(&b.per_hour);
+                before_band = before_band.plus(&b.range_per_hour);
             }
-            if let Some(a) = &r.after {
+            // A resource whose after side could not be estimated keeps its before figures, and
+            // counts as unchanged in the after total (its delta is unknown, not −before).
+            let after_side = match (&r.status, &r.before, &r.after) {
+                (Status::NotEstimated { .. }, Some(b), None) => Some(b),
+                (_, _, a) => a.as_ref(),
+            };
+            if let Some(a) = after_side {
                 after = after.plus(&a.per_hour);
+                after_band = after_band.plus(&a.range_per_hour);
             }
         }
         Report {
@@ -257,6 +328,9 @@ impl Report {
                 before_per_hour: before,
                 after_per_hour: after,
                 delta_per_hour: after.minus(&before),
+                before_range_per_hour: before_band,
+                after_range_per_hour: after_band,
+                delta_range_per_hour: after_band.minus(&before_band),
             },
             counts,
             unsupported,
@@ -286,7 +360,62 @@ mod tests {
                 embodied_gco2eq: g_per_hour * 0.2,
                 ..Figures::default()
             },
+            range_per_hour: Band::default(),
+            sources: vec!["aws_instances".into()],
         }
+        .with_no_spread()
+    }
+
+    impl Side {
+        /// Low = central = high: the annotations show no band.
+        fn with_no_spread(mut self) -> Side {
+            self.range_per_hour = Band {
+                low: self.per_hour,
+                high: self.per_hour,
+            };
+            self
+        }
+    }
+
+    #[test]
+    fn an_update_to_an_unknown_machine_type_keeps_its_before_figures() {
+        let mut r = ResourceReport::new(
+            "aws_instance.a".into(),
+            "aws_instance".into(),
+            vec!["update".into()],
+            Some(side(2.0, 8.0, 4.0, 1.0)),
+            None,
+        );
+        r.status = Status::NotEstimated {
+            reason: "machine type known after apply".into(),
+        };
+        r.delta_per_hour = Figures::default();
+        let report = Report::new(vec![r], vec![], 0, 0.5, Period::Month);
+        // before counted, and the after total counts it unchanged: the delta is 0, not −4
+        assert_eq!(report.totals.before_per_hour.total_gco2eq, 4.0);
+        assert_eq!(report.totals.after_per_hour.total_gco2eq, 4.0);
+        assert_eq!(report.totals.delta_per_hour.total_gco2eq, 0.0);
+    }
+
+    #[test]
+    fn delta_band_pairs_the_same_scenario_and_orders_its_ends() {
+        let f = |g: f64| Figures {
+            total_gco2eq: g,
+            ..Figures::default()
+        };
+        let before = Band {
+            low: f(10.0),
+            high: f(30.0),
+        };
+        let after = Band {
+            low: f(5.0),
+            high: f(40.0),
+        };
+        // low − low = −5, high − high = +10
+        let d = after.minus(&before);
+        assert_eq!((d.low.total_gco2eq, d.high.total_gco2eq), (-5.0, 10.0));
+        let d = before.minus(&after);
+        assert_eq!((d.low.total_gco2eq, d.high.total_gco2eq), (-10.0, 5.0));
     }
 
     fn create(addr: &str, g: f64) -> ResourceReport {

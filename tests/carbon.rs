@@ -397,7 +397,7 @@ fn carbon_deletes_give_a_negative_delta() {
     let human = show("testdata/carbon/changes.json", "human", &[]);
     assert!(
         human.contains(
-            "  # aws_instance.old will be destroyed\n  # ≈ -10.3 kgCO2eq/month · -14.1 g/h"
+            "  # aws_instance.old will be destroyed\n  # ≈ -10.3 kgCO2eq/month [-14.1 to -6.79] · -14.1 g/h"
         ),
         "{human}"
     );
@@ -533,7 +533,7 @@ fn carbon_period_changes_the_headline() {
     assert!(hour.contains("Carbon ≈ +"), "{hour}");
     assert!(hour.contains("gCO2eq/h: "), "{hour}");
     assert!(year.contains("per year"), "{year}");
-    assert!(year.contains("kgCO2eq/year · "), "{year}");
+    assert!(year.contains("kgCO2eq/year [28.3–50] · "), "{year}");
     assert!(month.contains("per month"), "{month}");
     assert_ne!(hour, year);
 }
@@ -1104,12 +1104,12 @@ fn carbon_state_document_is_annotated() {
     let human = show("testdata/carbon/state.json", "human", &[]);
     assert!(
         human.starts_with(
-            "# aws_instance.web:\n# ≈ 3.26 kgCO2eq/month · 4.47 g/h · 2 vCPU · 8 GiB · 100 GB SSD · us-east-1\nresource \"aws_instance\" \"web\" {\n"
+            "# aws_instance.web:\n# ≈ 3.26 kgCO2eq/month [2.36–4.17] · 4.47 g/h · 2 vCPU · 8 GiB · 100 GB SSD · us-east-1\nresource \"aws_instance\" \"web\" {\n"
         ),
         "{human}"
     );
     assert!(
-        human.contains("# aws_db_instance.db:\n# ≈ 1.24 kgCO2eq/month · 1.70 g/h"),
+        human.contains("# aws_db_instance.db:\n# ≈ 1.24 kgCO2eq/month [1.24–2.47] · 1.70 g/h"),
         "{human}"
     );
     assert!(

@@ -10,11 +10,16 @@ use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use carbon_show::estimate::{Coefficients, Footprint, Period, estimate};
-use carbon_show::render::impact::{ImpactOptions, ImpactResource, write_manifest};
+use carbon_show::render::impact::{ImpactOptions, ImpactRange, ImpactResource, write_manifest};
 use serde_json::Value;
 
 /// Agreement required between if-run and estimate(): 0.1 %.
 const TOLERANCE: f64 = 1e-3;
+
+/// Each leaf's range ends, as multiples of its central figure (carried through, not computed).
+const LOW: f64 = 0.5;
+const HIGH: f64 = 2.0;
+static SOURCES: [String; 0] = [];
 
 /// One resource of a scenario, owning its figures.
 struct Spec {
@@ -216,6 +221,11 @@ fn resources(s: &Scenario) -> Vec<ImpactResource<'_>> {
             coefficients: &spec.coefficients,
             instances: spec.instances,
             utilization: spec.utilization,
+            range: Some(ImpactRange {
+                low_g_per_hour: expected(spec, Period::Hour).0 * LOW,
+                high_g_per_hour: expected(spec, Period::Hour).0 * HIGH,
+                sources: &SOURCES,
+            }),
         })
         .collect()
 }
@@ -372,6 +382,16 @@ fn if_run_reproduces_estimate_for_every_leaf_module_and_total() {
             let mut keys = path.clone();
             keys.push(spec.address);
             let leaf = node(tree, &keys);
+            // the range ends travel through if-run untouched
+            for (field, value) in [("carbon-low", carbon * LOW), ("carbon-high", carbon * HIGH)] {
+                let got = num(&leaf["outputs"][0][field], field);
+                assert!(
+                    rel_err(got, value) <= TOLERANCE,
+                    "{} {}: {field} {got} vs {value}",
+                    s.name,
+                    spec.address
+                );
+            }
             for (field, value) in [("carbon", carbon), ("energy", energy)] {
                 let got = num(&leaf["outputs"][0][field], field);
                 let agg = num(&leaf["aggregated"][field], field);

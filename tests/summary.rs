@@ -98,7 +98,10 @@ fn summary_state_is_a_footprint_without_delta() {
         md.contains("### This state's resources emit 7.10 kgCO2eq per month\n"),
         "{md}"
     );
-    assert!(md.contains("| kgCO2eq per month | emits |\n"), "{md}");
+    assert!(
+        md.contains("| kgCO2eq per month | emits | range |\n"),
+        "{md}"
+    );
     assert!(!md.contains("before"), "{md}");
 }
 
@@ -110,7 +113,7 @@ fn summary_unchanged_replacement_says_unchanged() {
     assert!(
         human.contains(
             "  # google_compute_instance.batch must be replaced\n\
-             \x20 # ≈ unchanged at 1.27 kgCO2eq/month · 1.74 g/h · 2 vCPU · 8 GiB · 20 GB SSD · europe-west1\n"
+             \x20 # ≈ unchanged at 1.27 kgCO2eq/month [0.995–1.66] · 1.74 g/h · 2 vCPU · 8 GiB · europe-west1\n"
         ),
         "{human}"
     );
@@ -118,6 +121,7 @@ fn summary_unchanged_replacement_says_unchanged() {
         summary(&human),
         "Carbon ≈ unchanged at 1.27 kgCO2eq/month, at 50 % CPU utilisation\n\
          \x20 operational 653 gCO2eq + embodied 615 gCO2eq per month\n\
+         \x20 range after: 0.995–1.66 kgCO2eq per month (utilisation 10–90 %, spread of the coefficients)\n\
          \x20 resources: 1 estimated, 0 not estimated, 0 unsupported, 0 ignored\n"
     );
     assert!(!human.contains("0 gCO2eq/h"), "{human}");
@@ -139,6 +143,7 @@ fn summary_groups_instances_and_names_what_was_left_out() {
         "Carbon ≈ +32.5 kgCO2eq/month (+700 %): 4.65 kgCO2eq → 37.2 kgCO2eq per month\n\
          \x20 +44.6 gCO2eq/h · +390 kgCO2eq/year · at 50 % CPU utilisation\n\
          \x20 after: operational 26.5 kgCO2eq + embodied 10.7 kgCO2eq per month\n\
+         \x20 range after: 28.3–53.1 kgCO2eq per month (utilisation 10–90 %, spread of the coefficients)\n\
          \x20 largest changes per month:\n\
          \x20   +6.53 kgCO2eq  aws_db_instance.main\n\
          \x20   +6.06 kgCO2eq  aws_instance.worker[0..2] ×3\n\
@@ -157,9 +162,13 @@ fn summary_groups_instances_and_names_what_was_left_out() {
     assert!(
         summary(&unknown).contains(
             "  not estimated, not counted:\n\
-             \x20   aws_instance.nowhere: region unknown: set it on the resource or its provider\n\
              \x20   aws_instance.mystery: instance_type known after apply\n"
         ),
+        "{unknown}"
+    );
+    // an unknown region alone is estimated with the provider's range, not left out
+    assert!(
+        summary(&unknown).contains("  aws_instance.nowhere\n"),
         "{unknown}"
     );
 }
@@ -215,14 +224,14 @@ fn demo_carbon_lines_fit_100_columns() {
     // the headline period leads
     assert!(
         human.contains(
-            "  # aws_instance.worker[0] will be created\n  # ≈ +2.02 kgCO2eq/month · +2.77 g/h · 2 vCPU · 4 GiB · 20 GB SSD · us-east-1\n"
+            "  # aws_instance.worker[0] will be created\n  # ≈ +2.02 kgCO2eq/month [1.81–3.48] · +2.77 g/h · 2 vCPU · 4 GiB · 20 GB SSD · us-east-1\n"
         ),
         "{human}"
     );
     // an assumption gets a line of its own
     assert!(
         human.contains(
-            "  # ≈ +749 gCO2eq/month · +1.03 g/h · 1 vCPU · 3.75 GiB · 50 GB SSD · europe-west1\n\
+            "  # ≈ +749 gCO2eq/month [581–1200] · +1.03 g/h · 1 vCPU · 3.75 GiB · 50 GB SSD · europe-west1\n\
              \x20 # ≈ assumed machine_type = n1-standard-1 (known after apply)\n"
         ),
         "{human}"
@@ -297,7 +306,8 @@ fn markdown_comment_renders_as_designed() {
             "<strong>total</strong>",
             "<strong>4.65</strong>",
             "<strong>37.2</strong>",
-            "<strong>+32.5</strong>"
+            "<strong>+32.5</strong>",
+            "28.3–53.1"
         ]
     );
     let (head, rows) = table_cells(&html, 1);

@@ -8,6 +8,7 @@ mod color;
 mod common;
 mod coverage;
 mod data;
+mod figures;
 mod golden;
 mod impact;
 mod mapping;

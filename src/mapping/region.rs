@@ -1,5 +1,8 @@
-//! Region resolution from provider configurations: provider_config_key, aliases, module provider passing, variables.
+//! Region resolution: from provider configurations (provider_config_key, aliases, module
+//! provider passing, variables), and from a resource's own configuration references.
 
+use super::jq;
+use jaq_json::Val;
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -260,6 +263,215 @@ impl<'a> Regions<'a> {
     }
 }
 
+// ------------------------------------------------------------------ expression references
+
+/// The attributes that place a resource, per provider family, in the order they are tried.
+fn placing_attributes(family: &str) -> &'static [&'static str] {
+    match family {
+        "azure" => &["location"],
+        "gcp" => &["region", "location", "zone"],
+        _ => &["region", "availability_zone"],
+    }
+}
+
+/// A value read from the plan, made a region of `family`: a zone becomes its region, an Azure
+/// display name its key (`West Europe` → `westeurope`).
+fn as_region(family: &str, attribute: &str, value: &str) -> String {
+    match (family, attribute) {
+        ("azure", _) => value.to_ascii_lowercase().replace(' ', ""),
+        ("gcp", _) => gcp_zone_region(value),
+        ("aws", "availability_zone") => aws_zone_region(value),
+        _ => value.to_string(),
+    }
+}
+
+/// Follows a configuration's expression references to a value the plan knows.
+struct References<'a> {
+    root_module: Option<&'a Val>,
+    variables: Option<&'a Val>,
+    /// Resources of the state the figures are for (planned values or prior state), then the
+    /// prior state's (data sources read during plan), by (module path, resource address).
+    values: HashMap<(String, String), Vec<&'a Val>>,
+}
+
+fn arr(v: Option<&Val>) -> &[Val] {
+    match v {
+        Some(Val::Arr(a)) => a,
+        _ => &[],
+    }
+}
+
+impl<'a> References<'a> {
+    fn new(root: &'a Val, side: Option<&'a Val>) -> References<'a> {
+        let conf = jq::get(root, "configuration");
+        let prior = jq::get(root, "prior_state")
+            .and_then(|p| jq::get(p, "values"))
+            .and_then(|v| jq::get(v, "root_module"));
+        let mut values = HashMap::new();
+        for m in [side, prior].into_iter().flatten() {
+            Self::index(m, &mut values);
+        }
+        References {
+            root_module: conf.and_then(|c| jq::get(c, "root_module")),
+            variables: jq::get(root, "variables"),
+            values,
+        }
+    }
+
+    fn index(module: &'a Val, out: &mut HashMap<(String, String), Vec<&'a Val>>) {
+        for r in arr(jq::get(module, "resources")) {
+            if let (Some(a), Some(v)) = (
+                jq::get(r, "address").and_then(jq::str_ref),
+                jq::get(r, "values"),
+            ) {
+                out.entry(config_address(a)).or_default().push(v);
+            }
+        }
+        for c in arr(jq::get(module, "child_modules")) {
+            Self::index(c, out);
+        }
+    }
+
+    /// The configuration module at `path` (`module.a.module.b`; empty for the root).
+    fn module(&self, path: &str) -> Option<&'a Val> {
+        let mut m = self.root_module?;
+        for seg in split_address(path).chunks(2) {
+            if let [_, name] = seg {
+                m = jq::get(jq::get(jq::get(m, "module_calls")?, name)?, "module")?;
+            }
+        }
+        Some(m)
+    }
+
+    /// The call of the module at `path`, and its parent's path.
+    fn call(&self, path: &str) -> Option<(&'a Val, String)> {
+        let (parent, name) = match path.rsplit_once(".module.") {
+            Some((p, n)) => (p.to_string(), n),
+            None => (String::new(), path.strip_prefix("module.")?),
+        };
+        let calls = jq::get(self.module(&parent)?, "module_calls")?;
+        Some((jq::get(calls, name)?, parent))
+    }
+
+    /// The value of expression `e` in the module at `module`, and the reference it came from.
+    fn eval(&self, e: &Val, module: &str, depth: usize) -> Option<(String, String)> {
+        if depth > 12 {
+            return None;
+        }
+        if let Some(s) = jq::get(e, "constant_value").and_then(jq::str_of) {
+            return Some((s, "a constant".into()));
+        }
+        for r in arr(jq::get(e, "references")).iter().filter_map(jq::str_ref) {
+            if let Some(found) = self.reference(r, module, depth) {
+                return Some(found);
+            }
+        }
+        None
+    }
+
+    fn reference(&self, r: &str, module: &str, depth: usize) -> Option<(String, String)> {
+        let segs: Vec<&str> = split_address(r).into_iter().map(strip_index).collect();
+        match segs.as_slice() {
+            ["var", name, ..] => {
+                if module.is_empty() {
+                    let v = jq::get(jq::get(self.variables?, name)?, "value")?;
+                    return jq::str_of(v).map(|s| (s, format!("var.{name}")));
+                }
+                let (call, parent) = self.call(module)?;
+                if let Some(e) = jq::get(call, "expressions").and_then(|x| jq::get(x, name))
+                    && let Some(found) = self.eval(e, &parent, depth + 1)
+                {
+                    return Some(found);
+                }
+                let default = jq::get(jq::get(jq::get(call, "module")?, "variables")?, name)?;
+                jq::get(default, "default")
+                    .and_then(jq::str_of)
+                    .map(|s| (s, format!("{module}: var.{name}'s default")))
+            }
+            ["module", name, output, ..] => {
+                let path = if module.is_empty() {
+                    format!("module.{name}")
+                } else {
+                    format!("{module}.module.{name}")
+                };
+                let out = jq::get(jq::get(self.module(&path)?, "outputs")?, output)?;
+                self.eval(jq::get(out, "expression")?, &path, depth + 1)
+            }
+            [
+                "local" | "each" | "count" | "path" | "terraform" | "self",
+                ..,
+            ] => None,
+            ["data", t, n, attr, ..] => self.attribute(module, &format!("data.{t}.{n}"), attr),
+            [t, n, attr, ..] => self.attribute(module, &format!("{t}.{n}"), attr),
+            _ => None,
+        }
+    }
+
+    /// A known string attribute of a resource of the module (the first instance that has it).
+    fn attribute(&self, module: &str, address: &str, attr: &str) -> Option<(String, String)> {
+        let key = (module.to_string(), address.to_string());
+        let value = self
+            .values
+            .get(&key)?
+            .iter()
+            .find_map(|v| jq::get(v, attr).and_then(jq::str_of))?;
+        let full = if module.is_empty() {
+            format!("{address}.{attr}")
+        } else {
+            format!("{module}.{address}.{attr}")
+        };
+        Some((value, full))
+    }
+
+    /// The region of resource `address` from its configuration's placing expressions.
+    fn region_of(&self, address: &str, family: &str) -> Option<(String, String)> {
+        let (module, rel) = config_address(address);
+        let conf = arr(jq::get(self.module(&module)?, "resources"))
+            .iter()
+            .find(|r| {
+                jq::get(r, "address")
+                    .and_then(jq::str_ref)
+                    .is_some_and(|a| config_address(a).1 == rel)
+            })?;
+        let ex = jq::get(conf, "expressions")?;
+        for attr in placing_attributes(family) {
+            if let Some(e) = jq::get(ex, attr)
+                && let Some((value, from)) = self.eval(e, &module, 0)
+                && !value.is_empty()
+            {
+                return Some((as_region(family, attr, &value), from));
+            }
+        }
+        None
+    }
+}
+
+/// Gives a region to every resource of `resources` (one state: `side` is the planned values' or
+/// the prior state's root module) that has none, by following its configuration's `location` /
+/// `region` / `zone` expression references — through module variables, module outputs and root
+/// variables — to a resource or variable whose value the plan knows (an Azure VM whose location
+/// is a module variable set from `azurerm_resource_group.rg.location`). The region found is said
+/// in an assumption, and the engine's "region unknown" warning is dropped.
+pub fn resolve_from_references(
+    root: &Val,
+    side: Option<&Val>,
+    resources: &mut [super::MappedResource],
+) {
+    if resources.iter().all(|m| m.region.is_some()) {
+        return;
+    }
+    let refs = References::new(root, side);
+    for m in resources.iter_mut().filter(|m| m.region.is_none()) {
+        if let Some((region, from)) = refs.region_of(&m.address, &m.provider) {
+            m.assumed.push(format!(
+                "region {region} (from {from} in the configuration)"
+            ));
+            m.warnings.retain(|w| w != "region unknown");
+            m.region = Some(region);
+        }
+    }
+}
+
 /// `europe-west1-b` → `europe-west1`; a region stays itself.
 pub fn gcp_zone_region(z: &str) -> String {
     let parts: Vec<&str> = z.split('-').collect();
@@ -302,6 +514,93 @@ mod tests {
         );
         assert_eq!(aws_zone_region("eu-west-1a"), "eu-west-1");
         assert_eq!(gcp_zone_region("us-central1-a"), "us-central1");
+    }
+
+    fn unplaced(address: &str, provider: &str) -> crate::mapping::MappedResource {
+        crate::mapping::MappedResource {
+            address: address.into(),
+            provider: provider.into(),
+            warnings: vec!["region unknown".into()],
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn references_lead_through_modules_to_a_known_value() {
+        let doc = json!({
+            "variables": {"zone": {"value": "europe-west4-b"}},
+            "planned_values": {"root_module": {
+                "resources": [
+                    {"address": "azurerm_resource_group.rg", "values": {"location": "North Europe"}}
+                ],
+                "child_modules": [{"address": "module.app", "child_modules": [
+                    {"address": "module.app.module.net", "resources": [
+                        {"address": "module.app.module.net.azurerm_resource_group.inner",
+                         "values": {"location": "uksouth"}}
+                    ]}
+                ]}]
+            }},
+            "configuration": {"root_module": {
+                "resources": [
+                    {"address": "google_compute_instance.g",
+                     "expressions": {"zone": {"references": ["var.zone"]}}},
+                    {"address": "azurerm_linux_virtual_machine.local",
+                     "expressions": {"location": {"references": ["local.where"]}}}
+                ],
+                "module_calls": {
+                    "app": {
+                        "expressions": {"location": {"references": [
+                            "azurerm_resource_group.rg.location", "azurerm_resource_group.rg"]}},
+                        "module": {
+                            "variables": {"location": {}},
+                            "resources": [{"address": "azurerm_linux_virtual_machine.vm",
+                                           "expressions": {"location": {"references": ["var.location"]}}}],
+                            "module_calls": {
+                                "deep": {
+                                    "expressions": {"where": {"references": ["module.net.where"]}},
+                                    "module": {"resources": [{"address": "azurerm_managed_disk.d",
+                                        "expressions": {"location": {"references": ["var.where"]}}}]}
+                                },
+                                "net": {"module": {
+                                    "outputs": {"where": {"expression": {"references": [
+                                        "azurerm_resource_group.inner.location"]}}},
+                                    "resources": [{"address": "azurerm_resource_group.inner"}]
+                                }}
+                            }
+                        }
+                    }
+                }
+            }}
+        });
+        let root = jq::to_val(&doc);
+        let side = jq::get(&root, "planned_values").and_then(|p| jq::get(p, "root_module"));
+        let mut rs = vec![
+            unplaced(
+                r#"module.app["a"].azurerm_linux_virtual_machine.vm[0]"#,
+                "azure",
+            ),
+            unplaced("google_compute_instance.g", "gcp"),
+            unplaced("azurerm_linux_virtual_machine.local", "azure"),
+        ];
+        resolve_from_references(&root, side, &mut rs);
+        assert_eq!(rs[0].region.as_deref(), Some("northeurope"));
+        assert_eq!(
+            rs[0].assumed,
+            ["region northeurope (from azurerm_resource_group.rg.location in the configuration)"]
+        );
+        assert!(rs[0].warnings.is_empty());
+        // a root variable holding a zone: its region
+        assert_eq!(rs[1].region.as_deref(), Some("europe-west4"));
+        // a local value is not in the plan: still unknown, warning kept
+        assert_eq!(rs[2].region, None);
+        assert_eq!(rs[2].warnings, ["region unknown"]);
+        // module variable ← sibling module's output ← a resource inside it
+        let mut deep = vec![unplaced(
+            "module.app.module.deep.azurerm_managed_disk.d",
+            "azure",
+        )];
+        resolve_from_references(&root, side, &mut deep);
+        assert_eq!(deep[0].region.as_deref(), Some("uksouth"));
     }
 
     #[test]

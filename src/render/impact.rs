@@ -61,6 +61,20 @@ pub struct ImpactResource<'a> {
     pub instances: f64,
     /// CPU/GPU utilisation, 0..=1 (clamped, as [`crate::estimate::estimate`] does).
     pub utilization: f64,
+    /// The low and high ends of its figures and their source ids, when known.
+    pub range: Option<ImpactRange<'a>>,
+}
+
+/// The ends of a resource's range and the ids of its sources. They travel on the leaf as the
+/// inputs `carbon-low` and `carbon-high` (gCO2eq over the period, all instances) and in its
+/// description (the sources); the pipeline recomputes the central value only.
+#[derive(Debug, Clone)]
+pub struct ImpactRange<'a> {
+    /// All instances, one hour, gCO2eq.
+    pub low_g_per_hour: f64,
+    pub high_g_per_hour: f64,
+    /// Source ids (`data/<id>.json`).
+    pub sources: &'a [String],
 }
 
 impl<'a> ImpactResource<'a> {
@@ -512,6 +526,14 @@ fn leaf(r: &ImpactResource<'_>, opts: &ImpactOptions) -> io::Result<Y> {
     for (k, v) in figures {
         input.push((k.to_string(), Y::Num(finite(k, a, v)?)));
     }
+    if let Some(range) = &r.range {
+        for (k, v) in [
+            ("carbon-low", range.low_g_per_hour * hours),
+            ("carbon-high", range.high_g_per_hour * hours),
+        ] {
+            input.push((k.to_string(), Y::Num(finite(k, a, v)?)));
+        }
+    }
 
     let plural = if instances == 1.0 { "" } else { "s" };
     let mut description = format!(
@@ -519,6 +541,9 @@ fn leaf(r: &ImpactResource<'_>, opts: &ImpactOptions) -> io::Result<Y> {
         r.resource_type,
         opts.period.unit()
     );
+    if let Some(range) = r.range.as_ref().filter(|r| !r.sources.is_empty()) {
+        description.push_str(&format!("; sources: {}", range.sources.join(", ")));
+    }
     if grid.is_none() {
         description.push_str(
             "; grid carbon intensity unknown for its region: operational carbon counted as 0 \
@@ -866,6 +891,7 @@ mod tests {
             coefficients: c,
             instances,
             utilization: 0.5,
+            range: None,
         };
         vec![
             r("aws_instance.web[0]", "aws_instance", &fps[0], &cs[0], 1.0),
@@ -1039,6 +1065,7 @@ mod tests {
             coefficients: &c,
             instances: 1.0,
             utilization: 0.5,
+            range: None,
         };
         let yaml =
             manifest_string(&[r.clone(), r], &ImpactOptions::new("x", Period::Hour)).unwrap();
@@ -1064,6 +1091,7 @@ mod tests {
             coefficients: &c,
             instances: 1.0,
             utilization: 0.5,
+            range: None,
         };
         let mut out = Vec::new();
         let err =

@@ -346,6 +346,40 @@ def replace_unchanged():
     return build(rs, provider_config=cfg)
 
 
+def regions():
+    """Regions found the hard way: an Azure VM whose location is a module variable set from a
+    resource group, one whose location no reference reveals, an AWS instance whose own `region`
+    (provider 6.x) overrides its Tokyo provider alias, and an update to a machine type known only
+    after apply."""
+    vm = {"name": "app", "resource_group_name": "rg", "size": "Standard_D2s_v5",
+          "os_disk": [{"caching": "ReadWrite", "storage_account_type": "Premium_LRS", "disk_size_gb": 30}]}
+    rs = [R("azurerm_resource_group.rg", "azurerm_resource_group", "rg", "azurerm", ["create"],
+            after={"name": "rg", "location": "North Europe"}, after_unknown={"id": True}),
+          R("module.app.azurerm_linux_virtual_machine.vm", "azurerm_linux_virtual_machine", "vm", "azurerm",
+            ["create"], after=dict(vm), module="module.app",
+            after_unknown={"id": True, "location": True},
+            expressions={"location": {"references": ["var.location"]}}),
+          R("azurerm_linux_virtual_machine.lost", "azurerm_linux_virtual_machine", "lost", "azurerm",
+            ["create"], after=dict(vm, name="lost"), after_unknown={"id": True, "location": True},
+            expressions={"location": {"references": ["local.where"]}}),
+          R("aws_instance.sp", "aws_instance", "sp", "aws", ["create"],
+            after=dict(aws_instance("m5.large"), region="sa-east-1"), after_unknown={"id": True},
+            config_key="aws.tokyo", expressions={"region": {"constant_value": "sa-east-1"}}),
+          R("aws_instance.grow", "aws_instance", "grow", "aws", ["update"],
+            before=dict(aws_instance("m5.large"), id="i-1"),
+            after={k: v for k, v in dict(aws_instance("m5.large"), id="i-1").items() if k != "instance_type"},
+            after_unknown={"instance_type": True})]
+    cfg = {"aws": {"name": "aws", "full_name": AWS, "expressions": {"region": {"constant_value": "us-east-1"}}},
+           "aws.tokyo": {"name": "aws", "full_name": AWS, "alias": "tokyo",
+                         "expressions": {"region": {"constant_value": "ap-northeast-1"}}},
+           "azurerm": {"name": "azurerm", "full_name": AZURE, "expressions": {"features": [{}]}}}
+    mods = {"app": {"source": "./app",
+                    "expressions": {"location": {"references": ["azurerm_resource_group.rg.location",
+                                                                "azurerm_resource_group.rg"]}},
+                    "module": {"variables": {"location": {}}}}}
+    return build(rs, provider_config=cfg, config_modules=mods)
+
+
 def state():
     return {
         "format_version": "1.0", "terraform_version": "1.9.0",
@@ -382,3 +416,4 @@ if __name__ == "__main__":
     write("testdata/carbon/state.json", state())
     write("testdata/carbon/unsupported.json", unsupported_only())
     write("testdata/carbon/replace.json", replace_unchanged())
+    write("testdata/carbon/regions.json", regions())

@@ -60,6 +60,9 @@ impl Engine {
             plan.ignored = ignored;
             plan.unsupported = unsupported;
         }
+        // regions left unknown: follow the configuration's references (mapping::region)
+        region::resolve_from_references(&root, before, &mut plan.before);
+        region::resolve_from_references(&root, after, &mut plan.after);
         // dropped here, before the caller allocates again (a drop on another thread would
         // overlap the renderer's allocations and raise the peak)
         drop(root);

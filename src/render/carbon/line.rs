@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use super::{COLUMNS, short, sign, signed, trim_num};
+use super::{COLUMNS, band, short, sign, signed, trim_num};
 use crate::estimate::{Mass, Period};
 use crate::mapping;
 use crate::plan::ResourceChange;
@@ -29,21 +29,40 @@ impl Part {
 /// The annotation lines of one resource (without the leading `# `): the figures line, and a
 /// second line for what was assumed or warned about. Empty for a resource with nothing to say.
 ///
-/// `≈ +10.3 kgCO2eq/month · 14.2 g/h · 2 vCPU · 4 GiB · 20 GB SSD · us-east-1`
+/// `≈ +10.3 kgCO2eq/month [8.1–12.9] · 14.2 g/h · 2 vCPU · 4 GiB · 20 GB SSD · us-east-1`: the
+/// headline figure with its band (low–high, same unit), then the detail.
 pub fn annotation(r: &ResourceReport, period: Period) -> Vec<String> {
-    if let Status::NotEstimated { reason } = &r.status {
-        return vec![format!("≈ not estimated: {reason}")];
-    }
+    // an update to a machine type known only after apply keeps its before figures
+    let kept_before = match (&r.status, &r.before, &r.after) {
+        (Status::NotEstimated { reason }, Some(b), None) => Some((reason, b)),
+        (Status::NotEstimated { reason }, _, _) => {
+            return vec![format!("≈ not estimated: {reason}")];
+        }
+        _ => None,
+    };
     let hours = period.hours();
     let per = period.unit();
-    let headline = |g: f64, signed_figure: bool| {
+    let headline = |g: f64, range: (f64, f64), signed_figure: bool| {
         let m = if signed_figure {
             signed(g * hours)
         } else {
             Mass(g * hours).to_string()
         };
-        format!("{m}/{per}")
+        let b = band(g * hours, range.0 * hours, range.1 * hours)
+            .map(|b| format!(" {b}"))
+            .unwrap_or_default();
+        format!("{m}/{per}{b}")
     };
+    let own = |s: &Side| {
+        (
+            s.range_per_hour.low.total_gco2eq,
+            s.range_per_hour.high.total_gco2eq,
+        )
+    };
+    let delta_band = (
+        r.delta_range_per_hour.low.total_gco2eq,
+        r.delta_range_per_hour.high.total_gco2eq,
+    );
     let hourly = |g: f64, signed_figure: bool| -> Option<Part> {
         (period != Period::Hour).then(|| Part {
             text: if signed_figure {
@@ -58,35 +77,43 @@ pub fn annotation(r: &ResourceReport, period: Period) -> Vec<String> {
     let d = r.delta_per_hour.total_gco2eq;
     let mut parts: Vec<Part> = Vec::new();
     match (&r.before, &r.after) {
+        (Some(b), None) if kept_before.is_some() => {
+            parts.push(Part::keep(format!(
+                "≈ before {}",
+                headline(b.per_hour.total_gco2eq, own(b), false)
+            )));
+            parts.extend(hourly(b.per_hour.total_gco2eq, false));
+            parts.extend(describe(b));
+        }
         // a state's resource, or one the plan leaves as it is: what it emits
         (_, Some(a)) if footprint => {
             parts.push(Part::keep(format!(
                 "≈ {}",
-                headline(a.per_hour.total_gco2eq, false)
+                headline(a.per_hour.total_gco2eq, own(a), false)
             )));
             parts.extend(hourly(a.per_hour.total_gco2eq, false));
             parts.extend(describe(a));
         }
         (None, Some(a)) => {
-            parts.push(Part::keep(format!("≈ {}", headline(d, true))));
+            parts.push(Part::keep(format!("≈ {}", headline(d, delta_band, true))));
             parts.extend(hourly(d, true));
             parts.extend(describe(a));
         }
         (Some(b), None) => {
-            parts.push(Part::keep(format!("≈ {}", headline(d, true))));
+            parts.push(Part::keep(format!("≈ {}", headline(d, delta_band, true))));
             parts.extend(hourly(d, true));
             parts.extend(describe(b));
         }
         (Some(b), Some(a)) if d == 0.0 => {
             parts.push(Part::keep(format!(
                 "≈ unchanged at {}",
-                headline(a.per_hour.total_gco2eq, false)
+                headline(a.per_hour.total_gco2eq, own(a), false)
             )));
             parts.extend(hourly(a.per_hour.total_gco2eq, false));
             parts.extend(describe_change(b, a));
         }
         (Some(b), Some(a)) => {
-            parts.push(Part::keep(format!("≈ {}", headline(d, true))));
+            parts.push(Part::keep(format!("≈ {}", headline(d, delta_band, true))));
             parts.extend(hourly(d, true));
             parts.extend(describe_change(b, a));
         }
@@ -94,7 +121,12 @@ pub fn annotation(r: &ResourceReport, period: Period) -> Vec<String> {
     }
     let mut lines = vec![fit(parts)];
     let mut notes: Vec<String> = Vec::new();
-    if let Some(w) = r.warnings.first() {
+    if let Some((reason, _)) = kept_before {
+        notes.push(format!("after not estimated: {reason}"));
+    }
+    // (the reason the after side is not estimated is said once)
+    let said = |w: &&String| kept_before.is_some_and(|(reason, _)| *w == reason);
+    if let Some(w) = r.warnings.iter().find(|w| !said(w)) {
         notes.push(format!("⚠ {w}"));
     }
     if !r.assumptions.is_empty() {
@@ -270,6 +302,21 @@ mod tests {
     use super::*;
     use crate::report::Figures;
 
+    trait NoSpread {
+        fn no_spread(self) -> Side;
+    }
+
+    impl NoSpread for Side {
+        /// Low = central = high: no band to show.
+        fn no_spread(mut self) -> Side {
+            self.range_per_hour = crate::report::Band {
+                low: self.per_hour,
+                high: self.per_hour,
+            };
+            self
+        }
+    }
+
     fn side(vcpus: f64, mem: f64, g_per_hour: f64, instances: f64) -> Side {
         Side {
             provider: "aws".into(),
@@ -288,7 +335,10 @@ mod tests {
                 embodied_gco2eq: g_per_hour * 0.2,
                 ..Figures::default()
             },
+            range_per_hour: Default::default(),
+            sources: vec!["aws_instances".into()],
         }
+        .no_spread()
     }
 
     fn resource(actions: &[&str], before: Option<Side>, after: Option<Side>) -> ResourceReport {
@@ -393,6 +443,46 @@ mod tests {
         assert_eq!(
             annotation(&r, Period::Month),
             ["≈ not estimated: unknown instance type \"zz.huge\""]
+        );
+    }
+
+    #[test]
+    fn the_band_follows_the_headline_in_its_unit() {
+        let mut s = side(2.0, 8.0, 10.0, 1.0);
+        s.range_per_hour.low.total_gco2eq = 6.0;
+        s.range_per_hour.high.total_gco2eq = 15.5;
+        let r = resource(&["create"], None, Some(s));
+        // 10 g/h × 730 = 7.30 kg; 6 × 730 = 4.38 kg; 15.5 × 730 = 11.3 kg
+        assert_eq!(
+            annotation(&r, Period::Month),
+            [
+                "≈ +7.30 kgCO2eq/month [4.38–11.3] · +10.0 g/h · 2 vCPU · 8 GiB · 100 GB SSD · us-east-1"
+            ]
+        );
+        // a deletion's band is negative
+        let mut s = side(2.0, 8.0, 10.0, 1.0);
+        s.range_per_hour.low.total_gco2eq = 6.0;
+        s.range_per_hour.high.total_gco2eq = 15.5;
+        let d = resource(&["delete"], Some(s), None);
+        assert_eq!(
+            annotation(&d, Period::Hour),
+            ["≈ -10.0 gCO2eq/h [-15.5 to -6] · 2 vCPU · 8 GiB · 100 GB SSD · us-east-1"]
+        );
+    }
+
+    #[test]
+    fn an_update_to_a_type_known_after_apply_keeps_its_before_figures() {
+        let mut r = resource(&["update"], Some(side(2.0, 8.0, 4.0, 1.0)), None);
+        r.status = Status::NotEstimated {
+            reason: "instance_type known after apply".into(),
+        };
+        r.warnings = vec!["instance_type known after apply".into()];
+        assert_eq!(
+            annotation(&r, Period::Hour),
+            [
+                "≈ before 4.00 gCO2eq/h · 2 vCPU · 8 GiB · 100 GB SSD · us-east-1",
+                "≈ after not estimated: instance_type known after apply"
+            ]
         );
     }
 }

@@ -384,28 +384,75 @@ fn totals(s: &Summary) -> String {
             v
         }
     };
+    // the after figures' low–high, in the table's unit
+    let range = |f: Pick| {
+        let b = &t.after_range_per_hour;
+        let (low, high) = (num(f(&b.low) * h, scale), num(f(&b.high) * h, scale));
+        // a figure without spread (embodied) is one value
+        if low == high {
+            low
+        } else {
+            format!("{low}–{high}")
+        }
+    };
     if s.kind == DocumentKind::State {
-        out.push_str(&format!("| {unit} per {per} | emits |\n|---|---:|\n"));
+        out.push_str(&format!(
+            "| {unit} per {per} | emits | range |\n|---|---:|---:|\n"
+        ));
         for (name, f) in rows {
             out.push_str(&format!(
-                "| {name} | {} |\n",
-                bold(name, num(f(&t.after_per_hour) * h, scale))
+                "| {name} | {} | {} |\n",
+                bold(name, num(f(&t.after_per_hour) * h, scale)),
+                range(f),
             ));
         }
     } else {
         out.push_str(&format!(
-            "| {unit} per {per} | before | after | change |\n|---|---:|---:|---:|\n"
+            "| {unit} per {per} | before | after | change | after range |\n\
+             |---|---:|---:|---:|---:|\n"
         ));
         for (name, f) in rows {
             out.push_str(&format!(
-                "| {name} | {} | {} | {} |\n",
+                "| {name} | {} | {} | {} | {} |\n",
                 bold(name, num(f(&t.before_per_hour) * h, scale)),
                 bold(name, num(f(&t.after_per_hour) * h, scale)),
                 bold(name, signed_num(f(&t.delta_per_hour) * h, scale)),
+                range(f),
             ));
         }
     }
+    if let Some(footer) = sources_footer(s) {
+        out.push('\n');
+        out.push_str(&footer);
+    }
     out
+}
+
+/// Under the totals: what the range is and the ids of the data tables the figures come from.
+fn sources_footer(s: &Summary) -> Option<String> {
+    let mut sources: Vec<&str> = s
+        .report
+        .resources
+        .iter()
+        .flat_map(|r| [&r.before, &r.after])
+        .flatten()
+        .flat_map(|side| side.sources.iter().map(String::as_str))
+        .collect();
+    sources.sort_unstable();
+    sources.dedup();
+    (!sources.is_empty()).then(|| {
+        format!(
+            "Range: utilisation {}–{} % and the spread of the coefficients that could apply. \
+             Sources: {} (`data/<id>.source.json`).\n",
+            super::trim_num(crate::estimate::LOW_UTILIZATION * 100.0),
+            super::trim_num(crate::estimate::HIGH_UTILIZATION * 100.0),
+            sources
+                .iter()
+                .map(|id| format!("`{id}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    })
 }
 
 /// A table of resource groups, with one unit for all its figures.

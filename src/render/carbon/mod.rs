@@ -43,6 +43,42 @@ pub(crate) fn short(g: f64) -> String {
     format!("{} {unit}", sig3(v))
 }
 
+/// The grams per unit [`Mass`] shows `g` in (1, 1e3 or 1e6).
+pub(crate) fn unit_scale(g: f64) -> f64 {
+    if g.abs() >= 1e6 {
+        1e6
+    } else if g.abs() >= 1e3 {
+        1e3
+    } else {
+        1.0
+    }
+}
+
+/// Three significant figures without trailing zeros: `8.1`, `12.9`, `120`.
+pub(crate) fn compact(v: f64) -> String {
+    let s = sig3(v);
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
+}
+
+/// The band of a figure, in the unit [`Mass`] shows `central` in: `[8.1–12.9]` (`[-12.9 to
+/// -8.1]` when an end is negative); `None` when low, central and high are one value.
+pub(crate) fn band(central: f64, low: f64, high: f64) -> Option<String> {
+    if low == central && high == central {
+        return None;
+    }
+    let k = unit_scale(central);
+    let sep = if low < 0.0 || high < 0.0 {
+        " to "
+    } else {
+        "–"
+    };
+    Some(format!("[{}{sep}{}]", compact(low / k), compact(high / k)))
+}
+
 /// A number without a trailing `.0` (`4`, `0.5`, `3.75`).
 pub fn trim_num(v: f64) -> String {
     if v.fract() == 0.0 && v.abs() < 1e15 {

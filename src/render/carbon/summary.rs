@@ -308,6 +308,7 @@ pub fn human_lines(s: &Summary) -> Vec<Line> {
             ]);
             out.push(detail(format!("  {}", rates(s.after, false))));
             out.push(detail(format!("  {}", split(&t.after_per_hour))));
+            out.extend(range_line(s).map(detail));
         }
         Verdict::Unchanged => {
             out.push(vec![
@@ -324,6 +325,7 @@ pub fn human_lines(s: &Summary) -> Vec<Line> {
                 ),
             ]);
             out.push(detail(format!("  {}", split(&t.after_per_hour))));
+            out.extend(range_line(s).map(detail));
         }
         Verdict::Changed => {
             let rel = s.relative().map(|p| format!(" ({p})")).unwrap_or_default();
@@ -347,6 +349,7 @@ pub fn human_lines(s: &Summary) -> Vec<Line> {
                 s.utilisation()
             )));
             out.push(detail(format!("  after: {}", split(&t.after_per_hour))));
+            out.extend(range_line(s).map(detail));
         }
     }
     if !s.groups.is_empty() {
@@ -466,6 +469,31 @@ fn style(theme: &Theme, tone: Tone) -> Option<Style> {
     }
 }
 
+/// `  range after: 8.1–12.9 kgCO2eq per month (utilisation 10–90 %, spread of the
+/// coefficients)`: the after total's low and high ends; `None` when they are one value.
+fn range_line(s: &Summary) -> Option<String> {
+    let b = &s.report.totals.after_range_per_hour;
+    let h = s.hours();
+    let (low, high) = (b.low.total_gco2eq * h, b.high.total_gco2eq * h);
+    if low == high {
+        return None;
+    }
+    let k = super::unit_scale(high);
+    let unit = Mass(high).to_string();
+    let unit = unit
+        .split_once(' ')
+        .map_or("gCO2eq", |(_, u)| u)
+        .to_string();
+    Some(format!(
+        "  range after: {}–{} {unit} per {} (utilisation {}–{} %, spread of the coefficients)",
+        super::compact(low / k),
+        super::compact(high / k),
+        s.period_name(),
+        trim_num(crate::estimate::LOW_UTILIZATION * 100.0),
+        trim_num(crate::estimate::HIGH_UTILIZATION * 100.0),
+    ))
+}
+
 /// Writes the human summary after OpenTofu's text: a blank line, then the lines, each piece
 /// styled through the theme. Writes nothing for [`Verdict::Silent`].
 pub fn write_human(s: &Summary, theme: &Theme, out: &mut dyn Write) -> io::Result<()> {
@@ -491,6 +519,21 @@ mod tests {
     use super::*;
     use crate::report::{Figures, Side};
 
+    trait NoSpread {
+        fn no_spread(self) -> Side;
+    }
+
+    impl NoSpread for Side {
+        /// Low = central = high: no band to show.
+        fn no_spread(mut self) -> Side {
+            self.range_per_hour = crate::report::Band {
+                low: self.per_hour,
+                high: self.per_hour,
+            };
+            self
+        }
+    }
+
     fn side(g_per_hour: f64) -> Side {
         Side {
             provider: "aws".into(),
@@ -509,7 +552,10 @@ mod tests {
                 embodied_gco2eq: g_per_hour * 0.25,
                 ..Figures::default()
             },
+            range_per_hour: Default::default(),
+            sources: vec!["aws_instances".into()],
         }
+        .no_spread()
     }
 
     fn change(addr: &str, actions: &[&str], b: Option<f64>, a: Option<f64>) -> ResourceReport {
