@@ -1114,7 +1114,7 @@ fn carbon_state_document_is_annotated() {
     );
     assert!(
         human.contains(
-            "token = (sensitive value)\n\nCarbon ≈ 7.10 kgCO2eq/month: what this state's resources emit, at 50 % CPU utilisation\n"
+            "token = (sensitive value)\n\nCarbon ≈ 7.10 kgCO2eq/month: what this state's resources emit, at 50 % CPU utilisation (burstables at their baseline)\n"
         ),
         "{human}"
     );

@@ -79,7 +79,7 @@ fn summary_state_is_a_footprint_without_delta() {
     let s = summary(&human);
     assert!(
         s.starts_with(
-            "Carbon ≈ 7.10 kgCO2eq/month: what this state's resources emit, at 50 % CPU utilisation\n\
+            "Carbon ≈ 7.10 kgCO2eq/month: what this state's resources emit, at 50 % CPU utilisation (burstables at their baseline)\n\
              \x20 9.72 gCO2eq/h · 85.2 kgCO2eq/year\n"
         ),
         "{s}"
@@ -141,7 +141,7 @@ fn summary_groups_instances_and_names_what_was_left_out() {
     assert_eq!(
         s,
         "Carbon ≈ +32.5 kgCO2eq/month (+700 %): 4.65 kgCO2eq → 37.2 kgCO2eq per month\n\
-         \x20 +44.6 gCO2eq/h · +390 kgCO2eq/year · at 50 % CPU utilisation\n\
+         \x20 +44.6 gCO2eq/h · +390 kgCO2eq/year · at 50 % CPU utilisation (burstables at their baseline)\n\
          \x20 after: operational 26.5 kgCO2eq + embodied 10.7 kgCO2eq per month\n\
          \x20 range after: 28.3–53.1 kgCO2eq per month (utilisation 10–90 %, spread of the coefficients)\n\
          \x20 largest changes per month:\n\

@@ -286,7 +286,7 @@ fn headline(s: &Summary, opts: &CommentOptions) -> String {
                     Mass(s.delta.abs() * h)
                 ),
                 format!(
-                    "From {} to {} per {per}, at {} CPU utilisation: {} per hour, {} per year.",
+                    "From {} to {} per {per}, at {}: {} per hour, {} per year.",
                     Mass(s.before * h),
                     Mass(s.after * h),
                     s.utilisation(),
@@ -301,7 +301,7 @@ fn headline(s: &Summary, opts: &CommentOptions) -> String {
                 Mass(s.after * h)
             ),
             format!(
-                "The resources it changes emit as much after as before, at {} CPU utilisation.",
+                "The resources it changes emit as much after as before, at {}.",
                 s.utilisation()
             ),
         ),
@@ -311,7 +311,7 @@ fn headline(s: &Summary, opts: &CommentOptions) -> String {
                 Mass(s.after * h)
             ),
             format!(
-                "At {} CPU utilisation: {} per hour, {} per year.",
+                "At {}: {} per hour, {} per year.",
                 s.utilisation(),
                 Mass(s.after),
                 Mass(s.after * crate::estimate::Period::Year.hours()),

@@ -206,9 +206,23 @@ impl<'r> Summary<'r> {
         relative(self.before, self.delta)
     }
 
-    /// `50 %`.
+    /// `50 % CPU utilisation`; `… (burstables at their baseline)` when a burstable type of the plan ran
+    /// at its published baseline instead (its own line says which).
     pub fn utilisation(&self) -> String {
-        format!("{} %", trim_num(self.report.utilization * 100.0))
+        let u = format!(
+            "{} % CPU utilisation",
+            trim_num(self.report.utilization * 100.0)
+        );
+        let baseline = self.report.resources.iter().any(|r| {
+            r.assumptions
+                .iter()
+                .any(|a| a.contains("published baseline"))
+        });
+        if baseline {
+            format!("{u} (burstables at their baseline)")
+        } else {
+            u
+        }
     }
 }
 
@@ -300,10 +314,7 @@ pub fn human_lines(s: &Summary) -> Vec<Line> {
                 (Tone::Label, format!("{}/{per}", Mass(s.after * h))),
                 (
                     Tone::Plain,
-                    format!(
-                        ": what this state's resources emit, at {} CPU utilisation",
-                        s.utilisation()
-                    ),
+                    format!(": what this state's resources emit, at {}", s.utilisation()),
                 ),
             ]);
             out.push(detail(format!("  {}", rates(s.after, false))));
@@ -317,11 +328,7 @@ pub fn human_lines(s: &Summary) -> Vec<Line> {
                 (Tone::Label, "unchanged".into()),
                 (
                     Tone::Plain,
-                    format!(
-                        " at {}/{per}, at {} CPU utilisation",
-                        Mass(s.after * h),
-                        s.utilisation()
-                    ),
+                    format!(" at {}/{per}, at {}", Mass(s.after * h), s.utilisation()),
                 ),
             ]);
             out.push(detail(format!("  {}", split(&t.after_per_hour))));
@@ -344,7 +351,7 @@ pub fn human_lines(s: &Summary) -> Vec<Line> {
                 ),
             ]);
             out.push(detail(format!(
-                "  {} · at {} CPU utilisation",
+                "  {} · at {}",
                 rates(s.delta, true),
                 s.utilisation()
             )));
