@@ -1,0 +1,165 @@
+//! Human rendering of a schema block: its attributes, then its nested blocks.
+
+use std::fmt::Write as _;
+
+use super::{
+    IMPORTANT_ATTRIBUTES, RenderOpts, ensure_valid_attribute_name, forces_replacement, go_quote,
+    indent, symbol, unchanged,
+};
+use crate::computed::{Action, BlockEntry, BlockKind, Diff, Renderer};
+
+pub(super) fn render_block(
+    diff: &Diff,
+    attributes: &std::collections::BTreeMap<String, Diff>,
+    blocks: &std::collections::BTreeMap<String, BlockEntry>,
+    ind: usize,
+    opts: &RenderOpts,
+) -> String {
+    if attributes.is_empty() && blocks.is_empty() {
+        return format!("{{}}{}", forces_replacement(diff.replace, opts));
+    }
+    let escaped: Vec<(&str, String, &Diff)> = attributes
+        .iter()
+        .map(|(k, v)| (k.as_str(), ensure_valid_attribute_name(k), v))
+        .collect();
+    let max_len = escaped.iter().map(|(_, k, _)| k.len()).max().unwrap_or(0);
+    let mut iopts = opts.child();
+    iopts.show_unchanged_children = true;
+    let aopts = opts.child();
+    let mut unchanged_attrs = 0;
+    let mut unchanged_blocks = 0;
+    let mut buf = format!("{{{}\n", forces_replacement(diff.replace, opts));
+    for (raw, key, attr) in &escaped {
+        if IMPORTANT_ATTRIBUTES.contains(raw) {
+            for w in attr.warnings_human(ind + 1, &iopts) {
+                let _ = writeln!(buf, "{}{w}", indent(ind + 1));
+            }
+            let _ = writeln!(
+                buf,
+                "{}{}{raw:<max_len$} = {}",
+                indent(ind + 1),
+                symbol(attr.action, &iopts),
+                attr.render_human(ind + 1, &iopts)
+            );
+            continue;
+        }
+        if attr.action == Action::NoOp && !opts.show_unchanged_children {
+            unchanged_attrs += 1;
+            continue;
+        }
+        for w in attr.warnings_human(ind + 1, opts) {
+            let _ = writeln!(buf, "{}{w}", indent(ind + 1));
+        }
+        let _ = writeln!(
+            buf,
+            "{}{}{key:<max_len$} = {}",
+            indent(ind + 1),
+            symbol(attr.action, &aopts),
+            attr.render_human(ind + 1, &aopts)
+        );
+    }
+    if unchanged_attrs > 0 {
+        let _ = writeln!(
+            buf,
+            "{}{}{}",
+            indent(ind + 1),
+            symbol(Action::NoOp, opts),
+            unchanged("attribute", unchanged_attrs, opts)
+        );
+    }
+
+    for (key, entry) in blocks {
+        let mut found_changed = false;
+        // Terraform's line for a wholly unknown collection of blocks: the enclosing block's
+        // action, no replace mark of its own.
+        let unknown_line = entry
+            .unknown
+            .then(|| Diff::new(Renderer::Unknown { before: None }, diff.action, false));
+        let mut render_one = |d: &Diff, map_key: &str, bopts: &RenderOpts, buf: &mut String| {
+            let creating = d.action == Action::Create && entry.after_sensitive;
+            let deleting = d.action == Action::Delete && entry.before_sensitive;
+            let modifying = (d.action == Action::Update || d.action == Action::NoOp)
+                && (entry.after_sensitive || entry.before_sensitive);
+            let wrapped;
+            let d = if creating || deleting || modifying {
+                let mut action = d.action;
+                if d.action == Action::NoOp && entry.before_sensitive != entry.after_sensitive {
+                    action = Action::Update;
+                }
+                wrapped = Diff::new(
+                    Renderer::SensitiveBlock {
+                        inner: Box::new(d.clone()),
+                        before: entry.before_sensitive,
+                        after: entry.after_sensitive,
+                    },
+                    action,
+                    d.replace,
+                );
+                &wrapped
+            } else {
+                d
+            };
+            if d.action == Action::NoOp && !bopts.show_unchanged_children {
+                unchanged_blocks += 1;
+                return;
+            }
+            if !found_changed && !attributes.is_empty() {
+                buf.push('\n');
+                found_changed = true;
+            }
+            let mut o = bopts.child();
+            o.override_forces_replacement = entry.replace;
+            for w in d.warnings_human(ind + 1, &o) {
+                let _ = writeln!(buf, "{}{w}", indent(ind + 1));
+            }
+            let _ = writeln!(
+                buf,
+                "{}{}{}{map_key} {}",
+                indent(ind + 1),
+                symbol(d.action, &o),
+                ensure_valid_attribute_name(key),
+                d.render_human(ind + 1, &o)
+            );
+        };
+        match &entry.kind {
+            BlockKind::Single(d) => render_one(d, "", opts, &mut buf),
+            BlockKind::Map(m) => {
+                if let Some(u) = &unknown_line {
+                    render_one(u, "", opts, &mut buf);
+                }
+                for (k, d) in m {
+                    render_one(d, &format!(" {}", go_quote(k)), opts, &mut buf);
+                }
+            }
+            BlockKind::Set(v) => {
+                let mut so = opts.child();
+                so.override_forces_replacement = diff.replace;
+                if let Some(u) = &unknown_line {
+                    render_one(u, "", opts, &mut buf);
+                }
+                for d in v {
+                    render_one(d, "", &so, &mut buf);
+                }
+            }
+            BlockKind::List(v) => {
+                if let Some(u) = &unknown_line {
+                    render_one(u, "", opts, &mut buf);
+                }
+                for d in v {
+                    render_one(d, "", opts, &mut buf);
+                }
+            }
+        }
+    }
+    if unchanged_blocks > 0 {
+        let _ = writeln!(
+            buf,
+            "\n{}{}{}",
+            indent(ind + 1),
+            symbol(Action::NoOp, opts),
+            unchanged("block", unchanged_blocks, opts)
+        );
+    }
+    let _ = write!(buf, "{}{}}}", indent(ind), symbol(Action::NoOp, opts));
+    buf
+}

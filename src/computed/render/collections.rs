@@ -1,0 +1,295 @@
+//! Human rendering of collections: lists, sets, maps and objects.
+
+use std::fmt::Write as _;
+
+use super::{
+    IMPORTANT_ATTRIBUTES, RenderOpts, ensure_valid_attribute_name, forces_replacement, go_quote,
+    indent, null_suffix, symbol, unchanged,
+};
+use crate::computed::{Action, Diff, Renderer};
+
+pub(super) fn render_list(
+    diff: &Diff,
+    elements: &[Diff],
+    display_context: bool,
+    ind: usize,
+    opts: &RenderOpts,
+) -> String {
+    if elements.is_empty() {
+        return format!(
+            "[]{}{}",
+            null_suffix(diff.action, opts),
+            forces_replacement(diff.replace, opts)
+        );
+    }
+    let mut element_opts = opts.child();
+    element_opts.override_null_suffix = true;
+    let mut unchanged_opts = opts.child();
+    unchanged_opts.show_unchanged_children = true;
+
+    let mut unchanged_elements: Vec<&Diff> = Vec::new();
+    let mut render_next = false;
+    let mut buf = format!("[{}\n", forces_replacement(diff.replace, opts));
+    for element in elements {
+        if element.action == Action::NoOp && !render_next && !opts.show_unchanged_children {
+            unchanged_elements.push(element);
+            continue;
+        }
+        render_next = false;
+        let mut eopts = element_opts;
+        if display_context {
+            if unchanged_elements.len() > 1 {
+                let _ = writeln!(
+                    buf,
+                    "{}{}{}",
+                    indent(ind + 1),
+                    symbol(Action::NoOp, &eopts),
+                    unchanged("element", unchanged_elements.len() - 1, &eopts)
+                );
+            }
+            if let Some(last) = unchanged_elements.last() {
+                let _ = writeln!(
+                    buf,
+                    "{}{}{},",
+                    indent(ind + 1),
+                    symbol(last.action, &unchanged_opts),
+                    last.render_human(ind + 1, &unchanged_opts)
+                );
+            }
+            unchanged_elements.clear();
+            if element.action == Action::NoOp {
+                eopts = unchanged_opts;
+            } else {
+                render_next = true;
+            }
+        }
+        for w in element.warnings_human(ind + 1, &eopts) {
+            let _ = writeln!(buf, "{}{w}", indent(ind + 1));
+        }
+        let _ = writeln!(
+            buf,
+            "{}{}{},",
+            indent(ind + 1),
+            symbol(element.action, &eopts),
+            element.render_human(ind + 1, &eopts)
+        );
+    }
+    if !unchanged_elements.is_empty() {
+        let _ = writeln!(
+            buf,
+            "{}{}{}",
+            indent(ind + 1),
+            symbol(Action::NoOp, opts),
+            unchanged("element", unchanged_elements.len(), opts)
+        );
+    }
+    let _ = write!(
+        buf,
+        "{}{}]{}",
+        indent(ind),
+        symbol(Action::NoOp, opts),
+        null_suffix(diff.action, opts)
+    );
+    buf
+}
+
+pub(super) fn render_set(
+    diff: &Diff,
+    elements: &[Diff],
+    nested: bool,
+    ind: usize,
+    opts: &RenderOpts,
+) -> String {
+    let in_self = diff.replace && !nested;
+    let in_children = diff.replace && nested;
+    if elements.is_empty() {
+        return format!(
+            "[]{}{}",
+            null_suffix(diff.action, opts),
+            forces_replacement(in_self, opts)
+        );
+    }
+    let mut eopts = opts.child();
+    eopts.override_null_suffix = true;
+    eopts.override_forces_replacement = in_children;
+    let mut unchanged_count = 0;
+    let mut buf = format!("[{}\n", forces_replacement(in_self, opts));
+    for element in elements {
+        if element.action == Action::NoOp && !opts.show_unchanged_children {
+            unchanged_count += 1;
+            continue;
+        }
+        for w in element.warnings_human(ind + 1, opts) {
+            let _ = writeln!(buf, "{}{w}", indent(ind + 1));
+        }
+        let _ = writeln!(
+            buf,
+            "{}{}{},",
+            indent(ind + 1),
+            symbol(element.action, &eopts),
+            element.render_human(ind + 1, &eopts)
+        );
+    }
+    if unchanged_count > 0 {
+        let _ = writeln!(
+            buf,
+            "{}{}{}",
+            indent(ind + 1),
+            symbol(Action::NoOp, opts),
+            unchanged("element", unchanged_count, opts)
+        );
+    }
+    let _ = write!(
+        buf,
+        "{}{}]{}",
+        indent(ind),
+        symbol(Action::NoOp, opts),
+        null_suffix(diff.action, opts)
+    );
+    buf
+}
+
+pub(super) fn render_map(
+    diff: &Diff,
+    elements: &std::collections::BTreeMap<String, Diff>,
+    nested: bool,
+    ind: usize,
+    opts: &RenderOpts,
+) -> String {
+    let self_replace = diff.replace && !nested;
+    let children_replace = diff.replace && nested;
+    if elements.is_empty() {
+        return format!(
+            "{{}}{}{}",
+            null_suffix(diff.action, opts),
+            forces_replacement(self_replace, opts)
+        );
+    }
+    let escaped: Vec<(String, &Diff)> = elements.iter().map(|(k, v)| (go_quote(k), v)).collect();
+    let max_len = escaped.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
+    let mut eopts = opts.child();
+    eopts.override_null_suffix = diff.action == Action::Delete || nested;
+    eopts.override_forces_replacement = children_replace;
+    let mut unchanged_count = 0;
+    let mut buf = format!("{{{}\n", forces_replacement(self_replace, opts));
+    for (key, element) in &escaped {
+        if element.action == Action::NoOp && !opts.show_unchanged_children {
+            unchanged_count += 1;
+            continue;
+        }
+        for w in element.warnings_human(ind + 1, opts) {
+            let _ = writeln!(buf, "{}{w}", indent(ind + 1));
+        }
+        let comma = if matches!(element.renderer, Renderer::Object { .. }) {
+            ","
+        } else {
+            ""
+        };
+        let value = element.render_human(ind + 1, &eopts);
+        if nested {
+            let _ = writeln!(
+                buf,
+                "{}{}{key} = {value}{comma}",
+                indent(ind + 1),
+                symbol(element.action, &eopts)
+            );
+        } else {
+            let _ = writeln!(
+                buf,
+                "{}{}{key:<max_len$} = {value}{comma}",
+                indent(ind + 1),
+                symbol(element.action, &eopts)
+            );
+        }
+    }
+    if unchanged_count > 0 {
+        let _ = writeln!(
+            buf,
+            "{}{}{}",
+            indent(ind + 1),
+            symbol(Action::NoOp, opts),
+            unchanged("element", unchanged_count, opts)
+        );
+    }
+    let _ = write!(
+        buf,
+        "{}{}}}{}",
+        indent(ind),
+        symbol(Action::NoOp, opts),
+        null_suffix(diff.action, opts)
+    );
+    buf
+}
+
+pub(super) fn render_object(
+    diff: &Diff,
+    attributes: &std::collections::BTreeMap<String, Diff>,
+    nested: bool,
+    ind: usize,
+    opts: &RenderOpts,
+) -> String {
+    if attributes.is_empty() {
+        return format!(
+            "{{}}{}{}",
+            null_suffix(diff.action, opts),
+            forces_replacement(diff.replace, opts)
+        );
+    }
+    let mut aopts = opts.child();
+    aopts.override_null_suffix = !nested;
+    let escaped: Vec<(&str, String, &Diff)> = attributes
+        .iter()
+        .map(|(k, v)| (k.as_str(), ensure_valid_attribute_name(k), v))
+        .collect();
+    let max_len = escaped.iter().map(|(_, k, _)| k.len()).max().unwrap_or(0);
+    let mut unchanged_count = 0;
+    let mut buf = format!("{{{}\n", forces_replacement(diff.replace, opts));
+    for (raw, key, attr) in &escaped {
+        if IMPORTANT_ATTRIBUTES.contains(raw) {
+            let mut iopts = aopts.child();
+            iopts.show_unchanged_children = true;
+            for w in attr.warnings_human(ind + 1, &iopts) {
+                let _ = writeln!(buf, "{}{w}", indent(ind + 1));
+            }
+            let _ = writeln!(
+                buf,
+                "{}{}{key:<max_len$} = {}",
+                indent(ind + 1),
+                symbol(attr.action, &iopts),
+                attr.render_human(ind + 1, &iopts)
+            );
+            continue;
+        }
+        if attr.action == Action::NoOp && !opts.show_unchanged_children {
+            unchanged_count += 1;
+            continue;
+        }
+        for w in attr.warnings_human(ind + 1, opts) {
+            let _ = writeln!(buf, "{}{w}", indent(ind + 1));
+        }
+        let _ = writeln!(
+            buf,
+            "{}{}{key:<max_len$} = {}",
+            indent(ind + 1),
+            symbol(attr.action, &aopts),
+            attr.render_human(ind + 1, &aopts)
+        );
+    }
+    if unchanged_count > 0 {
+        let _ = writeln!(
+            buf,
+            "{}{}{}",
+            indent(ind + 1),
+            symbol(Action::NoOp, opts),
+            unchanged("attribute", unchanged_count, opts)
+        );
+    }
+    let _ = write!(
+        buf,
+        "{}{}}}{}",
+        indent(ind),
+        symbol(Action::NoOp, opts),
+        null_suffix(diff.action, opts)
+    );
+    buf
+}

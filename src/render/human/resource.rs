@@ -1,0 +1,252 @@
+//! How the human renderer prints one resource change: its `# address will be …` comment and its diff body.
+
+use super::{Cause, ComputedChange, Flavor, HumanRenderer, raw_json};
+use crate::computed::{RenderOpts, action_symbol, go_quote};
+use crate::plan::{Action, ResourceChange, Value};
+
+impl HumanRenderer<'_> {
+    pub(super) fn render_resource(&self, c: &ComputedChange, cause: Cause) -> Option<String> {
+        let rc = c.rc;
+        if rc.mode == "ephemeral" {
+            return None;
+        }
+        let action = rc.action();
+        if action == Action::NoOp && !rc.moved() && !rc.importing() {
+            return None;
+        }
+        let mut buf = self.theme.color(&self.resource_comment(rc, action, cause));
+        if cause == Cause::Change {
+            for line in self.annotator.resource_lines(rc) {
+                buf.push_str("  ");
+                buf.push_str(
+                    &self
+                        .theme
+                        .paint(self.theme.annotation, &format!("# {line}")),
+                );
+                buf.push('\n');
+            }
+        }
+        let mut opts = RenderOpts::new(self.theme);
+        opts.terraform = self.options.flavor == Flavor::Terraform;
+        let terraform = self.options.flavor == Flavor::Terraform;
+        if action == Action::Forget && !terraform {
+            opts.hide_diff_action_symbols = true;
+            opts.override_null_suffix = true;
+        }
+        opts.show_unchanged_children = rc.importing();
+        let mode = if rc.mode == "managed" {
+            "resource"
+        } else {
+            "data"
+        };
+        buf.push_str(&format!(
+            "{} {mode} \"{}\" \"{}\" {}",
+            self.theme.color(match action {
+                // Terraform's own symbols for the forget actions
+                Action::Forget if terraform => " [red].[reset]",
+                Action::ForgetThenCreate if terraform => " [green]+[reset]/[red].[reset]",
+                _ => action_symbol(action),
+            }),
+            rc.type_,
+            rc.name,
+            c.diff.render_human(0, &opts)
+        ));
+        Some(buf)
+    }
+
+    fn resource_comment(&self, rc: &ResourceChange, action: Action, cause: Cause) -> String {
+        let addr = match rc.deposed.as_deref() {
+            Some(d) if !d.is_empty() => format!("{} (deposed object {d})", rc.address),
+            _ => rc.address.to_string(),
+        };
+        let reason = rc.action_reason.as_deref().unwrap_or("");
+        let deposed = rc.deposed.as_deref().is_some_and(|d| !d.is_empty());
+        let prev = rc.previous_address.as_deref().unwrap_or("");
+        let mut b = String::new();
+        let mut printed_moved = false;
+        let terraform = self.options.flavor == Flavor::Terraform;
+        let replaced = |b: &mut String| {
+            match reason {
+            "replace_because_tainted" if terraform => b.push_str(&format!(
+                "[bold]  # {addr}[reset] is tainted, so must be [bold][red]replaced[reset]"
+            )),
+            "replace_because_tainted" => b.push_str(&format!(
+                "[bold]  # {addr}[reset] is tainted, so it must be [bold][red]replaced[reset]"
+            )),
+            "replace_by_request" => b.push_str(&format!(
+                "[bold]  # {addr}[reset] will be [bold][red]replaced[reset], as requested"
+            )),
+            "replace_by_triggers" => b.push_str(&format!(
+                "[bold]  # {addr}[reset] will be [bold][red]replaced[reset] due to changes in replace_triggered_by"
+            )),
+            _ => b.push_str(&format!(
+                "[bold]  # {addr}[reset] must be [bold][red]replaced[reset]"
+            )),
+        }
+        };
+        let left_over = "\n  # (left over from a partially-failed replacement of this instance)";
+        match action {
+            Action::Create => b.push_str(&format!("[bold]  # {addr}[reset] will be created")),
+            Action::Read => {
+                b.push_str(&format!(
+                    "[bold]  # {addr}[reset] will be read during apply"
+                ));
+                match reason {
+                    "read_because_config_unknown" => {
+                        b.push_str("\n  # (config refers to values not yet known)")
+                    }
+                    "read_because_dependency_pending" => {
+                        b.push_str("\n  # (depends on a resource or a module with changes pending)")
+                    }
+                    "read_because_check_nested" => {
+                        b.push_str("\n  # (config will be reloaded to verify a check block)")
+                    }
+                    _ => {}
+                }
+            }
+            Action::Update => match cause {
+                Cause::Change => {
+                    b.push_str(&format!("[bold]  # {addr}[reset] will be updated in-place"))
+                }
+                Cause::Drift => b.push_str(&format!("[bold]  # {addr}[reset] has changed")),
+            },
+            Action::CreateThenDelete | Action::DeleteThenCreate => replaced(&mut b),
+            Action::Delete => {
+                match cause {
+                    Cause::Change => b.push_str(&format!(
+                        "[bold]  # {addr}[reset] will be [bold][red]destroyed[reset]"
+                    )),
+                    Cause::Drift => {
+                        b.push_str(&format!("[bold]  # {addr}[reset] has been deleted"))
+                    }
+                }
+                match reason {
+                    "delete_because_no_resource_config" => b.push_str(&format!(
+                        "\n  # (because {}.{} is not in configuration)",
+                        rc.type_, rc.name
+                    )),
+                    "delete_because_no_move_target" => b.push_str(&format!(
+                        "\n  # (because {prev} was moved to {}, which is not in configuration)",
+                        rc.address
+                    )),
+                    "delete_because_no_module" => b.push_str(&format!(
+                        "\n  # (because {} is not in configuration)",
+                        rc.module_address.as_deref().unwrap_or("")
+                    )),
+                    "delete_because_wrong_repetition" => match &rc.index {
+                        Value::Null => {
+                            b.push_str("\n  # (because resource uses count or for_each)")
+                        }
+                        Value::Number(_) => {
+                            b.push_str("\n  # (because resource does not use count)")
+                        }
+                        Value::String(_) => {
+                            b.push_str("\n  # (because resource does not use for_each)")
+                        }
+                        _ => {}
+                    },
+                    "delete_because_count_index" => b.push_str(&format!(
+                        "\n  # (because index [{}] is out of range for count)",
+                        raw_json(&rc.index)
+                    )),
+                    "delete_because_enabled_false" => {
+                        b.push_str("\n  # (because enabled is false)")
+                    }
+                    "delete_because_each_key" => b.push_str(&format!(
+                        "\n  # (because key [{}] is not in for_each map)",
+                        raw_json(&rc.index)
+                    )),
+                    _ => {}
+                }
+                if deposed {
+                    b.push_str(left_over);
+                }
+            }
+            Action::Forget if terraform => {
+                if deposed {
+                    b.push_str(&format!("[bold] # {addr}[reset] will be removed from Terraform state, but [bold][red]will not be destroyed[reset]"));
+                    b.push_str("\n[bold] # (left over from a partially-failed replacement of this instance)");
+                } else {
+                    b.push_str(&format!("[bold] # {addr}[reset] will no longer be managed by Terraform, but [bold][red]will not be destroyed[reset]"));
+                }
+                b.push_str("\n # (destroy = false is set in the configuration)");
+            }
+            Action::Forget => {
+                b.push_str(&format!("[bold]  # {addr}[reset] will be removed from the OpenTofu state [bold][red]but will not be destroyed[reset]"));
+                match reason {
+                    "forgot_because_lifecycle_destroy_in_state" => b.push_str(" \n (because [bold]lifecycle.destroy = false[reset] was configured before this resource was removed from the configuration)"),
+                    "forgot_because_lifecycle_destroy_in_config" => b.push_str(" \n (because [bold]lifecycle.destroy = false[reset] is set in the configuration)"),
+                    _ => {}
+                }
+                if deposed {
+                    b.push_str(left_over);
+                }
+            }
+            Action::ForgetThenCreate if terraform => b.push_str(&format!(
+                "[bold] # {addr}[reset] must be replaced, but the existing object will not be destroyed"
+            )),
+            Action::ForgetThenCreate => {
+                replaced(&mut b);
+                b.push_str(" - [yellow]older instance will [bold]not[reset][yellow] be destroyed [reset]([bold]lifecycle.destroy = false[reset])");
+                if deposed {
+                    b.push_str(left_over);
+                }
+            }
+            Action::NoOp if rc.moved() => {
+                b.push_str(&format!(
+                    "[bold]  # {prev}[reset] has moved to [bold]{addr}[reset]"
+                ));
+                printed_moved = true;
+            }
+            Action::NoOp if rc.importing() => {
+                b.push_str(&format!("[bold]  # {addr}[reset] will be imported"));
+                if rc
+                    .change
+                    .generated_config
+                    .as_deref()
+                    .is_some_and(|g| !g.is_empty())
+                {
+                    b.push_str("\n  #[reset] (config will be generated)");
+                }
+            }
+            Action::NoOp | Action::Unknown => b.push_str(&format!(
+                "{addr} has an action the plan renderer doesn't support (this is a bug): {}",
+                go_quote(
+                    &rc.change
+                        .actions
+                        .iter()
+                        .map(|a| a.as_ref())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            )),
+        }
+        b.push('\n');
+        if rc.moved() && !printed_moved {
+            b.push_str(&format!("  # [reset](moved from {prev})\n"));
+        }
+        // Terraform's "will be imported" header already says it all (no `(imported from …)`).
+        let import_header = terraform && action == Action::NoOp && !rc.moved();
+        if let Some(imp) = rc.change.importing.as_ref().filter(|_| !import_header) {
+            if let Some(id) = imp.id.as_deref().filter(|s| !s.is_empty()) {
+                b.push_str(&format!("  # [reset](imported from \"{id}\")\n"));
+            } else if !imp.identity.is_null() {
+                let pretty = serde_json::to_string_pretty(&imp.identity.to_json())
+                    .unwrap_or_default()
+                    .replace('\n', "\n  # ");
+                b.push_str(&format!(
+                    "  # [reset]imported using resource identity: {pretty}\n"
+                ));
+            } else {
+                b.push_str("  # [reset](will be imported first)\n");
+            }
+            if matches!(action, Action::CreateThenDelete | Action::DeleteThenCreate) {
+                b.push_str(
+                    "  # [reset][yellow]Warning: this will destroy the imported resource[reset]\n",
+                );
+            }
+        }
+        // No product-wording pass here: `b` holds addresses, which must stay as they are.
+        b
+    }
+}
