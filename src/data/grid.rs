@@ -1,0 +1,68 @@
+//! Grid carbon intensity by provider region, with each provider's fallback.
+
+use super::{GridFallback, GridIntensity, Provider, tables};
+
+/// Region key as in the tables: lower case; Azure also without spaces, `-` and `_`
+/// (`West Europe` → `westeurope`).
+pub(super) fn normalize_region(provider: Provider, region: &str) -> String {
+    let r = region.trim().to_ascii_lowercase();
+    match provider {
+        Provider::Azure => r
+            .chars()
+            .filter(|c| !matches!(c, ' ' | '-' | '_'))
+            .collect(),
+        _ => r,
+    }
+}
+
+/// Grid intensity of a region (gCO2eq/kWh, with year and source). Also accepts an AWS
+/// availability zone (`us-east-1a`) or a GCP zone (`us-central1-a`). `None` when the region has
+/// no figure: use [`grid_fallback`] then.
+pub fn grid_intensity(provider: Provider, region: &str) -> Option<&'static GridIntensity> {
+    let grid = &tables().provider(provider).grid;
+    let key = normalize_region(provider, region);
+    if let Some(g) = grid.get(&key) {
+        return Some(g);
+    }
+    let zone_stripped = match provider {
+        Provider::Aws => key
+            .strip_suffix(|c: char| c.is_ascii_lowercase())
+            .filter(|s| s.ends_with(|c: char| c.is_ascii_digit())),
+        Provider::Gcp => key
+            .rsplit_once('-')
+            .filter(|(_, z)| z.len() == 1 && z.chars().all(|c| c.is_ascii_lowercase()))
+            .map(|(r, _)| r),
+        Provider::Azure => None,
+    };
+    if let Some(g) = zone_stripped.and_then(|z| grid.get(z)) {
+        return Some(g);
+    }
+    // AWS Local Zones and Wavelength zones: `us-east-1-bos-1a` belongs to `us-east-1`.
+    if provider == Provider::Aws {
+        let mut prefix = key.as_str();
+        while let Some((head, _)) = prefix.rsplit_once('-') {
+            if let Some(g) = grid.get(head) {
+                return Some(g);
+            }
+            prefix = head;
+        }
+    }
+    None
+}
+
+/// The provider's intensity for a region without a figure (CCF's `Unknown` region factor).
+pub fn grid_fallback(provider: Provider) -> Option<&'static GridFallback> {
+    tables().provider(provider).grid_fallback.as_ref()
+}
+
+/// Every region with a grid intensity for a provider, sorted.
+pub fn regions(provider: Provider) -> Vec<&'static str> {
+    let mut v: Vec<&'static str> = tables()
+        .provider(provider)
+        .grid
+        .keys()
+        .map(String::as_str)
+        .collect();
+    v.sort_unstable();
+    v
+}
