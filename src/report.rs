@@ -338,12 +338,14 @@ impl Report {
     }
 }
 
+/// Report values for the unit tests of the report and its renderers.
 #[cfg(test)]
-mod tests {
+pub(crate) mod fixtures {
     use super::*;
 
-    fn side(vcpus: f64, mem: f64, g_per_hour: f64, instances: f64) -> Side {
-        Side {
+    /// An m5.xlarge side in us-east-1 emitting `g_per_hour` (80 % operational), with no band.
+    pub fn side(vcpus: f64, mem: f64, g_per_hour: f64, instances: f64) -> Side {
+        no_spread(Side {
             provider: "aws".into(),
             region: Some("us-east-1".into()),
             grid_g_per_kwh: Some(384.0),
@@ -362,20 +364,23 @@ mod tests {
             },
             range_per_hour: Band::default(),
             sources: vec!["aws_instances".into()],
-        }
-        .with_no_spread()
+        })
     }
 
-    impl Side {
-        /// Low = central = high: the annotations show no band.
-        fn with_no_spread(mut self) -> Side {
-            self.range_per_hour = Band {
-                low: self.per_hour,
-                high: self.per_hour,
-            };
-            self
-        }
+    /// Low = central = high: the annotations show no band.
+    pub fn no_spread(mut s: Side) -> Side {
+        s.range_per_hour = Band {
+            low: s.per_hour,
+            high: s.per_hour,
+        };
+        s
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fixtures::side;
+    use super::*;
 
     #[test]
     fn an_update_to_an_unknown_machine_type_keeps_its_before_figures() {

@@ -300,46 +300,7 @@ impl Annotator for CarbonAnnotator {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::Figures;
-
-    trait NoSpread {
-        fn no_spread(self) -> Side;
-    }
-
-    impl NoSpread for Side {
-        /// Low = central = high: no band to show.
-        fn no_spread(mut self) -> Side {
-            self.range_per_hour = crate::report::Band {
-                low: self.per_hour,
-                high: self.per_hour,
-            };
-            self
-        }
-    }
-
-    fn side(vcpus: f64, mem: f64, g_per_hour: f64, instances: f64) -> Side {
-        Side {
-            provider: "aws".into(),
-            region: Some("us-east-1".into()),
-            grid_g_per_kwh: Some(384.0),
-            machine_type: Some("m5.xlarge".into()),
-            vcpus,
-            memory_gb: mem,
-            gpus: 0,
-            ssd_gb: 100.0,
-            hdd_gb: 0.0,
-            instances,
-            per_hour: Figures {
-                total_gco2eq: g_per_hour,
-                operational_gco2eq: g_per_hour * 0.8,
-                embodied_gco2eq: g_per_hour * 0.2,
-                ..Figures::default()
-            },
-            range_per_hour: Default::default(),
-            sources: vec!["aws_instances".into()],
-        }
-        .no_spread()
-    }
+    use crate::report::fixtures::side;
 
     fn resource(actions: &[&str], before: Option<Side>, after: Option<Side>) -> ResourceReport {
         ResourceReport::new(

@@ -524,25 +524,11 @@ pub fn write_human(s: &Summary, theme: &Theme, out: &mut dyn Write) -> io::Resul
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::fixtures::no_spread;
     use crate::report::{Figures, Side};
 
-    trait NoSpread {
-        fn no_spread(self) -> Side;
-    }
-
-    impl NoSpread for Side {
-        /// Low = central = high: no band to show.
-        fn no_spread(mut self) -> Side {
-            self.range_per_hour = crate::report::Band {
-                low: self.per_hour,
-                high: self.per_hour,
-            };
-            self
-        }
-    }
-
     fn side(g_per_hour: f64) -> Side {
-        Side {
+        no_spread(Side {
             provider: "aws".into(),
             region: Some("us-east-1".into()),
             grid_g_per_kwh: Some(384.0),
@@ -561,8 +547,7 @@ mod tests {
             },
             range_per_hour: Default::default(),
             sources: vec!["aws_instances".into()],
-        }
-        .no_spread()
+        })
     }
 
     fn change(addr: &str, actions: &[&str], b: Option<f64>, a: Option<f64>) -> ResourceReport {
