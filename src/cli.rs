@@ -385,6 +385,20 @@ fn validate(a: Args) -> Result<Args, clap::Error> {
     };
     let conflict =
         |msg: String| Args::command().error(clap::error::ErrorKind::ArgumentConflict, msg);
+    // `carbon-show --config X config`: clap takes a subcommand's name after a flag for the
+    // plan file; say how to write it instead of "config: No such file"
+    if let (None, Some(file)) = (&a.command, &a.file) {
+        let name = file.to_string_lossy();
+        let sub = Args::command()
+            .get_subcommands()
+            .any(|c| c.get_name() == name);
+        if sub && !file.exists() {
+            return Err(conflict(format!(
+                "`{name}` is a subcommand: put it before the flags (`carbon-show {name} \
+                 --config FILE …`); a plan file named {name}: `./{name}`"
+            )));
+        }
+    }
     if a.no_carbon && format != "human" {
         return Err(conflict(format!(
             "--no-carbon cannot be used with --format {format}: that output is the carbon \

@@ -485,6 +485,21 @@ fn conflicting_flags_exit_2_with_the_reason() {
     }
 }
 
+/// `carbon-show --config X config` read `config` as the plan file ("config: No such file",
+/// exit 4): a subcommand's name after the flags is refused with the order to use (exit 2).
+#[test]
+fn subcommand_after_flags_says_to_put_it_first() {
+    for sub in ["config", "explain", "mappings"] {
+        let o = show_args(&["--color", "never", sub]);
+        assert_eq!(o.status.code(), Some(2), "{sub}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains(&format!("`{sub}` is a subcommand: put it before the flags")),
+            "{sub}: {}",
+            stderr(&o)
+        );
+    }
+}
+
 /// A binary plan file (`tofu plan -out` saves a zip archive) gets the command that makes its
 /// JSON, instead of a bare "invalid JSON at line 1".
 #[test]

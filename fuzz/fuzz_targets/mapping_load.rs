@@ -7,8 +7,24 @@
 use std::borrow::Cow;
 use std::sync::LazyLock;
 
+use carbon_show::mapping::limits::{self, Budget, Guarded};
 use carbon_show::mapping::{self, Engine, MappingFile};
 use libfuzzer_sys::fuzz_target;
+
+// The binary's allocator, so that the memory budget of an evaluation holds here as it does in
+// `carbon-show` (a filter past its budget ends the process with exit 8: run this target with
+// `-fork=1 -ignore_crashes=1` and replay what it saves; see docs/fuzzing.md).
+#[global_allocator]
+static GLOBAL: Guarded<std::alloc::System> = Guarded(std::alloc::System);
+
+/// A budget far below the binary's default (5 s, 512 MiB), so a hostile filter the fuzzer
+/// writes ends in well under libFuzzer's `-timeout` and `-rss_limit_mb`.
+static BUDGET: LazyLock<()> = LazyLock::new(|| {
+    limits::set_budget(Budget {
+        time: std::time::Duration::from_secs(1),
+        memory: 256 << 20,
+    })
+});
 
 static PLAN: LazyLock<serde_json::Value> = LazyLock::new(|| {
     serde_json::from_str(include_str!("../../testdata/carbon/mixed.json")).expect("plan")
@@ -19,6 +35,7 @@ fn resolver(name: &str) -> Option<Cow<'static, str>> {
 }
 
 fuzz_target!(|data: &[u8]| {
+    LazyLock::force(&BUDGET);
     // The first byte chooses the provider folder and whether the embedded set sits below.
     let Some((&flags, rest)) = data.split_first() else {
         return;
