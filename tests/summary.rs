@@ -489,7 +489,7 @@ fn conflicting_flags_exit_2_with_the_reason() {
 /// exit 4): a subcommand's name after the flags is refused with the order to use (exit 2).
 #[test]
 fn subcommand_after_flags_says_to_put_it_first() {
-    for sub in ["config", "explain", "mappings"] {
+    for sub in ["config", "explain", "completions"] {
         let o = show_args(&["--color", "never", sub]);
         assert_eq!(o.status.code(), Some(2), "{sub}: {}", stderr(&o));
         assert!(
