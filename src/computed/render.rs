@@ -110,6 +110,52 @@ fn unchanged(keyword: &str, count: usize, opts: &RenderOpts) -> String {
     ))
 }
 
+/// A child's lines one level in: its sensitivity warnings, then `symbol` `name` value `suffix`
+/// (`name` carries any padding and ` = `).
+fn write_child(
+    buf: &mut String,
+    ind: usize,
+    name: &str,
+    child: &Diff,
+    opts: &RenderOpts,
+    suffix: &str,
+) {
+    for w in child.warnings_human(ind + 1, opts) {
+        let _ = writeln!(buf, "{}{w}", indent(ind + 1));
+    }
+    let _ = writeln!(
+        buf,
+        "{}{}{name}{}{suffix}",
+        indent(ind + 1),
+        symbol(child.action, opts),
+        child.render_human(ind + 1, opts)
+    );
+}
+
+/// `# (N unchanged KEYWORDs hidden)` one level in, when N > 0.
+fn write_unchanged(buf: &mut String, ind: usize, keyword: &str, count: usize, opts: &RenderOpts) {
+    if count > 0 {
+        let _ = writeln!(
+            buf,
+            "{}{}{}",
+            indent(ind + 1),
+            symbol(Action::NoOp, opts),
+            unchanged(keyword, count, opts)
+        );
+    }
+}
+
+/// The closing bracket of a collection, with the `-> null` of a deleted one.
+fn write_close(buf: &mut String, ind: usize, bracket: char, action: Action, opts: &RenderOpts) {
+    let _ = write!(
+        buf,
+        "{}{}{bracket}{}",
+        indent(ind),
+        symbol(Action::NoOp, opts),
+        null_suffix(action, opts)
+    );
+}
+
 /// Go's `%q`: a double-quoted string with Go escapes.
 pub fn go_quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use super::{
     IMPORTANT_ATTRIBUTES, RenderOpts, ensure_valid_attribute_name, forces_replacement, go_quote,
-    indent, symbol, unchanged,
+    indent, symbol, write_child, write_unchanged,
 };
 use crate::computed::{Action, BlockEntry, BlockKind, Diff, Renderer};
 
@@ -31,15 +31,13 @@ pub(super) fn render_block(
     let mut buf = format!("{{{}\n", forces_replacement(diff.replace, opts));
     for (raw, key, attr) in &escaped {
         if IMPORTANT_ATTRIBUTES.contains(raw) {
-            for w in attr.warnings_human(ind + 1, &iopts) {
-                let _ = writeln!(buf, "{}{w}", indent(ind + 1));
-            }
-            let _ = writeln!(
-                buf,
-                "{}{}{raw:<max_len$} = {}",
-                indent(ind + 1),
-                symbol(attr.action, &iopts),
-                attr.render_human(ind + 1, &iopts)
+            write_child(
+                &mut buf,
+                ind,
+                &format!("{raw:<max_len$} = "),
+                attr,
+                &iopts,
+                "",
             );
             continue;
         }
@@ -47,26 +45,16 @@ pub(super) fn render_block(
             unchanged_attrs += 1;
             continue;
         }
-        for w in attr.warnings_human(ind + 1, opts) {
-            let _ = writeln!(buf, "{}{w}", indent(ind + 1));
-        }
-        let _ = writeln!(
-            buf,
-            "{}{}{key:<max_len$} = {}",
-            indent(ind + 1),
-            symbol(attr.action, &aopts),
-            attr.render_human(ind + 1, &aopts)
+        write_child(
+            &mut buf,
+            ind,
+            &format!("{key:<max_len$} = "),
+            attr,
+            &aopts,
+            "",
         );
     }
-    if unchanged_attrs > 0 {
-        let _ = writeln!(
-            buf,
-            "{}{}{}",
-            indent(ind + 1),
-            symbol(Action::NoOp, opts),
-            unchanged("attribute", unchanged_attrs, opts)
-        );
-    }
+    write_unchanged(&mut buf, ind, "attribute", unchanged_attrs, opts);
 
     for (key, entry) in blocks {
         let mut found_changed = false;
@@ -109,17 +97,8 @@ pub(super) fn render_block(
             }
             let mut o = bopts.child();
             o.override_forces_replacement = entry.replace;
-            for w in d.warnings_human(ind + 1, &o) {
-                let _ = writeln!(buf, "{}{w}", indent(ind + 1));
-            }
-            let _ = writeln!(
-                buf,
-                "{}{}{}{map_key} {}",
-                indent(ind + 1),
-                symbol(d.action, &o),
-                ensure_valid_attribute_name(key),
-                d.render_human(ind + 1, &o)
-            );
+            let name = format!("{}{map_key} ", ensure_valid_attribute_name(key));
+            write_child(buf, ind, &name, d, &o, "");
         };
         match &entry.kind {
             BlockKind::Single(d) => render_one(d, "", opts, &mut buf),
@@ -152,13 +131,8 @@ pub(super) fn render_block(
         }
     }
     if unchanged_blocks > 0 {
-        let _ = writeln!(
-            buf,
-            "\n{}{}{}",
-            indent(ind + 1),
-            symbol(Action::NoOp, opts),
-            unchanged("block", unchanged_blocks, opts)
-        );
+        buf.push('\n');
+        write_unchanged(&mut buf, ind, "block", unchanged_blocks, opts);
     }
     let _ = write!(buf, "{}{}}}", indent(ind), symbol(Action::NoOp, opts));
     buf

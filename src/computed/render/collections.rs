@@ -1,10 +1,8 @@
 //! Human rendering of collections: lists, sets, maps and objects.
 
-use std::fmt::Write as _;
-
 use super::{
     IMPORTANT_ATTRIBUTES, RenderOpts, ensure_valid_attribute_name, forces_replacement, go_quote,
-    indent, null_suffix, symbol, unchanged,
+    null_suffix, write_child, write_close, write_unchanged,
 };
 use crate::computed::{Action, Diff, Renderer};
 
@@ -38,23 +36,10 @@ pub(super) fn render_list(
         render_next = false;
         let mut eopts = element_opts;
         if display_context {
-            if unchanged_elements.len() > 1 {
-                let _ = writeln!(
-                    buf,
-                    "{}{}{}",
-                    indent(ind + 1),
-                    symbol(Action::NoOp, &eopts),
-                    unchanged("element", unchanged_elements.len() - 1, &eopts)
-                );
-            }
+            let hidden = unchanged_elements.len().saturating_sub(1);
+            write_unchanged(&mut buf, ind, "element", hidden, &eopts);
             if let Some(last) = unchanged_elements.last() {
-                let _ = writeln!(
-                    buf,
-                    "{}{}{},",
-                    indent(ind + 1),
-                    symbol(last.action, &unchanged_opts),
-                    last.render_human(ind + 1, &unchanged_opts)
-                );
+                write_child(&mut buf, ind, "", last, &unchanged_opts, ",");
             }
             unchanged_elements.clear();
             if element.action == Action::NoOp {
@@ -63,33 +48,10 @@ pub(super) fn render_list(
                 render_next = true;
             }
         }
-        for w in element.warnings_human(ind + 1, &eopts) {
-            let _ = writeln!(buf, "{}{w}", indent(ind + 1));
-        }
-        let _ = writeln!(
-            buf,
-            "{}{}{},",
-            indent(ind + 1),
-            symbol(element.action, &eopts),
-            element.render_human(ind + 1, &eopts)
-        );
+        write_child(&mut buf, ind, "", element, &eopts, ",");
     }
-    if !unchanged_elements.is_empty() {
-        let _ = writeln!(
-            buf,
-            "{}{}{}",
-            indent(ind + 1),
-            symbol(Action::NoOp, opts),
-            unchanged("element", unchanged_elements.len(), opts)
-        );
-    }
-    let _ = write!(
-        buf,
-        "{}{}]{}",
-        indent(ind),
-        symbol(Action::NoOp, opts),
-        null_suffix(diff.action, opts)
-    );
+    write_unchanged(&mut buf, ind, "element", unchanged_elements.len(), opts);
+    write_close(&mut buf, ind, ']', diff.action, opts);
     buf
 }
 
@@ -119,33 +81,10 @@ pub(super) fn render_set(
             unchanged_count += 1;
             continue;
         }
-        for w in element.warnings_human(ind + 1, opts) {
-            let _ = writeln!(buf, "{}{w}", indent(ind + 1));
-        }
-        let _ = writeln!(
-            buf,
-            "{}{}{},",
-            indent(ind + 1),
-            symbol(element.action, &eopts),
-            element.render_human(ind + 1, &eopts)
-        );
+        write_child(&mut buf, ind, "", element, &eopts, ",");
     }
-    if unchanged_count > 0 {
-        let _ = writeln!(
-            buf,
-            "{}{}{}",
-            indent(ind + 1),
-            symbol(Action::NoOp, opts),
-            unchanged("element", unchanged_count, opts)
-        );
-    }
-    let _ = write!(
-        buf,
-        "{}{}]{}",
-        indent(ind),
-        symbol(Action::NoOp, opts),
-        null_suffix(diff.action, opts)
-    );
+    write_unchanged(&mut buf, ind, "element", unchanged_count, opts);
+    write_close(&mut buf, ind, ']', diff.action, opts);
     buf
 }
 
@@ -177,47 +116,23 @@ pub(super) fn render_map(
             unchanged_count += 1;
             continue;
         }
-        for w in element.warnings_human(ind + 1, opts) {
-            let _ = writeln!(buf, "{}{w}", indent(ind + 1));
-        }
         let comma = if matches!(element.renderer, Renderer::Object { .. }) {
             ","
         } else {
             ""
         };
-        let value = element.render_human(ind + 1, &eopts);
-        if nested {
-            let _ = writeln!(
-                buf,
-                "{}{}{key} = {value}{comma}",
-                indent(ind + 1),
-                symbol(element.action, &eopts)
-            );
-        } else {
-            let _ = writeln!(
-                buf,
-                "{}{}{key:<max_len$} = {value}{comma}",
-                indent(ind + 1),
-                symbol(element.action, &eopts)
-            );
-        }
-    }
-    if unchanged_count > 0 {
-        let _ = writeln!(
-            buf,
-            "{}{}{}",
-            indent(ind + 1),
-            symbol(Action::NoOp, opts),
-            unchanged("element", unchanged_count, opts)
+        let width = if nested { 0 } else { max_len };
+        write_child(
+            &mut buf,
+            ind,
+            &format!("{key:<width$} = "),
+            element,
+            &eopts,
+            comma,
         );
     }
-    let _ = write!(
-        buf,
-        "{}{}}}{}",
-        indent(ind),
-        symbol(Action::NoOp, opts),
-        null_suffix(diff.action, opts)
-    );
+    write_unchanged(&mut buf, ind, "element", unchanged_count, opts);
+    write_close(&mut buf, ind, '}', diff.action, opts);
     buf
 }
 
@@ -248,15 +163,13 @@ pub(super) fn render_object(
         if IMPORTANT_ATTRIBUTES.contains(raw) {
             let mut iopts = aopts.child();
             iopts.show_unchanged_children = true;
-            for w in attr.warnings_human(ind + 1, &iopts) {
-                let _ = writeln!(buf, "{}{w}", indent(ind + 1));
-            }
-            let _ = writeln!(
-                buf,
-                "{}{}{key:<max_len$} = {}",
-                indent(ind + 1),
-                symbol(attr.action, &iopts),
-                attr.render_human(ind + 1, &iopts)
+            write_child(
+                &mut buf,
+                ind,
+                &format!("{key:<max_len$} = "),
+                attr,
+                &iopts,
+                "",
             );
             continue;
         }
@@ -264,32 +177,16 @@ pub(super) fn render_object(
             unchanged_count += 1;
             continue;
         }
-        for w in attr.warnings_human(ind + 1, opts) {
-            let _ = writeln!(buf, "{}{w}", indent(ind + 1));
-        }
-        let _ = writeln!(
-            buf,
-            "{}{}{key:<max_len$} = {}",
-            indent(ind + 1),
-            symbol(attr.action, &aopts),
-            attr.render_human(ind + 1, &aopts)
+        write_child(
+            &mut buf,
+            ind,
+            &format!("{key:<max_len$} = "),
+            attr,
+            &aopts,
+            "",
         );
     }
-    if unchanged_count > 0 {
-        let _ = writeln!(
-            buf,
-            "{}{}{}",
-            indent(ind + 1),
-            symbol(Action::NoOp, opts),
-            unchanged("attribute", unchanged_count, opts)
-        );
-    }
-    let _ = write!(
-        buf,
-        "{}{}}}{}",
-        indent(ind),
-        symbol(Action::NoOp, opts),
-        null_suffix(diff.action, opts)
-    );
+    write_unchanged(&mut buf, ind, "attribute", unchanged_count, opts);
+    write_close(&mut buf, ind, '}', diff.action, opts);
     buf
 }
