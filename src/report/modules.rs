@@ -202,6 +202,7 @@ mod tests {
     use crate::estimate::Period;
     use crate::report::fixtures::side;
     use crate::report::{Figures, Status};
+    use proptest::prelude::*;
 
     fn steps(a: &str) -> Vec<(&str, &str)> {
         module_steps(a)
@@ -247,6 +248,48 @@ mod tests {
         assert!(steps("module..x.y").is_empty());
         assert!(steps("module.").is_empty());
         assert_eq!(steps("module.ü.x.y"), [("ü", "module.ü")]);
+    }
+
+    /// A module step as Terraform writes it: a name, then no index, a number, or a quoted
+    /// key with `"` and `\\` escaped.
+    fn step() -> impl Strategy<Value = (String, String)> {
+        let key = prop_oneof![
+            Just(String::new()),
+            (0u32..20).prop_map(|n| format!("[{n}]")),
+            "[ -~\\PC]{0,8}".prop_map(|k| {
+                format!("[\"{}\"]", k.replace('\\', "\\\\").replace('"', "\\\""))
+            }),
+        ];
+        ("[a-z_][a-z0-9_-]{0,6}", key)
+    }
+
+    proptest! {
+        /// Whatever the keys hold, the steps are the module calls the address was built of.
+        #[test]
+        fn module_steps_recover_the_calls(path in prop::collection::vec(step(), 0..4), data in any::<bool>()) {
+            let mut address = String::new();
+            let mut want = Vec::new();
+            for (name, key) in &path {
+                address.push_str(&format!("module.{name}{key}"));
+                want.push((name.clone(), address.clone()));
+                address.push('.');
+            }
+            address.push_str(if data { "data.aws_ami.x" } else { "aws_instance.web[\"a.b\"]" });
+            let got: Vec<(String, String)> = module_steps(&address)
+                .into_iter()
+                .map(|s| (s.name.to_string(), s.instance.to_string()))
+                .collect();
+            prop_assert_eq!(got, want);
+        }
+
+        /// Any text: no panic, and every step is a prefix of it.
+        #[test]
+        fn module_steps_never_panic(address in "(module\\.|[a-z\\[\\]\"\\\\.]|\\PC){0,30}") {
+            for s in module_steps(&address) {
+                prop_assert!(address.starts_with(s.instance));
+                prop_assert!(!s.name.is_empty());
+            }
+        }
     }
 
     fn create(addr: &str, g: f64) -> ResourceReport {
