@@ -403,3 +403,44 @@ fn rollup_markdown_modules_stay_within_max_chars() {
     let md = show(&[plan, "--format", "markdown", "--max-chars", "8000"]);
     assert!(md.contains("**By module**"), "{md}");
 }
+
+/// A state has no before and after: its modules are ranked by what they emit.
+#[test]
+fn rollup_a_states_modules_are_ranked_by_what_they_emit() {
+    let human = show(&["testdata/plans/infracost/terraform_v0.14_state.json"]);
+    assert_eq!(
+        module_lines(&human),
+        "  by module per month (--module-depth 1):\n\
+         \x20   3.81 kgCO2eq  (root module) · 3 resources\n\
+         \x20   3.81 kgCO2eq  module.instances · 3 resources\n\
+         \x20   1.44 kgCO2eq  module.db · 1 resource\n"
+    );
+    let md = show(&[
+        "testdata/plans/infracost/terraform_v0.14_state.json",
+        "--format",
+        "markdown",
+    ]);
+    assert!(
+        md.contains("| module (kgCO2eq per month) | resources | emits |\n"),
+        "{md}"
+    );
+}
+
+/// Module lines keep to 100 columns: past it, before → after is dropped (a label longer
+/// than the line can only be shown whole).
+#[test]
+fn rollup_module_lines_fit_100_columns() {
+    let plan = generated();
+    for depth in ["1", "3"] {
+        let human = show(&[plan.to_str().unwrap(), "--module-depth", depth]);
+        let lines = module_lines(&human);
+        assert!(lines.lines().count() >= 3, "{human}");
+        for l in lines.lines() {
+            assert!(
+                l.chars().count() <= 100 || !l.contains('→'),
+                "{} columns: {l}",
+                l.chars().count()
+            );
+        }
+    }
+}
