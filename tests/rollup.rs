@@ -444,3 +444,86 @@ fn rollup_module_lines_fit_100_columns() {
         }
     }
 }
+
+/// A module instance address with its keys left out: `module.a["x.y"].module.b[0]` →
+/// `module.a.module.b` (written apart from the parser under test: brackets outside quotes).
+fn without_keys(address: &str) -> String {
+    let (mut out, mut depth, mut quoted, mut escaped) = (String::new(), 0, false, false);
+    for c in address.chars() {
+        if quoted {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => quoted = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' if depth > 0 => quoted = true,
+            '[' => depth += 1,
+            ']' => depth -= 1,
+            _ if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The module of every resource, as `planned_values` nests it: address → module address.
+fn planned_modules(module: &Value, into: &mut std::collections::HashMap<String, String>) {
+    let here = module["address"].as_str().unwrap_or("");
+    for r in module["resources"].as_array().into_iter().flatten() {
+        into.insert(r["address"].as_str().unwrap().to_string(), here.to_string());
+    }
+    for c in module["child_modules"].as_array().into_iter().flatten() {
+        planned_modules(c, into);
+    }
+}
+
+/// The tree's module of each resource agrees with the plan's own module nesting
+/// (`planned_values.child_modules[].address`), keys with dots, brackets and backslashes
+/// included.
+#[test]
+fn rollup_modules_agree_with_the_plans_own_module_addresses() {
+    let generated = generated();
+    for plan in [
+        generated.to_str().unwrap(),
+        "testdata/demo/plan.json",
+        "testdata/carbon/modules.json",
+        "testdata/plans/infracost/terraform_v0.14_plan.json",
+    ] {
+        let doc: Value =
+            serde_json::from_slice(&std::fs::read(root().join(plan)).unwrap()).unwrap();
+        let mut want = std::collections::HashMap::new();
+        planned_modules(&doc["planned_values"]["root_module"], &mut want);
+        let out: Value =
+            serde_json::from_str(&show(&[plan, "--format", "json", "--module-depth", "100"]))
+                .unwrap();
+        let mut got = std::collections::HashMap::new();
+        fn walk(node: &Value, got: &mut std::collections::HashMap<String, String>) {
+            for r in node["resources"].as_array().unwrap() {
+                got.insert(
+                    r.as_str().unwrap().to_string(),
+                    node["address"].as_str().unwrap().to_string(),
+                );
+            }
+            for c in node["children"].as_array().unwrap() {
+                walk(c, got);
+            }
+        }
+        walk(&out["modules"]["root"], &mut got);
+        let mut checked = 0;
+        for (address, module) in &got {
+            if let Some(m) = want.get(address) {
+                assert_eq!(*module, without_keys(m), "{plan}: {address}");
+                checked += 1;
+            }
+        }
+        assert!(checked >= 4, "{plan}: {checked} resources checked");
+        let nested = got.values().filter(|m| m.matches("module.").count() > 1);
+        if plan == generated.to_str().unwrap() {
+            assert!(nested.count() > 10, "the generated plan nests modules");
+        }
+    }
+}
