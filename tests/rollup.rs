@@ -360,6 +360,18 @@ fn rollup_markdown_has_the_module_table_and_each_modules_resources() {
         "{eu}"
     );
     assert!(!eu.contains("aws_db_instance.main"), "{eu}");
+    // 13 resources in the root module, 11 listed (the 3 workers on one row): the other two
+    // are said
+    let at = md
+        .find("<details><summary>(root module): +22.3 kgCO2eq per month, 13 resources</summary>")
+        .expect("the root module's resources folded");
+    let root_fold = &md[at..at + md[at..].find("</details>").unwrap()];
+    assert!(
+        root_fold.ends_with(
+            "*And 2 more resources: their figures do not change, or could not be estimated.*\n\n"
+        ),
+        "{root_fold}"
+    );
     // the module table comes before the plan's fold
     assert!(md.find("**By module**").unwrap() < md.find("<details><summary>Plan:").unwrap());
     let none = show(&[

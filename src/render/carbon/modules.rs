@@ -289,11 +289,27 @@ fn details(s: &Summary, r: &Row) -> String {
         DocumentKind::Plan => signed(r.delta * h),
         DocumentKind::State => Mass(r.after * h).to_string(),
     };
-    let body = if groups.is_empty() {
-        "*No resource of it changes its figures.*\n".to_string()
+    let listed: usize = groups.iter().map(|g| g.members.len()).sum();
+    let mut body = if groups.is_empty() {
+        String::new()
     } else {
         table(s, &groups)
     };
+    // the module's other resources: no change of figures, or no figures
+    if let Some(n) = r.count().checked_sub(listed).filter(|&n| n > 0) {
+        if !body.is_empty() {
+            body.push('\n');
+        }
+        body.push_str(&if n == 1 {
+            "*And 1 more resource: its figures do not change, or could not be estimated.*\n"
+                .to_string()
+        } else {
+            format!(
+                "*And {n} more resources: their figures do not change, or could not be \
+                 estimated.*\n"
+            )
+        });
+    }
     format!(
         "<details><summary>{}: {figure} per {}, {}</summary>\n\n{body}\n</details>\n",
         super::markdown::escape(&r.label),
