@@ -38,11 +38,13 @@ fn module_lines(human: &str) -> &str {
 }
 
 /// A generated plan (scripts/gen-plan) of 300 resources: nested modules, `count` modules.
+/// Written once per test run (the tests that read it run in parallel).
 fn generated() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("carbon-show-rollup-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let plan = dir.join("plan-300.json");
-    if !plan.exists() {
+    static PLAN: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    PLAN.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("carbon-show-rollup-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let plan = dir.join("plan-300.json");
         let o = std::process::Command::new("python3")
             .arg(root().join("scripts/gen-plan/gen_plan.py"))
             .args(["--resources", "300", "--seed", "1", "-o"])
@@ -50,8 +52,9 @@ fn generated() -> PathBuf {
             .output()
             .expect("python3 runs");
         assert!(o.status.success(), "{}", stderr(&o));
-    }
-    plan
+        plan
+    })
+    .clone()
 }
 
 #[test]
