@@ -432,6 +432,7 @@ fn write_output(
         .as_ref()
         .map(|c| c.settings.period)
         .unwrap_or_default();
+    let module_depth = opts.carbon.as_ref().map_or(0, |c| c.module_depth);
     let annotator: Box<dyn Annotator> = match assessment {
         Some(a) => Box::new(CarbonAnnotator::new(&a.report, period)),
         None => Box::new(NoAnnotations),
@@ -452,12 +453,13 @@ fn write_output(
             // The summary closes the output, after OpenTofu's own text (render::carbon::summary).
             match assessment {
                 Some(a) => {
-                    wording::write_human(&Summary::new(&a.report, kind, period), &theme, out)
+                    let summary = Summary::new(&a.report, kind, period);
+                    wording::write_human(&summary.with_module_depth(module_depth), &theme, out)
                 }
                 None => Ok(()),
             }
         }
-        (Format::Json, Some(a)) => render::json::write_report(&a.report, period, out),
+        (Format::Json, Some(a)) => render::json::write_report(&a.report, period, module_depth, out),
         (Format::Markdown, Some(a)) => {
             let mut text = Vec::new();
             let rendered = render::render_human(
@@ -473,7 +475,7 @@ fn write_output(
                 text: &text,
                 plan_line: rendered.plan_line.as_deref(),
             };
-            let summary = Summary::new(&a.report, kind, period);
+            let summary = Summary::new(&a.report, kind, period).with_module_depth(module_depth);
             wording::write_comment(&summary, plan_text, &opts.comment, out)
         }
         (Format::ImpactFramework, Some(a)) => {

@@ -63,7 +63,7 @@ pub enum Format {
 }
 
 /// How carbon figures are found and computed.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct CarbonOptions {
     /// User mapping folders, layered over the embedded ones in order.
     pub mapping_dirs: Vec<PathBuf>,
@@ -77,6 +77,22 @@ pub struct CarbonOptions {
     pub regions: std::collections::BTreeMap<crate::data::Provider, String>,
     /// `--mapping-budget`: time and memory of one jq evaluation.
     pub mapping_budget: crate::mapping::limits::Budget,
+    /// `--module-depth`: the module rollup's depth (0: no module rollup in the summary).
+    pub module_depth: usize,
+}
+
+impl Default for CarbonOptions {
+    fn default() -> Self {
+        CarbonOptions {
+            mapping_dirs: Vec::new(),
+            data_dirs: Vec::new(),
+            settings: Default::default(),
+            fail_over: None,
+            regions: Default::default(),
+            mapping_budget: Default::default(),
+            module_depth: crate::report::modules::DEFAULT_DEPTH,
+        }
+    }
 }
 
 /// Validated options for one run.
@@ -233,7 +249,7 @@ struct Args {
     format: FormatArg,
     /// The plan exactly as OpenTofu prints it: no carbon annotations or summary (human format
     /// only; the carbon flags conflict with it).
-    #[arg(long, conflicts_with_all = ["mappings", "data", "utilization", "period", "fail_over", "comment_tag", "max_chars"])]
+    #[arg(long, conflicts_with_all = ["mappings", "data", "utilization", "period", "fail_over", "comment_tag", "max_chars", "module_depth"])]
     no_carbon: bool,
     /// A folder of mapping files layered over the embedded ones (repeatable).
     #[arg(long = "mappings", value_name = "DIR")]
@@ -273,6 +289,10 @@ struct Args {
     /// a note (`--format markdown` only).
     #[arg(long, value_name = "N", value_parser = parse_max_chars)]
     max_chars: Option<usize>,
+    /// The summary's module rollup: modules nested deeper than N are folded into their
+    /// ancestor at depth N [default: 1, top-level modules; 0: no module rollup].
+    #[arg(long, value_name = "N", value_parser = config::parse_module_depth)]
+    module_depth: Option<usize>,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -447,6 +467,10 @@ fn flag_layer(a: &Args) -> Layer {
             value,
             source: flag("--max-chars"),
         }),
+        module_depth: a.module_depth.map(|value| Setting {
+            value,
+            source: flag("--module-depth"),
+        }),
         // `--flavor auto` is the default: it sets nothing, so a file or the environment can
         flavor: a
             .flavor
@@ -490,6 +514,7 @@ fn carbon_options(
             .map(|(p, r)| (*p, r.value.clone()))
             .collect(),
         mapping_budget: mapping_budget.unwrap_or_default(),
+        module_depth: settings.module_depth.value,
     }
 }
 

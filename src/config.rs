@@ -13,6 +13,7 @@
 //! flavor = "opentofu"           # opentofu | terraform
 //! alternatives = "off"          # on | off (accepted and validated; the feature comes later)
 //! max-chars = 65536             # the Markdown comment's budget
+//! module-depth = 1              # the summary's module rollup (0: none)
 //! [regions]                     # per provider: replaces every resource's region
 //! aws = "eu-west-1"
 //! ```
@@ -87,6 +88,7 @@ pub struct Layer {
     pub flavor: Option<Setting<Flavor>>,
     pub alternatives: Option<Setting<bool>>,
     pub max_chars: Option<Setting<usize>>,
+    pub module_depth: Option<Setting<usize>>,
     /// Per provider (`aws`, `gcp`, `azure`): the region every resource of it is assessed in.
     pub regions: BTreeMap<Provider, Setting<String>>,
 }
@@ -104,6 +106,7 @@ pub struct Effective {
     pub flavor: Setting<Flavor>,
     pub alternatives: Setting<bool>,
     pub max_chars: Setting<usize>,
+    pub module_depth: Setting<usize>,
     pub regions: BTreeMap<Provider, Setting<String>>,
 }
 
@@ -147,6 +150,12 @@ impl Effective {
                 env.max_chars,
                 file.max_chars,
                 DEFAULT_MAX_CHARS,
+            ),
+            module_depth: pick(
+                flags.module_depth,
+                env.module_depth,
+                file.module_depth,
+                crate::report::modules::DEFAULT_DEPTH,
             ),
             regions,
         }
@@ -203,6 +212,11 @@ impl Effective {
             "max-chars",
             self.max_chars.value.to_string(),
             &self.max_chars.source,
+        );
+        line(
+            "module-depth",
+            self.module_depth.value.to_string(),
+            &self.module_depth.source,
         );
         let _ = writeln!(s, "\n[regions]");
         if self.regions.is_empty() {
@@ -303,6 +317,26 @@ fn check_max_chars(n: i64) -> Result<usize, String> {
     Ok(n as usize)
 }
 
+/// How deep the module rollup goes: a whole number, 0 (no module rollup) to
+/// [`MAX_MODULE_DEPTH`].
+pub fn parse_module_depth(s: &str) -> Result<usize, String> {
+    let n: i64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("{s:?}: expected a whole number of module levels (0: none)"))?;
+    check_module_depth(n).map_err(|e| format!("{s:?}: {e}"))
+}
+
+/// The deepest `--module-depth` accepted (Terraform nests modules far less deep).
+pub const MAX_MODULE_DEPTH: usize = 100;
+
+fn check_module_depth(n: i64) -> Result<usize, String> {
+    if !(0..=MAX_MODULE_DEPTH as i64).contains(&n) {
+        return Err(format!("must be between 0 and {MAX_MODULE_DEPTH}"));
+    }
+    Ok(n as usize)
+}
+
 /// A region for a provider: one the grid-intensity tables know.
 fn check_region(provider: Provider, region: &str) -> Result<(), String> {
     if crate::data::grid_intensity(provider, region).is_none() {
@@ -338,6 +372,7 @@ pub const ENV_VARS: &[(&str, &str)] = &[
     ("CARBON_SHOW_FLAVOR", "opentofu | terraform"),
     ("CARBON_SHOW_ALTERNATIVES", "on | off"),
     ("CARBON_SHOW_MAX_CHARS", "the Markdown comment's budget"),
+    ("CARBON_SHOW_MODULE_DEPTH", "module rollup depth (0: none)"),
     ("CARBON_SHOW_REGION_AWS", "region for every AWS resource"),
     ("CARBON_SHOW_REGION_GCP", "region for every GCP resource"),
     (
@@ -400,6 +435,7 @@ pub fn env_layer(get: &dyn Fn(&str) -> Option<OsString>) -> Result<Layer, Error>
         flavor: one(get, "CARBON_SHOW_FLAVOR", parse_flavor)?,
         alternatives: one(get, "CARBON_SHOW_ALTERNATIVES", parse_switch)?,
         max_chars: one(get, "CARBON_SHOW_MAX_CHARS", parse_max_chars)?,
+        module_depth: one(get, "CARBON_SHOW_MODULE_DEPTH", parse_module_depth)?,
         regions,
     })
 }
@@ -423,6 +459,7 @@ struct FileKeys {
     flavor: Option<Spanned<String>>,
     alternatives: Option<Spanned<String>>,
     max_chars: Option<Spanned<i64>>,
+    module_depth: Option<Spanned<i64>>,
     regions: Option<BTreeMap<Spanned<String>, Spanned<String>>>,
 }
 
@@ -520,6 +557,15 @@ pub fn parse_file(path: &Path, text: &str) -> Result<Layer, Error> {
                 .map_err(|e| at(span, &format!("max-chars {e}")))
         })
         .transpose()?;
+    let module_depth = keys
+        .module_depth
+        .map(|m| {
+            let span = m.span();
+            check_module_depth(*m.get_ref())
+                .map(|v| Setting::new(v, source(&span)))
+                .map_err(|e| at(span, &format!("module-depth {e}")))
+        })
+        .transpose()?;
     let mut regions = BTreeMap::new();
     for (k, v) in keys.regions.unwrap_or_default() {
         let p = parse_provider(k.get_ref()).map_err(|e| at(k.span(), &e))?;
@@ -560,6 +606,7 @@ pub fn parse_file(path: &Path, text: &str) -> Result<Layer, Error> {
         flavor,
         alternatives,
         max_chars,
+        module_depth,
         regions,
     })
 }
@@ -623,7 +670,7 @@ mod tests {
         let l = file(
             "mappings = [\"m\", \"/abs\"]\ndata = [\"d\"]\nutilization = \"25%\"\nperiod = \"year\"\n\
              fail-over = \"10kg/month\"\nflavor = \"terraform\"\nalternatives = \"on\"\n\
-             max-chars = 1_000_000\n[regions]\naws = \"eu-west-1\"\ngcp = \"europe-west1\"\n",
+             max-chars = 1_000_000\nmodule-depth = 2\n[regions]\naws = \"eu-west-1\"\ngcp = \"europe-west1\"\n",
         );
         let m = l.mappings.unwrap();
         assert_eq!(m.value, vec![PathBuf::from("/p/m"), PathBuf::from("/abs")]);
@@ -639,10 +686,11 @@ mod tests {
         assert_eq!(l.flavor.unwrap().value, Flavor::Terraform);
         assert!(l.alternatives.unwrap().value);
         assert_eq!(l.max_chars.unwrap().value, 1_000_000);
+        assert_eq!(l.module_depth.unwrap().value, 2);
         let aws = &l.regions[&Provider::Aws];
         assert_eq!(
             (aws.value.as_str(), aws.source.to_string()),
-            ("eu-west-1", "/p/.carbon-show.toml:10".into())
+            ("eu-west-1", "/p/.carbon-show.toml:11".into())
         );
         assert_eq!(l.regions[&Provider::Gcp].value, "europe-west1");
     }
@@ -664,6 +712,10 @@ mod tests {
             error("alternatives = \"maybe\"").contains(":1: alternatives: \"maybe\": expected")
         );
         assert!(error("max-chars = 10").contains(":1: max-chars must be between"));
+        assert!(
+            error("\nmodule-depth = -1").contains(":2: module-depth must be between 0 and 100")
+        );
+        assert!(error("module-depth = \"1\"").contains(":1: "));
         assert!(
             error("[regions]\nibm = \"x\"")
                 .starts_with("/p/.carbon-show.toml:2: unknown provider \"ibm\"")
@@ -752,6 +804,15 @@ mod tests {
                 .starts_with("environment variable CARBON_SHOW_PERIOD: unknown period"),
             "{e}"
         );
+        let e =
+            env_layer(&|k| (k == "CARBON_SHOW_MODULE_DEPTH").then(|| "deep".into())).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("environment variable CARBON_SHOW_MODULE_DEPTH: \"deep\": expected"),
+            "{e}"
+        );
+        let d = env_layer(&|k| (k == "CARBON_SHOW_MODULE_DEPTH").then(|| "0".into())).unwrap();
+        assert_eq!(d.module_depth.unwrap().value, 0);
         let empty = env_layer(&|_| Some("".into())).unwrap();
         assert_eq!(empty, Layer::default(), "an empty variable counts as unset");
     }
@@ -787,5 +848,6 @@ mod tests {
         assert_eq!(back.period.unwrap().value, Period::Year);
         assert_eq!(back.regions[&Provider::Gcp].value, "europe-west1");
         assert_eq!(back.max_chars.unwrap().value, DEFAULT_MAX_CHARS);
+        assert_eq!(back.module_depth.unwrap().value, 1);
     }
 }

@@ -7,8 +7,10 @@ use serde::Serialize;
 
 use crate::estimate::{Estimate, Period};
 
+pub mod modules;
+
 /// Version of the JSON document written by `--format json` (see docs/json-format.md).
-pub const JSON_SCHEMA_VERSION: &str = "1.1";
+pub const JSON_SCHEMA_VERSION: &str = "1.2";
 
 /// What is known of one side (before or after) of a resource.
 #[derive(Debug, Clone, Serialize, JsonSchema, PartialEq)]
@@ -221,6 +223,40 @@ pub struct Totals {
     pub delta_range_per_hour: Band,
 }
 
+impl Totals {
+    /// The totals of some resources of a report (the plan's, or a module's:
+    /// [`modules::rollup`]).
+    pub fn sum<'a>(resources: impl IntoIterator<Item = &'a ResourceReport>) -> Totals {
+        let mut before = Figures::default();
+        let mut after = Figures::default();
+        let (mut before_band, mut after_band) = (Band::default(), Band::default());
+        for r in resources {
+            if let Some(b) = &r.before {
+                before = before.plus(&b.per_hour);
+                before_band = before_band.plus(&b.range_per_hour);
+            }
+            // A resource whose after side could not be estimated keeps its before figures, and
+            // counts as unchanged in the after total (its delta is unknown, not −before).
+            let after_side = match (&r.status, &r.before, &r.after) {
+                (Status::NotEstimated { .. }, Some(b), None) => Some(b),
+                (_, _, a) => a.as_ref(),
+            };
+            if let Some(a) = after_side {
+                after = after.plus(&a.per_hour);
+                after_band = after_band.plus(&a.range_per_hour);
+            }
+        }
+        Totals {
+            before_per_hour: before,
+            after_per_hour: after,
+            delta_per_hour: after.minus(&before),
+            before_range_per_hour: before_band,
+            after_range_per_hour: after_band,
+            delta_range_per_hour: after_band.minus(&before_band),
+        }
+    }
+}
+
 /// The whole carbon report of a plan.
 #[derive(Debug, Clone, Serialize, JsonSchema, PartialEq)]
 pub struct Report {
@@ -291,9 +327,6 @@ impl Report {
         utilization: f64,
         period: Period,
     ) -> Self {
-        let mut before = Figures::default();
-        let mut after = Figures::default();
-        let (mut before_band, mut after_band) = (Band::default(), Band::default());
         let mut counts = Counts {
             unsupported: unsupported.len(),
             ignored,
@@ -304,34 +337,14 @@ impl Report {
                 Status::Estimated => counts.estimated += 1,
                 Status::NotEstimated { .. } => counts.not_estimated += 1,
             }
-            if let Some(b) = &r.before {
-                before = before.plus(&b.per_hour);
-                before_band = before_band.plus(&b.range_per_hour);
-            }
-            // A resource whose after side could not be estimated keeps its before figures, and
-            // counts as unchanged in the after total (its delta is unknown, not −before).
-            let after_side = match (&r.status, &r.before, &r.after) {
-                (Status::NotEstimated { .. }, Some(b), None) => Some(b),
-                (_, _, a) => a.as_ref(),
-            };
-            if let Some(a) = after_side {
-                after = after.plus(&a.per_hour);
-                after_band = after_band.plus(&a.range_per_hour);
-            }
         }
+        let totals = Totals::sum(&resources);
         Report {
             schema_version: JSON_SCHEMA_VERSION,
             utilization,
             period: PeriodInfo::new(period),
             resources,
-            totals: Totals {
-                before_per_hour: before,
-                after_per_hour: after,
-                delta_per_hour: after.minus(&before),
-                before_range_per_hour: before_band,
-                after_range_per_hour: after_band,
-                delta_range_per_hour: after_band.minus(&before_band),
-            },
+            totals,
             counts,
             unsupported,
         }

@@ -151,7 +151,10 @@ fn summary_groups_instances_and_names_what_was_left_out() {
          \x20   and 8 more (--format json or markdown for all)\n\
          \x20 not estimated, not counted:\n\
          \x20   google_storage_bucket.assets: unsupported: object storage: the amount stored is not in the plan\n\
-         \x20 resources: 15 estimated, 1 not estimated, 0 unsupported, 4 ignored\n"
+         \x20 resources: 15 estimated, 1 not estimated, 0 unsupported, 4 ignored\n\
+         \x20 by module per month (--module-depth 1):\n\
+         \x20   +22.3 kgCO2eq  (root module): 4.65 kgCO2eq → 27.0 kgCO2eq · 13 resources\n\
+         \x20   +10.2 kgCO2eq  module.eu: 0 gCO2eq → 10.2 kgCO2eq · 3 resources\n"
     );
     // the summary closes the output, after OpenTofu's `Changes to Outputs:`
     assert!(
@@ -292,8 +295,9 @@ fn markdown_comment_renders_as_designed() {
         html.contains("<h3>▲ This plan adds 32.5 kgCO2eq per month (+700 %)</h3>"),
         "{html}"
     );
-    // totals, the top 10 resources, and the 11th folded under "1 more resource"
-    assert_eq!(html.matches("<table>").count(), 3, "{html}");
+    // totals, the top 10 resources, the 11th folded under "1 more resource", the modules
+    // (tests/rollup.rs) and each module's resources
+    assert_eq!(html.matches("<table>").count(), 6, "{html}");
     assert!(
         html.contains("<details><summary>1 more resource</summary>"),
         "{html}"

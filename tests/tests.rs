@@ -16,6 +16,7 @@ mod plans;
 mod props;
 mod provider;
 mod regressions;
+mod rollup;
 mod security;
 mod summary;
 mod terraform;

@@ -6,6 +6,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::estimate::Period;
+use crate::report::modules::{self, ModuleRollup};
 use crate::report::{Report, Totals};
 
 /// The top-level JSON document: the report plus the headline totals for the chosen period.
@@ -14,6 +15,8 @@ struct Document<'a> {
     #[serde(flatten)]
     report: &'a Report,
     headline: Headline,
+    /// The resources in their modules, folded at `--module-depth` (docs/json-format.md).
+    modules: ModuleRollup,
 }
 
 /// Totals over the headline period, in gCO2eq.
@@ -65,11 +68,18 @@ pub fn schema_text() -> String {
     t
 }
 
-/// Writes the report as pretty-printed JSON followed by a newline.
-pub fn write_report(report: &Report, period: Period, out: &mut dyn Write) -> io::Result<()> {
+/// Writes the report as pretty-printed JSON followed by a newline, with its module tree
+/// folded at `module_depth`.
+pub fn write_report(
+    report: &Report,
+    period: Period,
+    module_depth: usize,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let doc = Document {
         report,
         headline: Headline::new(&report.totals, period),
+        modules: modules::rollup(report, module_depth),
     };
     serde_json::to_writer_pretty(&mut *out, &doc)?;
     out.write_all(b"\n")

@@ -1,8 +1,9 @@
 //! `--format markdown`: a pull-request comment laid out for the reviewer — a hidden marker a
 //! CI job finds its own comment by, a heading that is a sentence (direction marker, change,
 //! relative change), the totals in one table with one unit, what was not counted, the
-//! resources that change most (ranked by the size of their change, the rest folded), and the
-//! annotated plan folded at the end.
+//! resources that change most (ranked by the size of their change, the rest folded), the top
+//! modules with each one's resources folded ([`super::modules`]), and the annotated plan
+//! folded at the end.
 //!
 //! The comment is built as sections in document order, each with a priority, and kept within
 //! a character budget (`--max-chars`, GitHub's 65,536 by default) by leaving out the least
@@ -74,8 +75,12 @@ pub enum Part {
     NotCounted,
     /// The top resource rows.
     Largest,
+    /// The top modules' table (`render::carbon::modules`).
+    Modules,
     /// The folded remaining rows.
     Rest,
+    /// Each top module's resources, folded.
+    ModuleResources,
     /// The folded plan text.
     Plan,
 }
@@ -116,6 +121,12 @@ pub fn sections(s: &Summary, plan: PlanText, opts: &CommentOptions) -> Vec<(Part
             ));
         }
     }
+    let top = opts.top.max(1);
+    for part in [Part::Modules, Part::ModuleResources] {
+        if let Some(m) = super::modules::section(s, part, top, top, None) {
+            v.push((part, m));
+        }
+    }
     v.push((Part::Plan, plan_fold(s, plan)));
     v
 }
@@ -147,8 +158,8 @@ fn chars(s: &str) -> usize {
 
 /// The comment within the budget. Over it, the least important goes first: the plan is cut
 /// between lines (its code fence and fold stay closed, a note says how much is left out),
-/// then the folded rows and then the top rows are cut from the smallest change up (a note
-/// says how many). The headline, the totals and what was not counted always stay.
+/// then the modules' folded resources, the folded rows, the module table and the top rows
+/// are cut from the smallest change up (a note says how many). The headline, the totals and what was not counted always stay.
 pub fn fit(s: &Summary, plan: PlanText, opts: &CommentOptions) -> String {
     let mut parts = sections(s, plan, opts);
     let Some(max) = opts.max_chars else {
@@ -166,26 +177,40 @@ pub fn fit(s: &Summary, plan: PlanText, opts: &CommentOptions) -> String {
             return join(&parts);
         }
     }
-    // 2. the folded rows, then 3. the top rows
+    // 2. the modules' folded resources, 3. the folded rows, 4. the module table, then 5. the
+    // top rows
     let top = opts.top.max(1).min(s.groups.len());
-    for (part, range) in [(Part::Rest, top..s.groups.len()), (Part::Largest, 0..top)] {
+    let modules = super::modules::comment_rows(s, opts.top);
+    let section = |part: Part, shown: usize| match part {
+        Part::Rest => rows_section(s, part, &s.groups[top..], shown, max),
+        Part::Largest => rows_section(s, part, &s.groups[..top], shown, max),
+        _ => super::modules::section(s, part, opts.top, shown, Some(max)).unwrap_or_default(),
+    };
+    for (part, items) in [
+        (Part::ModuleResources, modules),
+        (Part::Rest, s.groups.len() - top),
+        (Part::Modules, modules),
+        (Part::Largest, top),
+    ] {
         let Some(i) = parts.iter().position(|(p, _)| *p == part) else {
             continue;
         };
         let others = total(&parts) - chars(&parts[i].1);
         let room = max.saturating_sub(others);
-        let groups = &s.groups[range];
         // the most rows that fit (a section's length grows with its rows)
-        let (mut lo, mut hi) = (0, groups.len());
+        let (mut lo, mut hi) = (0, items);
         while lo < hi {
             let mid = (lo + hi).div_ceil(2);
-            if chars(&rows_section(s, part, groups, mid, max)) <= room {
+            if chars(&section(part, mid)) <= room {
                 lo = mid;
             } else {
                 hi = mid - 1;
             }
         }
-        parts[i].1 = rows_section(s, part, groups, lo, max);
+        parts[i].1 = section(part, lo);
+        if parts[i].1.is_empty() {
+            parts.remove(i);
+        }
         if total(&parts) <= max {
             break;
         }
@@ -337,7 +362,7 @@ fn headline(s: &Summary, opts: &CommentOptions) -> String {
 }
 
 /// The unit a table's figures are given in, from its largest figure: (name, grams per unit).
-fn unit_for(figures: impl IntoIterator<Item = f64>) -> (&'static str, f64) {
+pub(super) fn unit_for(figures: impl IntoIterator<Item = f64>) -> (&'static str, f64) {
     let max = figures.into_iter().fold(0.0f64, |m, g| m.max(g.abs()));
     if max >= 1e6 {
         ("tCO2eq", 1e6)
@@ -348,11 +373,11 @@ fn unit_for(figures: impl IntoIterator<Item = f64>) -> (&'static str, f64) {
     }
 }
 
-fn num(g: f64, scale: f64) -> String {
+pub(super) fn num(g: f64, scale: f64) -> String {
     sig3(g / scale)
 }
 
-fn signed_num(g: f64, scale: f64) -> String {
+pub(super) fn signed_num(g: f64, scale: f64) -> String {
     format!("{}{}", super::sign(g), sig3(g / scale))
 }
 
@@ -456,7 +481,7 @@ fn sources_footer(s: &Summary) -> Option<String> {
 }
 
 /// A table of resource groups, with one unit for all its figures.
-fn table(s: &Summary, groups: &[Group]) -> String {
+pub(super) fn table(s: &Summary, groups: &[Group]) -> String {
     let h = s.hours();
     let per = s.period_name();
     let all: Vec<f64> = groups
@@ -564,7 +589,7 @@ fn more_resources(n: usize) -> String {
 
 /// An address in a code span, safe in a table cell: on one line (a raw newline would end the
 /// row), no backtick to close the span or open a fence, no `|` to split the cell.
-fn code(address: &str) -> String {
+pub(super) fn code(address: &str) -> String {
     format!(
         "`{}`",
         one_line(address).replace('`', "'").replace('|', "\\|")
@@ -592,7 +617,7 @@ fn code_type_count(t: &str) -> String {
 }
 
 /// Escapes text for a Markdown table cell or HTML summary.
-fn escape(s: &str) -> String {
+pub(super) fn escape(s: &str) -> String {
     one_line(s)
         .replace('&', "&amp;")
         .replace('<', "&lt;")

@@ -9,6 +9,7 @@
 
 pub mod line;
 pub mod markdown;
+pub mod modules;
 pub mod summary;
 
 pub use line::{CarbonAnnotator, annotation};

@@ -15,6 +15,7 @@ use anstyle::Style;
 use super::{COLUMNS, group_by_resource, relative, signed, trim_num, type_counts};
 use crate::estimate::{Mass, Period};
 use crate::render::Theme;
+use crate::report::modules::{self, ModuleRollup};
 use crate::report::{Report, ResourceReport, Status};
 
 /// Names shown in a summary line before `and N more`.
@@ -104,6 +105,8 @@ pub struct Summary<'r> {
     pub unsupported: Vec<String>,
     /// Unsupported resources per type: `aws_lambda_function ×2`.
     pub unsupported_types: Vec<String>,
+    /// The resources in their modules (`--module-depth`; [`super::modules`] words it).
+    pub modules: ModuleRollup,
 }
 
 impl<'r> Summary<'r> {
@@ -184,7 +187,16 @@ impl<'r> Summary<'r> {
             not_estimated,
             unsupported,
             unsupported_types: type_counts(report.unsupported.iter().map(String::as_str)),
+            modules: modules::rollup(report, modules::DEFAULT_DEPTH),
         }
+    }
+
+    /// The module rollup at `depth` (`--module-depth`) instead of the default.
+    pub fn with_module_depth(mut self, depth: usize) -> Self {
+        if depth != self.modules.depth {
+            self.modules = modules::rollup(self.report, depth);
+        }
+        self
     }
 
     /// The headline period's hours.
@@ -424,6 +436,7 @@ pub fn human_lines(s: &Summary) -> Vec<Line> {
         "  resources: {} estimated, {} not estimated, {} unsupported, {} ignored",
         c.estimated, c.not_estimated, c.unsupported, c.ignored
     )));
+    out.extend(super::modules::human_lines(s));
     out
 }
 

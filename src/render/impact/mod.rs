@@ -91,41 +91,16 @@ impl<'a> ImpactResource<'a> {
     /// `module.a["x.y"].module.b.aws_instance.web[0]` → `["module.a[\"x.y\"]", "module.b"]`.
     /// Dots and brackets inside quoted instance keys are not separators.
     pub fn module_path_of(address: &str) -> Vec<&str> {
-        let mut path = Vec::new();
-        let mut rest = address;
-        while let Some(after) = rest.strip_prefix("module.") {
-            let end = segment_end(after);
-            let seg_len = "module.".len() + end;
-            path.push(&rest[..seg_len]);
-            match rest[seg_len..].strip_prefix('.') {
-                Some(next) => rest = next,
-                None => break,
-            }
-        }
-        path
+        let mut from = 0;
+        crate::report::modules::module_steps(address)
+            .into_iter()
+            .map(|step| {
+                let segment = &step.instance[from..];
+                from = step.instance.len() + 1;
+                segment
+            })
+            .collect()
     }
-}
-
-/// The length of a name with its optional `[index]` / `["key"]`, up to the next `.` outside quotes.
-fn segment_end(s: &str) -> usize {
-    let mut in_quotes = false;
-    let mut escaped = false;
-    for (i, c) in s.char_indices() {
-        if in_quotes {
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == '"' {
-                in_quotes = false;
-            }
-        } else if c == '"' {
-            in_quotes = true;
-        } else if c == '.' {
-            return i;
-        }
-    }
-    s.len()
 }
 
 /// What the manifest is called and the period its figures cover.
