@@ -346,8 +346,25 @@ fn generated_data_matches_pinned_sources() {
 /// their vCPUs, memory and GPUs as the providers publish them.
 #[test]
 fn types_launched_through_2025_are_known() {
-    let cases: [(Provider, &str, f64, f64, f64); 18] = [
+    let cases: &[(Provider, &str, f64, f64, f64)] = &[
         (Provider::Aws, "m7i.large", 2.0, 8.0, 0.0),
+        // 2025 EC2 launches, from EC2's DescribeInstanceTypes as pinned moto ships it
+        (Provider::Aws, "c8a.large", 2.0, 4.0, 0.0),
+        (Provider::Aws, "m8a.xlarge", 4.0, 16.0, 0.0),
+        (Provider::Aws, "r8a.large", 2.0, 16.0, 0.0),
+        (Provider::Aws, "c8i.large", 2.0, 4.0, 0.0),
+        (Provider::Aws, "m8i-flex.large", 2.0, 8.0, 0.0),
+        (Provider::Aws, "r8i.large", 2.0, 16.0, 0.0),
+        (Provider::Aws, "c8gd.large", 2.0, 4.0, 0.0),
+        (Provider::Aws, "c8gn.large", 2.0, 4.0, 0.0),
+        (Provider::Aws, "i7i.large", 2.0, 16.0, 0.0),
+        (Provider::Aws, "i8ge.large", 2.0, 16.0, 0.0),
+        (Provider::Aws, "x8aedz.large", 2.0, 64.0, 0.0),
+        (Provider::Aws, "p6-b200.48xlarge", 192.0, 2048.0, 8.0),
+        (Provider::Aws, "p6-b300.48xlarge", 192.0, 4096.0, 8.0),
+        (Provider::Aws, "g6f.large", 2.0, 8.0, 1.0),
+        (Provider::Aws, "p5.4xlarge", 16.0, 256.0, 1.0),
+        (Provider::Aws, "c7i.metal-48xl", 192.0, 384.0, 0.0),
         (Provider::Aws, "r7i.large", 2.0, 16.0, 0.0),
         (Provider::Aws, "c7g.large", 2.0, 4.0, 0.0),
         (Provider::Aws, "c8g.large", 2.0, 4.0, 0.0),
@@ -384,7 +401,7 @@ fn types_launched_through_2025_are_known() {
             8.0,
         ),
     ];
-    for (p, name, vcpus, gib, gpus) in cases {
+    for &(p, name, vcpus, gib, gpus) in cases {
         let i = data::instance(p, name).unwrap_or_else(|| panic!("{p} {name} unknown"));
         assert_eq!(
             (i.vcpus, i.memory_gib, i.gpu_count()),
@@ -401,6 +418,14 @@ fn types_launched_through_2025_are_known() {
     assert_eq!(data::gpu_watts(&p5.gpus[0].model).unwrap().max_watts, 700.0);
     let g6 = data::instance(Provider::Aws, "g6.xlarge").unwrap();
     assert_eq!(data::gpu_watts(&g6.gpus[0].model).unwrap().max_watts, 72.0);
+    // p6-b200: B200 at 1,000 W; g6f.large: an eighth of an L4, an eighth of its watts.
+    let p6 = data::instance(Provider::Aws, "p6-b200.48xlarge").unwrap();
+    assert_eq!(
+        data::gpu_watts(&p6.gpus[0].model).unwrap().max_watts,
+        1000.0
+    );
+    let g6f = data::instance(Provider::Aws, "g6f.large").unwrap();
+    assert_eq!(data::gpu_watts(&g6f.gpus[0].model).unwrap().max_watts, 9.0);
 }
 
 /// Every host in data/hosts.json is at least as large as every type that runs on it, so no
