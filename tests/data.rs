@@ -373,12 +373,22 @@ fn types_launched_through_2025_are_known() {
         (Provider::Aws, "g6e.xlarge", 4.0, 32.0, 1.0),
         (Provider::Aws, "p5.48xlarge", 192.0, 2048.0, 8.0),
         (Provider::Gcp, "c3-standard-4", 4.0, 16.0, 0.0),
-        (Provider::Gcp, "c4-standard-2", 2.0, 7.5, 0.0),
+        // 7 GB, not 2 x 3.75 (Google's C4 table; was 7.5 before)
+        (Provider::Gcp, "c4-standard-2", 2.0, 7.0, 0.0),
+        (Provider::Gcp, "c4-highmem-2", 2.0, 15.0, 0.0),
+        (Provider::Gcp, "c4-standard-8", 8.0, 30.0, 0.0),
         (Provider::Gcp, "n4-standard-2", 2.0, 8.0, 0.0),
         (Provider::Gcp, "a3-highgpu-8g", 208.0, 1872.0, 8.0),
         (Provider::Gcp, "g2-standard-4", 4.0, 16.0, 1.0),
         (Provider::Azure, "Standard_D2s_v5", 2.0, 8.0, 0.0),
         (Provider::Azure, "Standard_D2s_v6", 2.0, 8.0, 0.0),
+        // 2024-2025 series, from Microsoft's size tables: Cobalt 100 and AMD Fasv6/Falsv6/Famsv6
+        (Provider::Azure, "Standard_D2ps_v6", 2.0, 8.0, 0.0),
+        (Provider::Azure, "Standard_D4plds_v6", 4.0, 8.0, 0.0),
+        (Provider::Azure, "Standard_E96ps_v6", 96.0, 672.0, 0.0),
+        (Provider::Azure, "Standard_F2as_v6", 2.0, 8.0, 0.0),
+        (Provider::Azure, "Standard_F4als_v6", 4.0, 8.0, 0.0),
+        (Provider::Azure, "Standard_F64ams_v6", 64.0, 512.0, 0.0),
         (
             Provider::Azure,
             "Standard_NC24ads_A100_v4",
