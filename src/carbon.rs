@@ -530,6 +530,17 @@ fn mapping_note(w: &str) -> Option<(bool, String)> {
     }
 }
 
+/// `Unsupported` for a reason the mapping gave as `unsupported: …` (a type no sourced method
+/// covers), `NotEstimated` for any other (a figure was missing).
+fn status_of(reason: String) -> Status {
+    match reason.strip_prefix("unsupported: ") {
+        Some(why) => Status::Unsupported {
+            reason: why.to_string(),
+        },
+        None => Status::NotEstimated { reason },
+    }
+}
+
 fn push_unique(into: &mut Vec<String>, items: impl IntoIterator<Item = String>) {
     for i in items {
         if !into.contains(&i) {
@@ -644,7 +655,7 @@ pub fn assess(changes: &[Change<'_>], mapped: &MappedPlan, settings: Settings) -
                 }
                 Some(reason) => {
                     let mut r = ResourceReport::new(address, resource_type, actions, None, None);
-                    r.status = Status::NotEstimated { reason };
+                    r.status = status_of(reason);
                     r
                 }
                 None => {

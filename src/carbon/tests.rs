@@ -43,6 +43,63 @@ fn mapping_notes_lose_the_validator_wrapper() {
     );
 }
 
+/// Issue 16 D: a resource whose mapping says "unsupported: …" (google_storage_bucket in the
+/// demo) was counted "not estimated" while the summary said "0 unsupported". It is
+/// `unsupported` with the mapping's reason, counted as unsupported, and adds nothing; a
+/// missing figure stays "not estimated".
+#[test]
+fn a_mapping_unsupported_note_makes_the_resource_unsupported_not_not_estimated() {
+    let bucket = MappedResource {
+        address: "google_storage_bucket.assets".into(),
+        resource_type: "google_storage_bucket".into(),
+        provider: "gcp".into(),
+        region: Some("europe-west1".into()),
+        count: 1,
+        replication_factor: 1,
+        warnings: vec![r#"validator: "unsupported: the amount stored is not in the plan""#.into()],
+        ..Default::default()
+    };
+    let mut unknown = m5("aws_instance.odd", Some("us-east-1"));
+    unknown.machine_type = Some("zz9.plural".into());
+    unknown.vcpus = None;
+    unknown.memory_gb = None;
+    let plan = MappedPlan {
+        after: vec![bucket, unknown, m5("aws_instance.web", Some("us-east-1"))],
+        unsupported: vec!["aws_lambda_function.f".into()],
+        ..MappedPlan::default()
+    };
+    let a = assess(
+        &[
+            change("google_storage_bucket.assets", &["create"]),
+            change("aws_instance.odd", &["create"]),
+            change("aws_instance.web", &["create"]),
+        ],
+        &plan,
+        Settings::default(),
+    );
+    let r = &a.report;
+    assert_eq!(
+        r.resources[0].status,
+        Status::Unsupported {
+            reason: "the amount stored is not in the plan".into()
+        }
+    );
+    assert!(r.resources[0].after.is_none());
+    assert!(matches!(r.resources[1].status, Status::NotEstimated { .. }));
+    // one mapped as unsupported + one no mapping covers
+    assert_eq!(
+        (
+            r.counts.estimated,
+            r.counts.not_estimated,
+            r.counts.unsupported
+        ),
+        (1, 1, 2)
+    );
+    let json = serde_json::to_value(&r.resources[0]).unwrap();
+    assert_eq!(json["status"], "unsupported");
+    assert_eq!(json["reason"], "the amount stored is not in the plan");
+}
+
 fn m5(address: &str, region: Option<&str>) -> MappedResource {
     MappedResource {
         address: address.into(),
