@@ -470,3 +470,189 @@ fn every_instance_fits_its_host() {
         );
     }
 }
+
+/// Issue 16 C: the three hand tables were typed without a live check. Rows checked against the
+/// providers' documentation (each table's `sources[0].version` says against what) keep those
+/// figures, and every hand table's sources are listed in `data/sources.json` (`--version`,
+/// docs) like the generated tables'.
+#[test]
+fn hand_tables_match_the_checked_documentation_and_list_their_sources() {
+    let table = |name: &str| -> serde_json::Value {
+        serde_json::from_str(data::json_file(&format!("{name}.json")).unwrap()).unwrap()
+    };
+    let redshift = table("aws_redshift_nodes");
+    // Redshift Management Guide, "Node type details": vCPU, RAM GiB, storage per node
+    for (node, vcpu, gib, gb) in [
+        ("dc2.large", 2, 15, 160),
+        ("dc2.8xlarge", 32, 244, 2560),
+        ("ds2.xlarge", 4, 31, 2000),
+        ("ds2.8xlarge", 36, 244, 16000),
+        ("ra3.xlplus", 4, 32, 0),
+        ("ra3.4xlarge", 12, 96, 0),
+        ("ra3.16xlarge", 48, 384, 0),
+    ] {
+        let r = &redshift[node];
+        assert_eq!(
+            (
+                r["VCPU"].as_i64(),
+                r["MemoryMb"].as_i64(),
+                r["StorageGB"].as_i64()
+            ),
+            (Some(vcpu), Some(gib * 1024), Some(gb)),
+            "{node}"
+        );
+    }
+    // Azure Cache for Redis FAQ: cache size per node (C0 250 MB)
+    let redis = table("azure_redis_cache_sizes");
+    for (size, mb) in [
+        ("C0", 250),
+        ("C1", 1024),
+        ("C2", 2560),
+        ("C3", 6144),
+        ("C4", 13 * 1024),
+        ("C5", 26 * 1024),
+        ("C6", 53 * 1024),
+        ("P1", 6144),
+        ("P2", 13 * 1024),
+        ("P3", 26 * 1024),
+        ("P4", 53 * 1024),
+        ("P5", 120 * 1024),
+    ] {
+        assert_eq!(redis[size]["memoryMb"].as_i64(), Some(mb), "{size}");
+    }
+    // Functions Premium plan (EP), Logic Apps Standard (WS), and the pricing-page sizes
+    let plans = table("azure_app_service_plans");
+    for (sku, cores, mb) in [
+        ("EP1", 1, 3584),
+        ("EP2", 2, 7168),
+        ("EP3", 4, 14336),
+        ("WS1", 1, 3584),
+        ("WS3", 4, 14336),
+        ("B1", 1, 1792),
+        ("P0v3", 1, 4096),
+        ("P1mv3", 2, 16384),
+        ("P5mv3", 32, 262144),
+        ("I6v2", 64, 262144),
+    ] {
+        let r = &plans[sku];
+        assert_eq!(
+            (r["vcpus"].as_i64(), r["memoryMb"].as_i64()),
+            (Some(cores), Some(mb)),
+            "{sku}"
+        );
+    }
+    let listed = data::sources();
+    for name in [
+        "aws_redshift_nodes",
+        "azure_app_service_plans",
+        "azure_redis_cache_sizes",
+    ] {
+        let sidecar: serde_json::Value =
+            serde_json::from_str(data::json_file(&format!("{name}.source.json")).unwrap()).unwrap();
+        let first = &sidecar["sources"][0];
+        assert!(
+            first["version"].as_str().unwrap().contains("checked"),
+            "{name}: {first}"
+        );
+        for s in sidecar["sources"].as_array().unwrap() {
+            assert!(
+                listed.iter().any(|x| x.name == s["name"].as_str().unwrap()
+                    && x.url == s["url"].as_str().unwrap()),
+                "{name}: {} is not in data/sources.json",
+                s["name"]
+            );
+        }
+    }
+}
+
+/// Issue 16 A: one VM per family group added for the 2025 launches
+/// (`testdata/carbon/families.json`, written by `testdata/carbon/make_families.py`) is
+/// estimated by the binary, with its vCPUs, memory and GPUs, and no "unknown machine type" or
+/// GPU warning; before the moto and Microsoft-page tables, every one of them was "unknown
+/// machine type" (and c4-standard-2 had 7.5 GB).
+#[test]
+fn families_launched_in_2025_are_estimated_end_to_end() {
+    let out = crate::common::bin()
+        .args(["testdata/carbon/families.json", "--format", "json"])
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run carbon-show");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        crate::common::stderr(&out)
+    );
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        r["counts"],
+        serde_json::json!({"estimated": 28, "not_estimated": 0, "unsupported": 0, "ignored": 0})
+    );
+    let expect: &[(&str, f64, f64, u64)] = &[
+        ("aws_instance.c8a_large", 2.0, 4.0, 0),
+        ("aws_instance.x8aedz_large", 2.0, 64.0, 0),
+        ("aws_instance.m8i_flex_large", 2.0, 8.0, 0),
+        ("aws_instance.c8gn_large", 2.0, 4.0, 0),
+        ("aws_instance.m9g_large", 2.0, 8.0, 0),
+        ("aws_instance.i7i_large", 2.0, 16.0, 0),
+        ("aws_instance.c7i_metal_48xl", 192.0, 384.0, 0),
+        ("aws_instance.p6_b200_48xlarge", 192.0, 2048.0, 8),
+        ("aws_instance.p6_b300_48xlarge", 192.0, 4096.0, 8),
+        ("aws_instance.g6f_large", 2.0, 8.0, 1),
+        ("aws_instance.g7e_2xlarge", 8.0, 64.0, 1),
+        ("aws_instance.g7_2xlarge", 8.0, 32.0, 1),
+        (
+            "azurerm_linux_virtual_machine.standard_d2ps_v6",
+            2.0,
+            8.0,
+            0,
+        ),
+        (
+            "azurerm_linux_virtual_machine.standard_e96ps_v6",
+            96.0,
+            672.0,
+            0,
+        ),
+        (
+            "azurerm_linux_virtual_machine.standard_f8ams_v6",
+            8.0,
+            64.0,
+            0,
+        ),
+        ("google_compute_instance.c4_standard_2", 2.0, 7.0, 0),
+        ("google_compute_instance.c4_highmem_2", 2.0, 15.0, 0),
+    ];
+    let resources = r["resources"].as_array().unwrap();
+    for x in resources {
+        let addr = x["address"].as_str().unwrap();
+        assert_eq!(x["status"], "estimated", "{addr}: {x}");
+        let text = x["warnings"].to_string();
+        assert!(
+            !text.contains("GPU") && !text.contains("unknown machine type"),
+            "{addr}: {text}"
+        );
+    }
+    for &(addr, vcpus, gib, gpus) in expect {
+        let x = resources
+            .iter()
+            .find(|x| x["address"] == addr)
+            .unwrap_or_else(|| panic!("{addr} not in the report"));
+        let a = &x["after"];
+        assert_eq!(
+            (
+                a["vcpus"].as_f64(),
+                a["memory_gb"].as_f64(),
+                a["gpus"].as_u64()
+            ),
+            (Some(vcpus), Some(gib), Some(gpus)),
+            "{addr}"
+        );
+    }
+    // the B200s' watts are in: 8 × the idle 114.4 W is a floor of the power before PUE
+    let p6 = resources
+        .iter()
+        .find(|x| x["address"] == "aws_instance.p6_b200_48xlarge")
+        .unwrap();
+    assert!(p6["after"]["per_hour"]["power_w"].as_f64().unwrap() > 8.0 * 114.4);
+}

@@ -100,6 +100,46 @@ fn a_mapping_unsupported_note_makes_the_resource_unsupported_not_not_estimated()
     assert_eq!(json["reason"], "the amount stored is not in the plan");
 }
 
+/// Issue 16 C: a Redshift node's or App Service plan's vCPUs and memory, which the mapping reads
+/// from a hand table, were credited to "plan"; the table is now a source of the figure.
+#[test]
+fn a_shape_read_from_a_hand_table_names_that_table_as_its_source() {
+    let cluster = MappedResource {
+        resource_type: "aws_redshift_cluster".into(),
+        machine_type: Some("dc2.large".into()),
+        vcpus: Some(2.0),
+        memory_gb: Some(15.0),
+        ..m5("aws_redshift_cluster.dw", Some("us-east-1"))
+    };
+    let p = price(&cluster, Settings::default()).unwrap();
+    assert!(
+        p.side.sources.contains(&"aws_redshift_nodes".to_string()),
+        "{:?}",
+        p.side.sources
+    );
+    let vcpus = p
+        .priced
+        .provenance
+        .iter()
+        .find(|n| n.what == "vcpus")
+        .unwrap();
+    assert_eq!(vcpus.source, "aws_redshift_nodes");
+    assert_eq!(vcpus.detail, "row dc2.large, read by the mapping");
+    // Redis: the family and capacity ("Standard C1") name row C1
+    assert_eq!(
+        hand_table("azurerm_redis_cache", "Standard C1"),
+        Some(("azure_redis_cache_sizes", "C1".to_string()))
+    );
+    assert_eq!(hand_table("azurerm_service_plan", "Y1"), None);
+    // an EC2 instance keeps its instance table
+    let p = price(
+        &m5("aws_instance.web", Some("us-east-1")),
+        Settings::default(),
+    )
+    .unwrap();
+    assert!(!p.side.sources.iter().any(|s| s == "aws_redshift_nodes"));
+}
+
 fn m5(address: &str, region: Option<&str>) -> MappedResource {
     MappedResource {
         address: address.into(),
