@@ -377,6 +377,8 @@ fn types_launched_through_2025_are_known() {
         (Provider::Gcp, "c4-standard-2", 2.0, 7.0, 0.0),
         (Provider::Gcp, "c4-highmem-2", 2.0, 15.0, 0.0),
         (Provider::Gcp, "c4-standard-8", 8.0, 30.0, 0.0),
+        (Provider::Gcp, "c4d-standard-2", 2.0, 7.0, 0.0),
+        (Provider::Gcp, "n4a-standard-2", 2.0, 8.0, 0.0),
         (Provider::Gcp, "n4-standard-2", 2.0, 8.0, 0.0),
         (Provider::Gcp, "a3-highgpu-8g", 208.0, 1872.0, 8.0),
         (Provider::Gcp, "g2-standard-4", 4.0, 16.0, 1.0),
@@ -587,7 +589,7 @@ fn families_launched_in_2025_are_estimated_end_to_end() {
     let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(
         r["counts"],
-        serde_json::json!({"estimated": 28, "not_estimated": 0, "unsupported": 0, "ignored": 0})
+        serde_json::json!({"estimated": 35, "not_estimated": 0, "unsupported": 0, "ignored": 0})
     );
     let expect: &[(&str, f64, f64, u64)] = &[
         ("aws_instance.c8a_large", 2.0, 4.0, 0),
@@ -622,6 +624,14 @@ fn families_launched_in_2025_are_estimated_end_to_end() {
         ),
         ("google_compute_instance.c4_standard_2", 2.0, 7.0, 0),
         ("google_compute_instance.c4_highmem_2", 2.0, 15.0, 0),
+        // Google's machineTypes API (the GCE dump): 2025 families, and c3d-highcpu-30's 59 GB
+        ("google_compute_instance.c4_standard_288", 288.0, 1080.0, 0),
+        ("google_compute_instance.c4d_standard_2", 2.0, 7.0, 0),
+        ("google_compute_instance.n4d_standard_4", 4.0, 16.0, 0),
+        ("google_compute_instance.h4d_standard_192", 192.0, 720.0, 0),
+        ("google_compute_instance.n4a_standard_2", 2.0, 8.0, 0),
+        ("google_compute_instance.m4_megamem_56", 56.0, 744.0, 0),
+        ("google_compute_instance.c3d_highcpu_30", 30.0, 59.0, 0),
     ];
     let resources = r["resources"].as_array().unwrap();
     for x in resources {

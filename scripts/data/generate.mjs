@@ -52,6 +52,7 @@ const regionCarbonInfo = readJson(join(VENDOR, 'region_carbon_info.json'))
 const curated = readJson(join(VENDOR, 'curated.json'))
 const libcloudEc2 = readJson(join(VENDOR, 'libcloud_ec2.json'))
 const motoEc2 = readJson(join(VENDOR, 'moto_ec2.json'))
+const gceTypes = readJson(join(VENDOR, 'gce_machine_types.json'))
 const hostsIn = readJson(join(VENDOR, 'hosts.json'))
 const gpusIn = readJson(join(VENDOR, 'gpus.json'))
 const CB = join(VENDOR, 'carbonifer')
@@ -137,6 +138,14 @@ const SOURCES = {
     licence: 'Apache-2.0',
     url: `pypi:moto==${motoEc2.source.version}`,
     used: "EC2 vCPU/memory/GPU model, count and partition/instance storage of the types the other sources lack (EC2's DescribeInstanceTypes output as moto ships it), and a cross-check of every type they share; extracted into scripts/data/vendor/moto_ec2.json by extract_moto_ec2.py",
+  },
+  gceApi: {
+    name: gceTypes.source.name,
+    version: `commit ${gceTypes.source.commit.slice(0, 12)} (${gceTypes.source.commitDate.slice(0, 10)}), ${gceTypes.source.file}`,
+    year: Number(gceTypes.source.commitDate.slice(0, 4)),
+    licence: gceTypes.source.licence,
+    url: `${gceTypes.source.repository}/blob/${gceTypes.source.commit}/${gceTypes.source.file}`,
+    used: "vCPU and memory of the GCP predefined machine types the other sources lack (C4D, N4D, N4A, H4D, M4, X4, C4 288-vCPU, -lssd/-metal variants), and a check of the others: Google's machineTypes API output (gcloud compute machine-types list) as the repository's maintainer dumps it; extracted into scripts/data/vendor/gce_machine_types.json by extract_gce_machine_types.mjs",
   },
   hostDocs: {
     name: 'provider documentation: burstable platforms and baseline CPU shares',
@@ -415,6 +424,42 @@ for (const [family, spec] of Object.entries(withoutMeta(curated.gcpExtraFamilies
     put(gcp, name, { name, vcpus, memoryMb: Math.round(memGb * 1024), gpus, cpuTypes: cpu, family, sources: ['curated'] }, 'gcp_instances')
   }
 }
+// Google's machineTypes API (gcloud compute machine-types list, dumped at a pinned commit of
+// Cyclenerd/google-cloud-pricing-cost-calculator): the predefined types no source above lists
+// (C4D, N4D, N4A, H4D, M4, X4, the 288-vCPU C4, -lssd and -metal variants), and a check of the
+// ones they do. Carbonifer's figures (also from the API) stay; a curated shape that the API
+// contradicts takes the API's figure. Accelerator-optimized types (a*, g*, ct*, tpu*) are left
+// out: the dump does not give their GPUs or TPUs. A family with no CPU platform in CCF or
+// curated.json is left out, with a note.
+const GCE_ACCELERATOR = /^(a\d+x?|g\d+|ct\d+[a-z]*|tpu\d+[a-z]*)-/
+let gceOnly = 0
+for (const [name, v] of Object.entries(gceTypes.types)) {
+  const memoryMb = Math.round(v.memoryGb * 1024)
+  const known = gcp[name]
+  if (known) {
+    if (known.vcpus !== v.vcpus || Math.abs(known.memoryMb - memoryMb) > 1) {
+      if (known.sources.includes('carbonifer')) note(`gcp: ${name}: Carbonifer says ${known.vcpus} vCPU / ${known.memoryMb} MiB, the GCE API dump ${v.vcpus} / ${memoryMb}; kept Carbonifer's`)
+      else {
+        note(`gcp: ${name}: curated shape ${known.vcpus} vCPU / ${known.memoryMb} MiB, the GCE API ${v.vcpus} / ${memoryMb} MiB; took the API's`)
+        Object.assign(known, { vcpus: v.vcpus, memoryMb })
+      }
+    }
+    known.sources.push('gce-api')
+    continue
+  }
+  if (GCE_ACCELERATOR.test(name) || v.deprecated) {
+    note(`gcp: ${name} (GCE API) left out: ${v.deprecated ? 'deprecated' : 'accelerator-optimized, its GPUs/TPUs are not in the dump'}`)
+    continue
+  }
+  const { cpu, from } = gcpArchs(name, [])
+  if (!cpu.length) {
+    note(`gcp: ${name} (GCE API) left out: no CPU platform for its family in CCF or curated.json gcpFamilyArchitectures`)
+    continue
+  }
+  put(gcp, name, { name, vcpus: v.vcpus, memoryMb, gpus: [], cpuTypes: cpu, family: name.split('-').slice(0, 2).join('-'), sources: ['gce-api', from] }, 'gcp_instances')
+  gceOnly++
+}
+note(`gcp: ${gceOnly} machine types only the GCE API dump lists were added`)
 const gcpSorted = sortObject(gcp)
 const gcpSql = {}
 for (const name of Object.keys(cbSql).sort(byKey)) {
@@ -813,7 +858,7 @@ const generatedBy = 'scripts/data/generate.mjs (regenerate: cd scripts/data && n
 const awsSorted = sortObject(aws)
 const tables = [
   ['aws_instances', awsSorted, 1, src('ccfAws', 'carbonifer', 'libcloud', 'moto', 'curated'), 'EC2 instance types and RDS db.* classes (db.<EC2 type>): vCPU, memory (MiB), GPUs (one slug per GPU; a GPU partition has its own slug, e.g. nvidia-l4-part-0.125), instance storage, CPU microarchitectures. Shape of Carbonifer\'s aws_instances.json plus Family, Service, CPUTypes, Sources. vCPU/memory/storage/GPU memory from Carbonifer (AWS API); types only CCF lists take CCF\'s vCPU/memory; types only apache-libcloud lists (2022-2024 families) take its figures (AWS Price List API); types only moto lists (2025-2026 families, .metal sizes) take EC2 DescribeInstanceTypes\' figures as moto ships them, GPU models included; CPU microarchitectures and GPU models/counts from CCF, curated for families CCF lacks. Sources lists every source that has the type (moto = confirmed by the AWS API copy).'],
-  ['gcp_instances', gcpSorted, 1, src('carbonifer', 'ccfGcp', 'curated'), 'GCP predefined machine types: vCPU, memory (MiB), GPUs (one accelerator name per GPU, built-in GPUs of a2/a3/g2 included), CPU microarchitectures. Custom types (custom-N-M, <family>-custom-N-M) are computed from the name by src/data.rs.'],
+  ['gcp_instances', gcpSorted, 1, src('carbonifer', 'ccfGcp', 'gceApi', 'curated'), 'GCP predefined machine types: vCPU, memory (MiB), GPUs (one accelerator name per GPU, built-in GPUs of a2/a3/g2 included), CPU microarchitectures. Custom types (custom-N-M, <family>-custom-N-M) are computed from the name by src/data.rs.'],
   ['gcp_sql_tiers', gcpSql, 1, src('carbonifer', 'ccfGcp'), 'Cloud SQL tiers (Carbonifer\'s shape) plus cpuTypes (n1). db-custom-N-M tiers are computed from the name by src/data.rs.'],
   ['azure_instances', azureSorted, 1, src('ccfAzure', 'curated'), 'Azure VM sizes keyed by ARM name (Standard_...): vCPU, memory (MiB), GPUs, CPU microarchitectures, family = CCF series; plus current series CCF lacks (Bsv2, Dlsv5, Dpsv5, Dplsv5, Dsv6, Dlsv6, Esv6, Dasv6, Dalsv6, Easv6, Cobalt 100 Dpsv6/Dplsv6/Epsv6 and their d variants, Fasv6, Falsv6, Famsv6, NCads H100 v5, ND H100 v5) from Azure\'s published size tables (curated.json azureExtraSeries, url per series).'],
   ['coefficients', coefficients, 3, src('ccfAws', 'ccfAzure', 'ccfGcp', 'ccfCore', 'gpuDatasheets', 'curated'), 'Power coefficients: per-provider CPU fallback min/max W per vCPU, memory, SSD/HDD, networking, PUE (+ GCP per-region PUE), lifespan; per-microarchitecture min/max W per vCPU; GPU min/max W per model; name aliases.'],

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes testdata/carbon/families.json: one created VM per instance family added to the
 reference data for issue 16 (EC2 2025 launches from moto, Azure Cobalt 100 and Fasv6 series,
-GCP C4's 2-vCPU sizes), for tests/data.rs. Run from the crate root:
+GCP C4D/N4D/N4A/H4D/M4 and C4 from Google's machineTypes API), for tests/data.rs. Run from the crate root:
     python3 testdata/carbon/make_families.py
 """
 import os
@@ -33,7 +33,9 @@ AZURE_SIZES = [
     ("cobalt-100", "Standard_D2ps_v6"), ("cobalt-100", "Standard_D4plds_v6"), ("cobalt-100", "Standard_E96ps_v6"),
     ("amd-genoa-f", "Standard_F2as_v6"), ("amd-genoa-f", "Standard_F4als_v6"), ("amd-genoa-f", "Standard_F8ams_v6"),
 ]
-GCP_TYPES = [("c4", "c4-standard-2"), ("c4", "c4-highmem-2")]
+GCP_TYPES = [("c4", "c4-standard-2"), ("c4", "c4-highmem-2"), ("c4", "c4-standard-288"),
+             ("amd-turin", "c4d-standard-2"), ("amd-turin", "n4d-standard-4"), ("amd-turin", "h4d-standard-192"),
+             ("axion", "n4a-standard-2"), ("memory", "m4-megamem-56"), ("c3d", "c3d-highcpu-30")]
 
 
 def families():
