@@ -608,6 +608,11 @@ fn no_gpu_type_in_the_tables_leaves_a_gpu_out() {
         (Provider::Aws, "g6.xlarge", 1.0),
         (Provider::Gcp, "a3-highgpu-8g", 8.0),
         (Provider::Gcp, "g2-standard-4", 1.0),
+        // 2025 EC2 GPU types (moto): B200, B300, RTX PRO 6000 Server, and an eighth of an L4
+        (Provider::Aws, "p6-b200.48xlarge", 8.0),
+        (Provider::Aws, "p6-b300.48xlarge", 8.0),
+        (Provider::Aws, "g7e.2xlarge", 1.0),
+        (Provider::Aws, "g6f.large", 1.0),
     ] {
         assert_eq!(data::instance(p, name).unwrap().gpu_count(), n, "{name}");
     }
