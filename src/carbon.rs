@@ -131,6 +131,22 @@ fn lookup(provider: Provider, t: &str) -> Option<(data::Instance, &'static str)>
         .or_else(|| (provider == Provider::Gcp).then(|| sql(t)).flatten())
 }
 
+/// The hand table (`scripts/data/hand/`, docs/mappings.md "Coverage") a mapping reads this
+/// resource type's node or plan size from, and the row of `machine_type` in it (`Standard C1` →
+/// `C1`), if the table has that row.
+fn hand_table(resource_type: &str, machine_type: &str) -> Option<(&'static str, String)> {
+    let id = match resource_type {
+        "aws_redshift_cluster" => "aws_redshift_nodes",
+        "azurerm_service_plan" | "azurerm_app_service_plan" => "azure_app_service_plans",
+        "azurerm_redis_cache" => "azure_redis_cache_sizes",
+        _ => return None,
+    };
+    let key = machine_type.rsplit(' ').next()?;
+    let rows: serde_json::Value =
+        serde_json::from_str(data::json_file(&format!("{id}.json"))?).ok()?;
+    rows.get(key).map(|_| (id, key.to_string()))
+}
+
 /// The lowest and highest per-vCPU watts among the microarchitectures that could apply: the
 /// listed ones with a figure, or every one in the table when none is known.
 fn cpu_spread(archs: &[String], central: data::PowerRange) -> (data::PowerRange, data::PowerRange) {
@@ -230,13 +246,23 @@ fn price(m: &MappedResource, settings: Settings) -> Result<Pricing, String> {
         (true, Some(id), Some(t)) => (id, format!("machine type {t}")),
         _ => ("plan", "read from the plan by the mapping".to_string()),
     };
-    let (src, detail) = origin(m.vcpus.is_none() || m.vcpus == table.map(|i| i.vcpus));
+    // A shape the mapping read from a hand table is credited to that table, not to the plan.
+    let hand = table_id
+        .is_none()
+        .then(|| hand_table(&m.resource_type, m.machine_type.as_deref()?))
+        .flatten();
+    let origin_shape = |in_table: bool| match &hand {
+        Some((id, key)) => (*id, format!("row {key}, read by the mapping")),
+        None => origin(in_table),
+    };
+    let (src, detail) = origin_shape(m.vcpus.is_none() || m.vcpus == table.map(|i| i.vcpus));
     if vcpus.is_some() {
         note("vcpus", src, detail);
     }
     let vcpus = vcpus.unwrap_or(0.0);
     let memory_gb = m.memory_gb.or(table.map(|i| i.memory_gib)).unwrap_or(0.0);
-    let (src, detail) = origin(m.memory_gb.is_none() || m.memory_gb == table.map(|i| i.memory_gib));
+    let (src, detail) =
+        origin_shape(m.memory_gb.is_none() || m.memory_gb == table.map(|i| i.memory_gib));
     note("memory_gb", src, detail);
     let archs: Vec<String> = if m.cpu_types.is_empty() {
         table
@@ -530,6 +556,17 @@ fn mapping_note(w: &str) -> Option<(bool, String)> {
     }
 }
 
+/// `Unsupported` for a reason the mapping gave as `unsupported: …` (a type no sourced method
+/// covers), `NotEstimated` for any other (a figure was missing).
+fn status_of(reason: String) -> Status {
+    match reason.strip_prefix("unsupported: ") {
+        Some(why) => Status::Unsupported {
+            reason: why.to_string(),
+        },
+        None => Status::NotEstimated { reason },
+    }
+}
+
 fn push_unique(into: &mut Vec<String>, items: impl IntoIterator<Item = String>) {
     for i in items {
         if !into.contains(&i) {
@@ -644,7 +681,7 @@ pub fn assess(changes: &[Change<'_>], mapped: &MappedPlan, settings: Settings) -
                 }
                 Some(reason) => {
                     let mut r = ResourceReport::new(address, resource_type, actions, None, None);
-                    r.status = Status::NotEstimated { reason };
+                    r.status = status_of(reason);
                     r
                 }
                 None => {

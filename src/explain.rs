@@ -61,8 +61,10 @@ pub fn write(
         r.resource_type,
         r.actions.join(", ")
     )?;
-    if let Status::NotEstimated { reason } = &r.status {
-        writeln!(out, "not estimated: {reason}")?;
+    match &r.status {
+        Status::NotEstimated { reason } => writeln!(out, "not estimated: {reason}")?,
+        Status::Unsupported { reason } => writeln!(out, "unsupported: {reason}")?,
+        Status::Estimated => {}
     }
     for a in &r.assumptions {
         writeln!(out, "assumed: {a}")?;

@@ -144,6 +144,9 @@ pub enum Status {
     Estimated,
     /// The mappings cover the type, but a figure the estimate needs is missing.
     NotEstimated { reason: String },
+    /// The mappings cover the type and say why no sourced method can estimate it (their
+    /// `unsupported: …` note, e.g. object storage whose amount stored is not in the plan).
+    Unsupported { reason: String },
 }
 
 /// One resource of the plan, as the report sees it.
@@ -205,7 +208,9 @@ pub struct Counts {
     pub estimated: usize,
     /// Covered by the mappings but missing a figure (unknown machine type, …).
     pub not_estimated: usize,
-    /// Managed resources of AWS, GCP or Azure that no mapping covers.
+    /// Managed resources of AWS, GCP or Azure that no mapping covers (listed in
+    /// `Report::unsupported`), and resources whose mapping says no sourced method covers them
+    /// (status `unsupported`, with the reason).
     pub unsupported: usize,
     /// Resources the mappings ignore on purpose (networks, IAM, …).
     pub ignored: usize,
@@ -311,7 +316,8 @@ impl Report {
                 side.region.iter_mut().for_each(|v| hide.field(v));
                 side.machine_type.iter_mut().for_each(|v| hide.field(v));
             }
-            if let Status::NotEstimated { reason } = &mut r.status {
+            if let Status::NotEstimated { reason } | Status::Unsupported { reason } = &mut r.status
+            {
                 hide.text(reason);
             }
             r.assumptions.iter_mut().for_each(|t| hide.text(t));
@@ -336,6 +342,7 @@ impl Report {
             match r.status {
                 Status::Estimated => counts.estimated += 1,
                 Status::NotEstimated { .. } => counts.not_estimated += 1,
+                Status::Unsupported { .. } => counts.unsupported += 1,
             }
         }
         let totals = Totals::sum(&resources);

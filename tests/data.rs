@@ -346,8 +346,25 @@ fn generated_data_matches_pinned_sources() {
 /// their vCPUs, memory and GPUs as the providers publish them.
 #[test]
 fn types_launched_through_2025_are_known() {
-    let cases: [(Provider, &str, f64, f64, f64); 18] = [
+    let cases: &[(Provider, &str, f64, f64, f64)] = &[
         (Provider::Aws, "m7i.large", 2.0, 8.0, 0.0),
+        // 2025 EC2 launches, from EC2's DescribeInstanceTypes as pinned moto ships it
+        (Provider::Aws, "c8a.large", 2.0, 4.0, 0.0),
+        (Provider::Aws, "m8a.xlarge", 4.0, 16.0, 0.0),
+        (Provider::Aws, "r8a.large", 2.0, 16.0, 0.0),
+        (Provider::Aws, "c8i.large", 2.0, 4.0, 0.0),
+        (Provider::Aws, "m8i-flex.large", 2.0, 8.0, 0.0),
+        (Provider::Aws, "r8i.large", 2.0, 16.0, 0.0),
+        (Provider::Aws, "c8gd.large", 2.0, 4.0, 0.0),
+        (Provider::Aws, "c8gn.large", 2.0, 4.0, 0.0),
+        (Provider::Aws, "i7i.large", 2.0, 16.0, 0.0),
+        (Provider::Aws, "i8ge.large", 2.0, 16.0, 0.0),
+        (Provider::Aws, "x8aedz.large", 2.0, 64.0, 0.0),
+        (Provider::Aws, "p6-b200.48xlarge", 192.0, 2048.0, 8.0),
+        (Provider::Aws, "p6-b300.48xlarge", 192.0, 4096.0, 8.0),
+        (Provider::Aws, "g6f.large", 2.0, 8.0, 1.0),
+        (Provider::Aws, "p5.4xlarge", 16.0, 256.0, 1.0),
+        (Provider::Aws, "c7i.metal-48xl", 192.0, 384.0, 0.0),
         (Provider::Aws, "r7i.large", 2.0, 16.0, 0.0),
         (Provider::Aws, "c7g.large", 2.0, 4.0, 0.0),
         (Provider::Aws, "c8g.large", 2.0, 4.0, 0.0),
@@ -356,12 +373,24 @@ fn types_launched_through_2025_are_known() {
         (Provider::Aws, "g6e.xlarge", 4.0, 32.0, 1.0),
         (Provider::Aws, "p5.48xlarge", 192.0, 2048.0, 8.0),
         (Provider::Gcp, "c3-standard-4", 4.0, 16.0, 0.0),
-        (Provider::Gcp, "c4-standard-2", 2.0, 7.5, 0.0),
+        // 7 GB, not 2 x 3.75 (Google's C4 table; was 7.5 before)
+        (Provider::Gcp, "c4-standard-2", 2.0, 7.0, 0.0),
+        (Provider::Gcp, "c4-highmem-2", 2.0, 15.0, 0.0),
+        (Provider::Gcp, "c4-standard-8", 8.0, 30.0, 0.0),
+        (Provider::Gcp, "c4d-standard-2", 2.0, 7.0, 0.0),
+        (Provider::Gcp, "n4a-standard-2", 2.0, 8.0, 0.0),
         (Provider::Gcp, "n4-standard-2", 2.0, 8.0, 0.0),
         (Provider::Gcp, "a3-highgpu-8g", 208.0, 1872.0, 8.0),
         (Provider::Gcp, "g2-standard-4", 4.0, 16.0, 1.0),
         (Provider::Azure, "Standard_D2s_v5", 2.0, 8.0, 0.0),
         (Provider::Azure, "Standard_D2s_v6", 2.0, 8.0, 0.0),
+        // 2024-2025 series, from Microsoft's size tables: Cobalt 100 and AMD Fasv6/Falsv6/Famsv6
+        (Provider::Azure, "Standard_D2ps_v6", 2.0, 8.0, 0.0),
+        (Provider::Azure, "Standard_D4plds_v6", 4.0, 8.0, 0.0),
+        (Provider::Azure, "Standard_E96ps_v6", 96.0, 672.0, 0.0),
+        (Provider::Azure, "Standard_F2as_v6", 2.0, 8.0, 0.0),
+        (Provider::Azure, "Standard_F4als_v6", 4.0, 8.0, 0.0),
+        (Provider::Azure, "Standard_F64ams_v6", 64.0, 512.0, 0.0),
         (
             Provider::Azure,
             "Standard_NC24ads_A100_v4",
@@ -384,7 +413,7 @@ fn types_launched_through_2025_are_known() {
             8.0,
         ),
     ];
-    for (p, name, vcpus, gib, gpus) in cases {
+    for &(p, name, vcpus, gib, gpus) in cases {
         let i = data::instance(p, name).unwrap_or_else(|| panic!("{p} {name} unknown"));
         assert_eq!(
             (i.vcpus, i.memory_gib, i.gpu_count()),
@@ -401,6 +430,14 @@ fn types_launched_through_2025_are_known() {
     assert_eq!(data::gpu_watts(&p5.gpus[0].model).unwrap().max_watts, 700.0);
     let g6 = data::instance(Provider::Aws, "g6.xlarge").unwrap();
     assert_eq!(data::gpu_watts(&g6.gpus[0].model).unwrap().max_watts, 72.0);
+    // p6-b200: B200 at 1,000 W; g6f.large: an eighth of an L4, an eighth of its watts.
+    let p6 = data::instance(Provider::Aws, "p6-b200.48xlarge").unwrap();
+    assert_eq!(
+        data::gpu_watts(&p6.gpus[0].model).unwrap().max_watts,
+        1000.0
+    );
+    let g6f = data::instance(Provider::Aws, "g6f.large").unwrap();
+    assert_eq!(data::gpu_watts(&g6f.gpus[0].model).unwrap().max_watts, 9.0);
 }
 
 /// Every host in data/hosts.json is at least as large as every type that runs on it, so no
@@ -434,4 +471,198 @@ fn every_instance_fits_its_host() {
             "{name}"
         );
     }
+}
+
+/// Issue 16 C: the three hand tables were typed without a live check. Rows checked against the
+/// providers' documentation (each table's `sources[0].version` says against what) keep those
+/// figures, and every hand table's sources are listed in `data/sources.json` (`--version`,
+/// docs) like the generated tables'.
+#[test]
+fn hand_tables_match_the_checked_documentation_and_list_their_sources() {
+    let table = |name: &str| -> serde_json::Value {
+        serde_json::from_str(data::json_file(&format!("{name}.json")).unwrap()).unwrap()
+    };
+    let redshift = table("aws_redshift_nodes");
+    // Redshift Management Guide, "Node type details": vCPU, RAM GiB, storage per node
+    for (node, vcpu, gib, gb) in [
+        ("dc2.large", 2, 15, 160),
+        ("dc2.8xlarge", 32, 244, 2560),
+        ("ds2.xlarge", 4, 31, 2000),
+        ("ds2.8xlarge", 36, 244, 16000),
+        ("ra3.xlplus", 4, 32, 0),
+        ("ra3.4xlarge", 12, 96, 0),
+        ("ra3.16xlarge", 48, 384, 0),
+    ] {
+        let r = &redshift[node];
+        assert_eq!(
+            (
+                r["VCPU"].as_i64(),
+                r["MemoryMb"].as_i64(),
+                r["StorageGB"].as_i64()
+            ),
+            (Some(vcpu), Some(gib * 1024), Some(gb)),
+            "{node}"
+        );
+    }
+    // Azure Cache for Redis FAQ: cache size per node (C0 250 MB)
+    let redis = table("azure_redis_cache_sizes");
+    for (size, mb) in [
+        ("C0", 250),
+        ("C1", 1024),
+        ("C2", 2560),
+        ("C3", 6144),
+        ("C4", 13 * 1024),
+        ("C5", 26 * 1024),
+        ("C6", 53 * 1024),
+        ("P1", 6144),
+        ("P2", 13 * 1024),
+        ("P3", 26 * 1024),
+        ("P4", 53 * 1024),
+        ("P5", 120 * 1024),
+    ] {
+        assert_eq!(redis[size]["memoryMb"].as_i64(), Some(mb), "{size}");
+    }
+    // Functions Premium plan (EP), Logic Apps Standard (WS), and the pricing-page sizes
+    let plans = table("azure_app_service_plans");
+    for (sku, cores, mb) in [
+        ("EP1", 1, 3584),
+        ("EP2", 2, 7168),
+        ("EP3", 4, 14336),
+        ("WS1", 1, 3584),
+        ("WS3", 4, 14336),
+        ("B1", 1, 1792),
+        ("P0v3", 1, 4096),
+        ("P1mv3", 2, 16384),
+        ("P5mv3", 32, 262144),
+        ("I6v2", 64, 262144),
+    ] {
+        let r = &plans[sku];
+        assert_eq!(
+            (r["vcpus"].as_i64(), r["memoryMb"].as_i64()),
+            (Some(cores), Some(mb)),
+            "{sku}"
+        );
+    }
+    let listed = data::sources();
+    for name in [
+        "aws_redshift_nodes",
+        "azure_app_service_plans",
+        "azure_redis_cache_sizes",
+    ] {
+        let sidecar: serde_json::Value =
+            serde_json::from_str(data::json_file(&format!("{name}.source.json")).unwrap()).unwrap();
+        let first = &sidecar["sources"][0];
+        assert!(
+            first["version"].as_str().unwrap().contains("checked"),
+            "{name}: {first}"
+        );
+        for s in sidecar["sources"].as_array().unwrap() {
+            assert!(
+                listed.iter().any(|x| x.name == s["name"].as_str().unwrap()
+                    && x.url == s["url"].as_str().unwrap()),
+                "{name}: {} is not in data/sources.json",
+                s["name"]
+            );
+        }
+    }
+}
+
+/// Issue 16 A: one VM per family group added for the 2025 launches
+/// (`testdata/carbon/families.json`, written by `testdata/carbon/make_families.py`) is
+/// estimated by the binary, with its vCPUs, memory and GPUs, and no "unknown machine type" or
+/// GPU warning; before the moto and Microsoft-page tables, every one of them was "unknown
+/// machine type" (and c4-standard-2 had 7.5 GB).
+#[test]
+fn families_launched_in_2025_are_estimated_end_to_end() {
+    let out = crate::common::bin()
+        .args(["testdata/carbon/families.json", "--format", "json"])
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run carbon-show");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        crate::common::stderr(&out)
+    );
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        r["counts"],
+        serde_json::json!({"estimated": 35, "not_estimated": 0, "unsupported": 0, "ignored": 0})
+    );
+    let expect: &[(&str, f64, f64, u64)] = &[
+        ("aws_instance.c8a_large", 2.0, 4.0, 0),
+        ("aws_instance.x8aedz_large", 2.0, 64.0, 0),
+        ("aws_instance.m8i_flex_large", 2.0, 8.0, 0),
+        ("aws_instance.c8gn_large", 2.0, 4.0, 0),
+        ("aws_instance.m9g_large", 2.0, 8.0, 0),
+        ("aws_instance.i7i_large", 2.0, 16.0, 0),
+        ("aws_instance.c7i_metal_48xl", 192.0, 384.0, 0),
+        ("aws_instance.p6_b200_48xlarge", 192.0, 2048.0, 8),
+        ("aws_instance.p6_b300_48xlarge", 192.0, 4096.0, 8),
+        ("aws_instance.g6f_large", 2.0, 8.0, 1),
+        ("aws_instance.g7e_2xlarge", 8.0, 64.0, 1),
+        ("aws_instance.g7_2xlarge", 8.0, 32.0, 1),
+        (
+            "azurerm_linux_virtual_machine.standard_d2ps_v6",
+            2.0,
+            8.0,
+            0,
+        ),
+        (
+            "azurerm_linux_virtual_machine.standard_e96ps_v6",
+            96.0,
+            672.0,
+            0,
+        ),
+        (
+            "azurerm_linux_virtual_machine.standard_f8ams_v6",
+            8.0,
+            64.0,
+            0,
+        ),
+        ("google_compute_instance.c4_standard_2", 2.0, 7.0, 0),
+        ("google_compute_instance.c4_highmem_2", 2.0, 15.0, 0),
+        // Google's machineTypes API (the GCE dump): 2025 families, and c3d-highcpu-30's 59 GB
+        ("google_compute_instance.c4_standard_288", 288.0, 1080.0, 0),
+        ("google_compute_instance.c4d_standard_2", 2.0, 7.0, 0),
+        ("google_compute_instance.n4d_standard_4", 4.0, 16.0, 0),
+        ("google_compute_instance.h4d_standard_192", 192.0, 720.0, 0),
+        ("google_compute_instance.n4a_standard_2", 2.0, 8.0, 0),
+        ("google_compute_instance.m4_megamem_56", 56.0, 744.0, 0),
+        ("google_compute_instance.c3d_highcpu_30", 30.0, 59.0, 0),
+    ];
+    let resources = r["resources"].as_array().unwrap();
+    for x in resources {
+        let addr = x["address"].as_str().unwrap();
+        assert_eq!(x["status"], "estimated", "{addr}: {x}");
+        let text = x["warnings"].to_string();
+        assert!(
+            !text.contains("GPU") && !text.contains("unknown machine type"),
+            "{addr}: {text}"
+        );
+    }
+    for &(addr, vcpus, gib, gpus) in expect {
+        let x = resources
+            .iter()
+            .find(|x| x["address"] == addr)
+            .unwrap_or_else(|| panic!("{addr} not in the report"));
+        let a = &x["after"];
+        assert_eq!(
+            (
+                a["vcpus"].as_f64(),
+                a["memory_gb"].as_f64(),
+                a["gpus"].as_u64()
+            ),
+            (Some(vcpus), Some(gib), Some(gpus)),
+            "{addr}"
+        );
+    }
+    // the B200s' watts are in: 8 × the idle 114.4 W is a floor of the power before PUE
+    let p6 = resources
+        .iter()
+        .find(|x| x["address"] == "aws_instance.p6_b200_48xlarge")
+        .unwrap();
+    assert!(p6["after"]["per_hour"]["power_w"].as_f64().unwrap() > 8.0 * 114.4);
 }

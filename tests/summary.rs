@@ -149,9 +149,9 @@ fn summary_groups_instances_and_names_what_was_left_out() {
          \x20   +6.06 kgCO2eq  aws_instance.worker[0..2] ×3\n\
          \x20   +5.12 kgCO2eq  module.eu.aws_instance.app[\"api\",\"web\"] ×2\n\
          \x20   and 8 more (--format json or markdown for all)\n\
-         \x20 not estimated, not counted:\n\
-         \x20   google_storage_bucket.assets: unsupported: object storage: the amount stored is not in the plan\n\
-         \x20 resources: 15 estimated, 1 not estimated, 0 unsupported, 4 ignored\n\
+         \x20 unsupported, no sourced method, not counted:\n\
+         \x20   google_storage_bucket.assets: object storage: the amount stored is not in the plan\n\
+         \x20 resources: 15 estimated, 0 not estimated, 1 unsupported, 4 ignored\n\
          \x20 by module per month (--module-depth 1):\n\
          \x20   +22.3 kgCO2eq  (root module): 4.65 kgCO2eq → 27.0 kgCO2eq · 13 resources\n\
          \x20   +10.2 kgCO2eq  module.eu: 0 gCO2eq → 10.2 kgCO2eq · 3 resources\n"

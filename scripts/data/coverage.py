@@ -8,7 +8,8 @@ AWS: the EC2 InstanceType enum of botocore's ec2 service model (every type AWS's
 Azure: the VirtualMachineSizeTypes enum of azure-mgmt-compute (Microsoft documents it as a
 frozen, deprecated list: sizes added since are not in it), so it is a floor, not the full list.
 GCP: no Google SDK on PyPI or npm lists machine types (they are served by the
-machineTypes.list API only), so no SDK denominator could be had.
+machineTypes.list API only); the denominator is that API's list as dumped in
+scripts/data/vendor/gce_machine_types.json.
 """
 import json
 import sys
@@ -45,4 +46,6 @@ az_sdk = [m.value for m in VirtualMachineSizeTypes]
 az_ours = {k.lower() for k in table("azure_instances.json")}
 report("azure", f"azure-mgmt-compute {metadata.version('azure-mgmt-compute')} (VirtualMachineSizeTypes enum)", az_sdk, az_ours)
 
-print(f"gcp: no SDK list of machine types exists; the table has {len(table('gcp_instances.json'))} predefined types")
+gce = json.loads((ROOT / "scripts/data/vendor/gce_machine_types.json").read_text())
+report("gcp", f"the GCE machineTypes API dump at {gce['source']['commit'][:12]} (no SDK lists machine types)",
+       list(gce["types"]), {k.lower() for k in table("gcp_instances.json")})

@@ -5,6 +5,8 @@
 //   - vendor/ccf_gcp.json, vendor/ccf_grid_sources.json (extracted once from CCF's repository,
 //     whose GCP package is not on npm), vendor/region_carbon_info.json (Google's published
 //     per-region grid intensity), vendor/carbonifer/ (Carbonifer v0.4.0 data files),
+//   - vendor/libcloud_ec2.json, vendor/moto_ec2.json (EC2 specifications extracted from the
+//     pinned PyPI packages apache-libcloud and moto),
 //   - vendor/curated.json (hand-curated names and classifications, documented).
 //
 // Usage: node scripts/data/generate.mjs           writes data/*
@@ -49,6 +51,8 @@ const ccfGridSources = readJson(join(VENDOR, 'ccf_grid_sources.json'))
 const regionCarbonInfo = readJson(join(VENDOR, 'region_carbon_info.json'))
 const curated = readJson(join(VENDOR, 'curated.json'))
 const libcloudEc2 = readJson(join(VENDOR, 'libcloud_ec2.json'))
+const motoEc2 = readJson(join(VENDOR, 'moto_ec2.json'))
+const gceTypes = readJson(join(VENDOR, 'gce_machine_types.json'))
 const hostsIn = readJson(join(VENDOR, 'hosts.json'))
 const gpusIn = readJson(join(VENDOR, 'gpus.json'))
 const CB = join(VENDOR, 'carbonifer')
@@ -127,6 +131,22 @@ const SOURCES = {
     url: `pypi:apache-libcloud==${libcloudEc2.source.version}`,
     used: 'EC2 vCPU/memory/GPU count/instance storage of the types CCF and Carbonifer lack (generated upstream from the AWS Price List API); extracted into scripts/data/vendor/libcloud_ec2.json by extract_libcloud_ec2.py',
   },
+  moto: {
+    name: 'moto EC2 instance types',
+    version: `${motoEc2.source.version} (${motoEc2.source.file}, sha256 ${motoEc2.source.sha256.slice(0, 12)})`,
+    year: 2026,
+    licence: 'Apache-2.0',
+    url: `pypi:moto==${motoEc2.source.version}`,
+    used: "EC2 vCPU/memory/GPU model, count and partition/instance storage of the types the other sources lack (EC2's DescribeInstanceTypes output as moto ships it), and a cross-check of every type they share; extracted into scripts/data/vendor/moto_ec2.json by extract_moto_ec2.py",
+  },
+  gceApi: {
+    name: gceTypes.source.name,
+    version: `commit ${gceTypes.source.commit.slice(0, 12)} (${gceTypes.source.commitDate.slice(0, 10)}), ${gceTypes.source.file}`,
+    year: Number(gceTypes.source.commitDate.slice(0, 4)),
+    licence: gceTypes.source.licence,
+    url: `${gceTypes.source.repository}/blob/${gceTypes.source.commit}/${gceTypes.source.file}`,
+    used: "vCPU and memory of the GCP predefined machine types the other sources lack (C4D, N4D, N4A, H4D, M4, X4, C4 288-vCPU, -lssd/-metal variants), and a check of the others: Google's machineTypes API output (gcloud compute machine-types list) as the repository's maintainer dumps it; extracted into scripts/data/vendor/gce_machine_types.json by extract_gce_machine_types.mjs",
+  },
   hostDocs: {
     name: 'provider documentation: burstable platforms and baseline CPU shares',
     version: 'scripts/data/vendor/hosts.json',
@@ -141,7 +161,7 @@ const SOURCES = {
     year: 2026,
     licence: 'facts cited from NVIDIA and Habana datasheets (urls in the file)',
     url: 'docs/methodology.md#gpu-power',
-    used: 'max watts of GPU models CCF has no figure for (L4, L40S, H100, H100 NVL, H200, Gaudi HL-205); idle = max x the median idle/max ratio of CCF GPU figures',
+    used: 'max watts of GPU models CCF has no figure for (L4, L40S, H100, H100 NVL, H200, B200, B300, RTX PRO 6000 and 4500 Blackwell Server Edition, Gaudi HL-205); idle = max x the median idle/max ratio of CCF GPU figures; a GPU partition (g6f) takes its share of both',
   },
   curated: {
     name: 'carbon-show curated classifications',
@@ -299,6 +319,52 @@ for (const [name, v] of Object.entries(libcloudEc2.types)) {
   libcloudOnly++
 }
 note(`aws: ${libcloudOnly} types only apache-libcloud ${libcloudEc2.source.version} lists were added`)
+// Types only moto lists (its copy of EC2's DescribeInstanceTypes output: families launched
+// 2025-2026 and .metal sizes the older tables lack): vCPU, memory, GPUs (model, count and
+// partition as AWS states them) and instance storage; CPU platform from curated.json. Types
+// the older sources already have are cross-checked against it (a note on any difference).
+const gpuPartitions = {} // partition slug -> {model, share}: a fraction of one GPU (g6f, gr6f)
+function partitionSlug(model, share) {
+  const slug = `${model}-part-${share}`
+  gpuPartitions[slug] = { model, share }
+  return slug
+}
+let motoOnly = 0
+for (const [name, v] of Object.entries(motoEc2.types)) {
+  const known = aws[name]
+  if (known) {
+    if (known.VCPU !== v.vcpus || Math.abs(known.MemoryMb - v.memoryMiB) > 1) note(`aws: ${name}: ${known.Sources.join('+')} say ${known.VCPU} vCPU / ${known.MemoryMb} MiB, moto (AWS API) ${v.vcpus} / ${v.memoryMiB}; kept the older source's`)
+    known.Sources.push('moto')
+    continue
+  }
+  const family = familyOf(name)
+  const cpu = ccfAwsFamilyArch[family] ?? normArchs(awsCuratedArch[family])
+  if (!cpu.length) fail(`aws: ${name} (moto, ${v.manufacturer} ${v.clockGhz} GHz) has no CPU platform: add its family to curated.json awsFamilyArchitectures`)
+  const gpus = []
+  for (const g of v.gpus) {
+    const model = gpuSlug(g.name)
+    if (g.partition < 1) {
+      if (g.count !== 0) fail(`aws: ${name}: ${g.count} GPUs and a partition ${g.partition}`)
+      gpus.push(partitionSlug(model, g.partition))
+    } else gpus.push(...repeat(g.count, model))
+  }
+  if (v.accelerators.length) note(`aws: ${name}: accelerators ${v.accelerators.join(', ')} have no power figure; not counted, as for the other Trainium/Inferentia/FPGA types`)
+  const disks = v.storage
+  put(aws, name, {
+    InstanceType: name,
+    VCPU: v.vcpus,
+    MemoryMb: v.memoryMiB,
+    GPUs: gpus,
+    GPUMemoryMb: v.gpuMemoryMiB,
+    InstanceStorage: disks.length ? { SizePerDiskGB: disks[0].sizeGB, Count: disks.reduce((n, d) => n + d.count, 0), Type: disks[0].type } : { SizePerDiskGB: 0, Count: 0, Type: '' },
+    Family: family,
+    Service: 'ec2',
+    CPUTypes: cpu,
+    Sources: ['moto', ...(ccfAwsFamilyArch[family] ? [] : ['curated'])],
+  }, 'aws_instances')
+  motoOnly++
+}
+note(`aws: ${motoOnly} types only moto ${motoEc2.source.version} lists were added`)
 // RDS: db.<EC2 type>, for the classes CCF lists and every size of the RDS families.
 const rdsFamilies = curated.rdsFamilies.families
 const ccfRds = awsTypes.RDS_INSTANCE_TYPES
@@ -351,13 +417,49 @@ for (const [name, [vcpus]] of Object.entries(ccfGcpTypes)) {
 for (const [family, spec] of Object.entries(withoutMeta(curated.gcpExtraFamilies))) {
   const shapes = spec.named
     ? Object.entries(spec.named).map(([n, s]) => [n, s.vcpus, s.memoryGb, repeat(s.gpus, s.gpu)])
-    : spec.sizes.map((n) => [`${family}-${n}`, n, n * spec.gbPerVcpu, []])
+    : spec.sizes.map((n) => [`${family}-${n}`, n, spec.memoryGbOverrides?.[`${family}-${n}`] ?? n * spec.gbPerVcpu, []])
   for (const [name, vcpus, memGb, gpus] of shapes) {
     if (gcp[name]) continue
     const { cpu } = gcpArchs(name, [])
     put(gcp, name, { name, vcpus, memoryMb: Math.round(memGb * 1024), gpus, cpuTypes: cpu, family, sources: ['curated'] }, 'gcp_instances')
   }
 }
+// Google's machineTypes API (gcloud compute machine-types list, dumped at a pinned commit of
+// Cyclenerd/google-cloud-pricing-cost-calculator): the predefined types no source above lists
+// (C4D, N4D, N4A, H4D, M4, X4, the 288-vCPU C4, -lssd and -metal variants), and a check of the
+// ones they do. Carbonifer's figures (also from the API) stay; a curated shape that the API
+// contradicts takes the API's figure. Accelerator-optimized types (a*, g*, ct*, tpu*) are left
+// out: the dump does not give their GPUs or TPUs. A family with no CPU platform in CCF or
+// curated.json is left out, with a note.
+const GCE_ACCELERATOR = /^(a\d+x?|g\d+|ct\d+[a-z]*|tpu\d+[a-z]*)-/
+let gceOnly = 0
+for (const [name, v] of Object.entries(gceTypes.types)) {
+  const memoryMb = Math.round(v.memoryGb * 1024)
+  const known = gcp[name]
+  if (known) {
+    if (known.vcpus !== v.vcpus || Math.abs(known.memoryMb - memoryMb) > 1) {
+      if (known.sources.includes('carbonifer')) note(`gcp: ${name}: Carbonifer says ${known.vcpus} vCPU / ${known.memoryMb} MiB, the GCE API dump ${v.vcpus} / ${memoryMb}; kept Carbonifer's`)
+      else {
+        note(`gcp: ${name}: curated shape ${known.vcpus} vCPU / ${known.memoryMb} MiB, the GCE API ${v.vcpus} / ${memoryMb} MiB; took the API's`)
+        Object.assign(known, { vcpus: v.vcpus, memoryMb })
+      }
+    }
+    known.sources.push('gce-api')
+    continue
+  }
+  if (GCE_ACCELERATOR.test(name) || v.deprecated) {
+    note(`gcp: ${name} (GCE API) left out: ${v.deprecated ? 'deprecated' : 'accelerator-optimized, its GPUs/TPUs are not in the dump'}`)
+    continue
+  }
+  const { cpu, from } = gcpArchs(name, [])
+  if (!cpu.length) {
+    note(`gcp: ${name} (GCE API) left out: no CPU platform for its family in CCF or curated.json gcpFamilyArchitectures`)
+    continue
+  }
+  put(gcp, name, { name, vcpus: v.vcpus, memoryMb, gpus: [], cpuTypes: cpu, family: name.split('-').slice(0, 2).join('-'), sources: ['gce-api', from] }, 'gcp_instances')
+  gceOnly++
+}
+note(`gcp: ${gceOnly} machine types only the GCE API dump lists were added`)
 const gcpSorted = sortObject(gcp)
 const gcpSql = {}
 for (const name of Object.keys(cbSql).sort(byKey)) {
@@ -471,6 +573,13 @@ for (const [slug, m] of Object.entries(withoutMeta(gpusIn.models))) {
   if (gpuPower[slug]) fail(`gpu ${slug}: vendor/gpus.json has a model CCF already has`)
   gpuPower[slug] = { minWatts: round(m.maxWatts * gpuIdleRatio, 1), maxWatts: m.maxWatts, name: m.name, source: 'datasheet', url: m.url, idleMethod: `maxWatts x ${gpuIdleRatio} (median idle/max ratio of CCF's GPU figures)` }
 }
+// GPU partitions (g6f/gr6f: 1/8, 1/4 or 1/2 of an L4, per DescribeInstanceTypes'
+// GpuPartitionSize): the share of the whole GPU's idle and maximum watts.
+for (const [slug, { model, share }] of Object.entries(gpuPartitions)) {
+  const whole = gpuPower[model]
+  if (!whole) fail(`gpu partition ${slug}: no watts for ${model}`)
+  gpuPower[slug] = { minWatts: round(whole.minWatts * share, 3), maxWatts: round(whole.maxWatts * share, 3), name: `${whole.name} (a ${share} partition)`, source: whole.source, ...(whole.url ? { url: whole.url } : {}), partitionOf: model, share }
+}
 for (const [slug, min, max] of cbGpuWatt) {
   const target = gpuPower[slug] ?? gpuPower[curated.gpuAliases[slug]]
   if (!target) note(`gpu: Carbonifer's gpu_watt.csv has ${slug}, which no CCF table has; not used`)
@@ -519,6 +628,10 @@ const coefficients = {
 }
 for (const [n, v] of Object.entries(cpuArchitectures)) if (!(v.minWattsPerVcpu > 0 && v.maxWattsPerVcpu > v.minWattsPerVcpu)) fail(`cpu ${n}: bad watts`)
 for (const [n, v] of Object.entries(gpuPower)) if (!(v.minWatts > 0 && v.maxWatts > v.minWatts)) fail(`gpu ${n}: bad watts`)
+// Every GPU of every shipped type has watts (issue 16: no 'GPU not counted' on a shipped type).
+for (const [table, rows, gpusOf] of [['aws', aws, (v) => v.GPUs], ['gcp', gcp, (v) => v.gpus], ['azure', azure, (v) => v.gpus]]) {
+  for (const [name, v] of Object.entries(rows)) for (const g of gpusOf(v)) if (!gpuPower[g] && !gpuPower[curated.gpuAliases[g]]) fail(`${table} ${name}: GPU ${g} has no watts (add it to vendor/gpus.json)`)
+}
 
 // ---------------------------------------------------------------- grid intensity
 function datasetOf(provider, region) {
@@ -744,14 +857,14 @@ const src = (...keys) => keys.map((k) => SOURCES[k])
 const generatedBy = 'scripts/data/generate.mjs (regenerate: cd scripts/data && npm ci && node generate.mjs; check: scripts/data/check.sh)'
 const awsSorted = sortObject(aws)
 const tables = [
-  ['aws_instances', awsSorted, 1, src('ccfAws', 'carbonifer', 'libcloud', 'curated'), 'EC2 instance types and RDS db.* classes (db.<EC2 type>): vCPU, memory (MiB), GPUs (one slug per GPU), instance storage, CPU microarchitectures. Shape of Carbonifer\'s aws_instances.json plus Family, Service, CPUTypes, Sources. vCPU/memory/storage/GPU memory from Carbonifer (AWS API); types only CCF lists take CCF\'s vCPU/memory; types only apache-libcloud lists (2022-2025 families) take its figures (AWS Price List API); CPU microarchitectures and GPU models/counts from CCF, curated for families CCF lacks.'],
-  ['gcp_instances', gcpSorted, 1, src('carbonifer', 'ccfGcp', 'curated'), 'GCP predefined machine types: vCPU, memory (MiB), GPUs (one accelerator name per GPU, built-in GPUs of a2/a3/g2 included), CPU microarchitectures. Custom types (custom-N-M, <family>-custom-N-M) are computed from the name by src/data.rs.'],
+  ['aws_instances', awsSorted, 1, src('ccfAws', 'carbonifer', 'libcloud', 'moto', 'curated'), 'EC2 instance types and RDS db.* classes (db.<EC2 type>): vCPU, memory (MiB), GPUs (one slug per GPU; a GPU partition has its own slug, e.g. nvidia-l4-part-0.125), instance storage, CPU microarchitectures. Shape of Carbonifer\'s aws_instances.json plus Family, Service, CPUTypes, Sources. vCPU/memory/storage/GPU memory from Carbonifer (AWS API); types only CCF lists take CCF\'s vCPU/memory; types only apache-libcloud lists (2022-2024 families) take its figures (AWS Price List API); types only moto lists (2025-2026 families, .metal sizes) take EC2 DescribeInstanceTypes\' figures as moto ships them, GPU models included; CPU microarchitectures and GPU models/counts from CCF, curated for families CCF lacks. Sources lists every source that has the type (moto = confirmed by the AWS API copy).'],
+  ['gcp_instances', gcpSorted, 1, src('carbonifer', 'ccfGcp', 'gceApi', 'curated'), 'GCP predefined machine types: vCPU, memory (MiB), GPUs (one accelerator name per GPU, built-in GPUs of a2/a3/g2 included), CPU microarchitectures. Custom types (custom-N-M, <family>-custom-N-M) are computed from the name by src/data.rs.'],
   ['gcp_sql_tiers', gcpSql, 1, src('carbonifer', 'ccfGcp'), 'Cloud SQL tiers (Carbonifer\'s shape) plus cpuTypes (n1). db-custom-N-M tiers are computed from the name by src/data.rs.'],
-  ['azure_instances', azureSorted, 1, src('ccfAzure', 'curated'), 'Azure VM sizes keyed by ARM name (Standard_...): vCPU, memory (MiB), GPUs, CPU microarchitectures, family = CCF series; plus current series CCF lacks (Bsv2, Dlsv5, Dpsv5, Dplsv5, Dsv6, Dlsv6, Esv6, Dasv6, Dalsv6, Easv6) from Azure\'s published shapes (curated).'],
+  ['azure_instances', azureSorted, 1, src('ccfAzure', 'curated'), 'Azure VM sizes keyed by ARM name (Standard_...): vCPU, memory (MiB), GPUs, CPU microarchitectures, family = CCF series; plus current series CCF lacks (Bsv2, Dlsv5, Dpsv5, Dplsv5, Dsv6, Dlsv6, Esv6, Dasv6, Dalsv6, Easv6, Cobalt 100 Dpsv6/Dplsv6/Epsv6 and their d variants, Fasv6, Falsv6, Famsv6, NCads H100 v5, ND H100 v5) from Azure\'s published size tables (curated.json azureExtraSeries, url per series).'],
   ['coefficients', coefficients, 3, src('ccfAws', 'ccfAzure', 'ccfGcp', 'ccfCore', 'gpuDatasheets', 'curated'), 'Power coefficients: per-provider CPU fallback min/max W per vCPU, memory, SSD/HDD, networking, PUE (+ GCP per-region PUE), lifespan; per-microarchitecture min/max W per vCPU; GPU min/max W per model; name aliases.'],
   ['grid_intensity', gridTable, 2, src('ccfAws', 'ccfAzure', 'ccfGcp', 'ccfMethodology', 'regionCarbonInfo', 'curated'), 'Grid carbon intensity (gCO2eq/kWh) per provider and region, each with its year, dataset and the package it came through; fallback = CCF\'s \'Unknown\' region factor per provider.'],
   ['embodied', embodiedTable, 2, src('ccfAws', 'ccfAzure', 'ccfGcp', 'ccfCore', 'hostDocs'), 'Embodied emissions per instance type, by host: platform embodied total (kgCO2eq, CCF) / 35,040 h x (instance vCPUs / host vCPUs) = kgCO2eqPerHour; the platform and host come from hosts.json; fallback per provider per vCPU-hour.'],
-  ['hosts', hostsTable, 2, src('ccfAws', 'ccfAzure', 'ccfGcp', 'carbonifer', 'libcloud', 'hostDocs'), 'Host platform per instance family (provider / family -> platform, host vCPUs, the size that is the whole host, the platform\'s embodied total), and the published baseline CPU share per vCPU of burstable and shared-core types (their default utilisation).'],
+  ['hosts', hostsTable, 2, src('ccfAws', 'ccfAzure', 'ccfGcp', 'carbonifer', 'libcloud', 'moto', 'hostDocs'), 'Host platform per instance family (provider / family -> platform, host vCPUs, the size that is the whole host, the platform\'s embodied total), and the published baseline CPU share per vCPU of burstable and shared-core types (their default utilisation).'],
 ]
 const sourcesList = Object.values(SOURCES)
 const files = {}
@@ -781,6 +894,10 @@ for (const f of readdirSync(join(HERE, 'hand')).filter((f) => f.endsWith('.json'
   const name = f.replace(/\.json$/, '')
   files[`${name}.json`] = format(h.rows, 1) + '\n'
   files[`${name}.source.json`] = format({ table: `data/${name}.json`, description: h.description, counts: { entries: Object.keys(h.rows).length }, generatedBy, sources: h.sources }, 3) + '\n'
+}
+// sources.json lists every source of every table: the generator's and each hand table's.
+for (const f of readdirSync(join(HERE, 'hand')).filter((f) => f.endsWith('.json')).sort()) {
+  for (const hs of JSON.parse(readFileSync(join(HERE, 'hand', f), 'utf8')).sources) if (!sourcesList.some((x) => x.name === hs.name && x.url === hs.url)) sourcesList.push(hs)
 }
 files['sources.json'] = format(sourcesList, 2) + '\n'
 

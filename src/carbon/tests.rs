@@ -43,6 +43,103 @@ fn mapping_notes_lose_the_validator_wrapper() {
     );
 }
 
+/// Issue 16 D: a resource whose mapping says "unsupported: …" (google_storage_bucket in the
+/// demo) was counted "not estimated" while the summary said "0 unsupported". It is
+/// `unsupported` with the mapping's reason, counted as unsupported, and adds nothing; a
+/// missing figure stays "not estimated".
+#[test]
+fn a_mapping_unsupported_note_makes_the_resource_unsupported_not_not_estimated() {
+    let bucket = MappedResource {
+        address: "google_storage_bucket.assets".into(),
+        resource_type: "google_storage_bucket".into(),
+        provider: "gcp".into(),
+        region: Some("europe-west1".into()),
+        count: 1,
+        replication_factor: 1,
+        warnings: vec![r#"validator: "unsupported: the amount stored is not in the plan""#.into()],
+        ..Default::default()
+    };
+    let mut unknown = m5("aws_instance.odd", Some("us-east-1"));
+    unknown.machine_type = Some("zz9.plural".into());
+    unknown.vcpus = None;
+    unknown.memory_gb = None;
+    let plan = MappedPlan {
+        after: vec![bucket, unknown, m5("aws_instance.web", Some("us-east-1"))],
+        unsupported: vec!["aws_lambda_function.f".into()],
+        ..MappedPlan::default()
+    };
+    let a = assess(
+        &[
+            change("google_storage_bucket.assets", &["create"]),
+            change("aws_instance.odd", &["create"]),
+            change("aws_instance.web", &["create"]),
+        ],
+        &plan,
+        Settings::default(),
+    );
+    let r = &a.report;
+    assert_eq!(
+        r.resources[0].status,
+        Status::Unsupported {
+            reason: "the amount stored is not in the plan".into()
+        }
+    );
+    assert!(r.resources[0].after.is_none());
+    assert!(matches!(r.resources[1].status, Status::NotEstimated { .. }));
+    // one mapped as unsupported + one no mapping covers
+    assert_eq!(
+        (
+            r.counts.estimated,
+            r.counts.not_estimated,
+            r.counts.unsupported
+        ),
+        (1, 1, 2)
+    );
+    let json = serde_json::to_value(&r.resources[0]).unwrap();
+    assert_eq!(json["status"], "unsupported");
+    assert_eq!(json["reason"], "the amount stored is not in the plan");
+}
+
+/// Issue 16 C: a Redshift node's or App Service plan's vCPUs and memory, which the mapping reads
+/// from a hand table, were credited to "plan"; the table is now a source of the figure.
+#[test]
+fn a_shape_read_from_a_hand_table_names_that_table_as_its_source() {
+    let cluster = MappedResource {
+        resource_type: "aws_redshift_cluster".into(),
+        machine_type: Some("dc2.large".into()),
+        vcpus: Some(2.0),
+        memory_gb: Some(15.0),
+        ..m5("aws_redshift_cluster.dw", Some("us-east-1"))
+    };
+    let p = price(&cluster, Settings::default()).unwrap();
+    assert!(
+        p.side.sources.contains(&"aws_redshift_nodes".to_string()),
+        "{:?}",
+        p.side.sources
+    );
+    let vcpus = p
+        .priced
+        .provenance
+        .iter()
+        .find(|n| n.what == "vcpus")
+        .unwrap();
+    assert_eq!(vcpus.source, "aws_redshift_nodes");
+    assert_eq!(vcpus.detail, "row dc2.large, read by the mapping");
+    // Redis: the family and capacity ("Standard C1") name row C1
+    assert_eq!(
+        hand_table("azurerm_redis_cache", "Standard C1"),
+        Some(("azure_redis_cache_sizes", "C1".to_string()))
+    );
+    assert_eq!(hand_table("azurerm_service_plan", "Y1"), None);
+    // an EC2 instance keeps its instance table
+    let p = price(
+        &m5("aws_instance.web", Some("us-east-1")),
+        Settings::default(),
+    )
+    .unwrap();
+    assert!(!p.side.sources.iter().any(|s| s == "aws_redshift_nodes"));
+}
+
 fn m5(address: &str, region: Option<&str>) -> MappedResource {
     MappedResource {
         address: address.into(),
@@ -511,6 +608,11 @@ fn no_gpu_type_in_the_tables_leaves_a_gpu_out() {
         (Provider::Aws, "g6.xlarge", 1.0),
         (Provider::Gcp, "a3-highgpu-8g", 8.0),
         (Provider::Gcp, "g2-standard-4", 1.0),
+        // 2025 EC2 GPU types (moto): B200, B300, RTX PRO 6000 Server, and an eighth of an L4
+        (Provider::Aws, "p6-b200.48xlarge", 8.0),
+        (Provider::Aws, "p6-b300.48xlarge", 8.0),
+        (Provider::Aws, "g7e.2xlarge", 1.0),
+        (Provider::Aws, "g6f.large", 1.0),
     ] {
         assert_eq!(data::instance(p, name).unwrap().gpu_count(), n, "{name}");
     }

@@ -38,6 +38,9 @@ pub fn annotation(r: &ResourceReport, period: Period) -> Vec<String> {
         (Status::NotEstimated { reason }, _, _) => {
             return vec![format!("≈ not estimated: {reason}")];
         }
+        (Status::Unsupported { reason }, _, _) => {
+            return vec![format!("≈ unsupported: {reason}")];
+        }
         _ => None,
     };
     let hours = period.hours();

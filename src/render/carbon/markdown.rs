@@ -532,7 +532,19 @@ fn not_counted(s: &Summary) -> Option<String> {
         };
         parts.push(format!(
             "{} unsupported, no mapping covers them: {}",
-            c.unsupported,
+            s.report.unsupported.len(),
+            capped(&names, NAMES_LISTED)
+        ));
+    }
+    if !s.unsupported_reasons.is_empty() {
+        let names: Vec<String> = s
+            .unsupported_reasons
+            .iter()
+            .map(|n| format!("{} ({})", code(&n.label), escape(&n.reason)))
+            .collect();
+        parts.push(format!(
+            "{} unsupported, no sourced method: {}",
+            c.unsupported - s.report.unsupported.len(),
             capped(&names, NAMES_LISTED)
         ));
     }

@@ -101,6 +101,8 @@ pub struct Summary<'r> {
     pub groups: Vec<Group<'r>>,
     /// Covered by the mappings, but a figure was missing.
     pub not_estimated: Vec<Skipped>,
+    /// Covered by the mappings, which say why no sourced method estimates them.
+    pub unsupported_reasons: Vec<Skipped>,
     /// Unsupported resources (no mapping), grouped by resource.
     pub unsupported: Vec<String>,
     /// Unsupported resources per type: `aws_lambda_function ×2`.
@@ -160,17 +162,25 @@ impl<'r> Summary<'r> {
                 .total_cmp(&size(a))
                 .then_with(|| a.label.cmp(&b.label))
         });
-        let not_estimated =
+        let skipped = |unsupported: bool| -> Vec<Skipped> {
             group_by_resource(report.resources.iter().filter_map(|r| match &r.status {
-                Status::NotEstimated { reason } => Some((r.address.as_str(), reason.as_str())),
-                Status::Estimated => None,
+                Status::NotEstimated { reason } if !unsupported => {
+                    Some((r.address.as_str(), reason.as_str()))
+                }
+                Status::Unsupported { reason } if unsupported => {
+                    Some((r.address.as_str(), reason.as_str()))
+                }
+                _ => None,
             }))
             .into_iter()
             .map(|(label, reasons)| Skipped {
                 label,
                 reason: reasons[0].to_string(),
             })
-            .collect();
+            .collect()
+        };
+        let not_estimated = skipped(false);
+        let unsupported_reasons = skipped(true);
         let unsupported = group_by_resource(report.unsupported.iter().map(|a| (a.as_str(), ())))
             .into_iter()
             .map(|(label, _)| label)
@@ -185,6 +195,7 @@ impl<'r> Summary<'r> {
             delta,
             groups,
             not_estimated,
+            unsupported_reasons,
             unsupported,
             unsupported_types: type_counts(report.unsupported.iter().map(String::as_str)),
             modules: modules::rollup(report, modules::DEFAULT_DEPTH),
@@ -420,17 +431,14 @@ pub fn human_lines(s: &Summary) -> Vec<Line> {
             NAMES_SHOWN,
         )));
     }
-    if !s.not_estimated.is_empty() {
-        out.push(detail("  not estimated, not counted:".into()));
-        for n in s.not_estimated.iter().take(NAMES_SHOWN) {
-            out.push(detail(format!("    {}: {}", n.label, n.reason)));
-        }
-        if s.not_estimated.len() > NAMES_SHOWN {
-            out.push(detail(format!(
-                "    and {} more",
-                s.not_estimated.len() - NAMES_SHOWN
-            )));
-        }
+    for (head, list) in [
+        (
+            "  unsupported, no sourced method, not counted:",
+            &s.unsupported_reasons,
+        ),
+        ("  not estimated, not counted:", &s.not_estimated),
+    ] {
+        skipped_lines(&mut out, head, list);
     }
     out.push(detail(format!(
         "  resources: {} estimated, {} not estimated, {} unsupported, {} ignored",
@@ -438,6 +446,19 @@ pub fn human_lines(s: &Summary) -> Vec<Line> {
     )));
     out.extend(super::modules::human_lines(s));
     out
+}
+
+/// `head`, then one `label: reason` line per skipped resource (at most [`NAMES_SHOWN`]).
+fn skipped_lines(out: &mut Vec<Line>, head: &str, list: &[Skipped]) {
+    if !list.is_empty() {
+        out.push(detail(head.into()));
+        for n in list.iter().take(NAMES_SHOWN) {
+            out.push(detail(format!("    {}: {}", n.label, n.reason)));
+        }
+        if list.len() > NAMES_SHOWN {
+            out.push(detail(format!("    and {} more", list.len() - NAMES_SHOWN)));
+        }
+    }
 }
 
 /// `prefix` and as many names as fit in [`COLUMNS`] (at most `cap`, at least one), then
