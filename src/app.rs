@@ -394,6 +394,15 @@ fn assess(
         })
         .collect();
     let mut a = carbon::assess(&changes, mapped, c.settings);
+    crate::alternatives::attach(&mut a.report, mapped, c.settings);
+    if !c.what_if.is_empty() {
+        let mut scenario = mapped.clone();
+        c.what_if.apply(&mut scenario);
+        let w = carbon::assess(&changes, &scenario, c.settings);
+        a.report.what_if = Some(crate::alternatives::WhatIf::new(
+            &c.what_if, &a.report, &w.report,
+        ));
+    }
     if let Some(h) = &hide {
         a.report.redact_with(h);
     }
@@ -432,8 +441,13 @@ fn write_output(
         .as_ref()
         .map(|c| c.settings.period)
         .unwrap_or_default();
+    let alternatives = opts.carbon.as_ref().is_some_and(|c| c.alternatives);
     let annotator: Box<dyn Annotator> = match assessment {
-        Some(a) => Box::new(CarbonAnnotator::new(&a.report, period)),
+        Some(a) => Box::new(CarbonAnnotator::with_alternatives(
+            &a.report,
+            period,
+            alternatives,
+        )),
         None => Box::new(NoAnnotations),
     };
     let kind = if plan.is_state() {
@@ -452,7 +466,13 @@ fn write_output(
             // The summary closes the output, after OpenTofu's own text (render::carbon::summary).
             match assessment {
                 Some(a) => {
-                    wording::write_human(&Summary::new(&a.report, kind, period), &theme, out)
+                    wording::write_human(&Summary::new(&a.report, kind, period), &theme, out)?;
+                    match &a.report.what_if {
+                        Some(w) => crate::alternatives::words::write_what_if(
+                            w, &a.report, period, &theme, out,
+                        ),
+                        None => Ok(()),
+                    }
                 }
                 None => Ok(()),
             }

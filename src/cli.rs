@@ -77,6 +77,11 @@ pub struct CarbonOptions {
     pub regions: std::collections::BTreeMap<crate::data::Provider, String>,
     /// `--mapping-budget`: time and memory of one jq evaluation.
     pub mapping_budget: crate::mapping::limits::Budget,
+    /// `--alternatives`: the `# ↳` lines of the human output and the Markdown comment (the
+    /// JSON always lists alternatives).
+    pub alternatives: bool,
+    /// `--what-if`: the plan re-estimated under this scenario too (empty: not asked).
+    pub what_if: crate::alternatives::Scenario,
 }
 
 /// Validated options for one run.
@@ -233,7 +238,7 @@ struct Args {
     format: FormatArg,
     /// The plan exactly as OpenTofu prints it: no carbon annotations or summary (human format
     /// only; the carbon flags conflict with it).
-    #[arg(long, conflicts_with_all = ["mappings", "data", "utilization", "period", "fail_over", "comment_tag", "max_chars"])]
+    #[arg(long, conflicts_with_all = ["mappings", "data", "utilization", "period", "fail_over", "comment_tag", "max_chars", "alternatives", "what_if"])]
     no_carbon: bool,
     /// A folder of mapping files layered over the embedded ones (repeatable).
     #[arg(long = "mappings", value_name = "DIR")]
@@ -248,6 +253,16 @@ struct Args {
     /// The headline period of figures [default: month].
     #[arg(long, value_enum)]
     period: Option<PeriodArg>,
+    /// The `# ↳ greener:` line under a resource whose cleaner region (same jurisdiction) or ARM
+    /// equivalent saves at least 10 % [default: on; human and Markdown output; the JSON always
+    /// lists alternatives].
+    #[arg(long, value_name = "on|off", value_parser = config::parse_switch)]
+    alternatives: Option<bool>,
+    /// Re-estimate the whole plan as if every resource of a provider ran in a region
+    /// (`region=REGION`, `region=PROVIDER:REGION`; one per provider) or on its ARM equivalent
+    /// (`arm`), and show it beside the actual figures (repeatable).
+    #[arg(long = "what-if", value_name = "SCENARIO", value_parser = crate::alternatives::whatif::parse_spec)]
+    what_if: Vec<crate::alternatives::WhatIfSpec>,
     /// Exit with code 3 when the plan adds more than this, e.g. `10kg/month`.
     #[arg(long, value_name = "AMOUNT", value_parser = parse_budget)]
     fail_over: Option<Budget>,
@@ -396,6 +411,9 @@ fn validate(a: Args) -> Result<Args, clap::Error> {
             "--max-chars limits the Markdown comment: it needs --format markdown, not {format}"
         )));
     }
+    if let Err(e) = crate::alternatives::Scenario::new(&a.what_if) {
+        return Err(conflict(format!("--what-if: {e}")));
+    }
     if a.comment_tag.is_some() && format != "markdown" {
         return Err(conflict(format!(
             "--comment-tag names the Markdown comment's marker: it needs --format markdown, \
@@ -432,6 +450,10 @@ fn flag_layer(a: &Args) -> Layer {
         max_chars: a.max_chars.map(|value| Setting {
             value,
             source: flag("--max-chars"),
+        }),
+        alternatives: a.alternatives.map(|value| Setting {
+            value,
+            source: flag("--alternatives"),
         }),
         // `--flavor auto` is the default: it sets nothing, so a file or the environment can
         flavor: a
@@ -476,6 +498,8 @@ fn carbon_options(
             .map(|(p, r)| (*p, r.value.clone()))
             .collect(),
         mapping_budget: mapping_budget.unwrap_or_default(),
+        alternatives: settings.alternatives.value,
+        what_if: Default::default(),
     }
 }
 
@@ -546,7 +570,9 @@ fn command(
         FormatArg::Markdown => Format::Markdown,
         FormatArg::ImpactFramework => Format::ImpactFramework,
     };
-    let carbon = carbon_options(&settings, a.mapping_budget);
+    let mut carbon = carbon_options(&settings, a.mapping_budget);
+    // (two regions for one provider are refused by `validate`)
+    carbon.what_if = crate::alternatives::Scenario::new(&a.what_if).unwrap_or_default();
     // (--no-carbon with another format is refused by `validate`)
     let carbon = (!a.no_carbon).then_some(carbon);
     let comment = crate::render::carbon::CommentOptions {
