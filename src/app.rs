@@ -377,7 +377,6 @@ fn assess(
     if let Some(h) = &hide {
         h.mapped(&mut mapped);
     }
-    let mapped = &mapped;
     let managed: Vec<(&ResourceChange, Cow<'_, str>)> = plan
         .resource_changes
         .iter()
@@ -393,12 +392,12 @@ fn assess(
             actions: rc.change.actions.iter().map(|a| a.to_string()).collect(),
         })
         .collect();
-    let mut a = carbon::assess(&changes, mapped, c.settings);
-    crate::alternatives::attach(&mut a.report, mapped, c.settings);
+    let mut a = carbon::assess(&changes, &mapped, c.settings);
+    crate::alternatives::attach(&mut a.report, &mapped, c.settings);
     if !c.what_if.is_empty() {
-        let mut scenario = mapped.clone();
-        c.what_if.apply(&mut scenario);
-        let w = carbon::assess(&changes, &scenario, c.settings);
+        // the actual figures are done with `mapped`: the scenario is applied in place
+        c.what_if.apply(&mut mapped);
+        let w = carbon::assess(&changes, &mapped, c.settings);
         a.report.what_if = Some(crate::alternatives::WhatIf::new(
             &c.what_if, &a.report, &w.report,
         ));
