@@ -414,6 +414,13 @@ fn validate(a: Args) -> Result<Args, clap::Error> {
     if let Err(e) = crate::alternatives::Scenario::new(&a.what_if) {
         return Err(conflict(format!("--what-if: {e}")));
     }
+    if !a.what_if.is_empty() && format == "impact-framework" {
+        return Err(conflict(
+            "--what-if shows a scenario beside the actual figures: the Impact Framework \
+             manifest has no place for it; use --format human, json or markdown"
+                .to_string(),
+        ));
+    }
     if a.comment_tag.is_some() && format != "markdown" {
         return Err(conflict(format!(
             "--comment-tag names the Markdown comment's marker: it needs --format markdown, \

@@ -391,6 +391,13 @@ fn what_if_errors_are_usage_errors() {
         assert!(first.contains(needle), "{arg}: {first}");
         assert!(stdout(&o).is_empty());
     }
+    let o = run(&[DEMO, "--what-if", "arm", "--format", "impact-framework"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--what-if shows a scenario"),
+        "{}",
+        stderr(&o)
+    );
     let o = run(&[
         DEMO,
         "--what-if",
