@@ -158,7 +158,7 @@ pub fn for_resource(m: &MappedResource, actual: &Side, settings: Settings) -> Ve
         };
         if let Some(alt) = carbon::price_side(&moved, settings) {
             let reason = format!(
-                "the same resource in {} ({}), the lowest grid intensity of the {} regions: {} vs {} gCO2eq/kWh in {}",
+                "the same resource in {} ({}), the lowest grid intensity of the {} regions: {} vs {} gCO2eq/kWh in {} (that the type is offered there is assumed: the tables do not say)",
                 best.region,
                 best.location,
                 here.jurisdiction.as_deref().unwrap_or(""),
