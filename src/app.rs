@@ -377,7 +377,6 @@ fn assess(
     if let Some(h) = &hide {
         h.mapped(&mut mapped);
     }
-    let mapped = &mapped;
     let managed: Vec<(&ResourceChange, Cow<'_, str>)> = plan
         .resource_changes
         .iter()
@@ -393,7 +392,16 @@ fn assess(
             actions: rc.change.actions.iter().map(|a| a.to_string()).collect(),
         })
         .collect();
-    let mut a = carbon::assess(&changes, mapped, c.settings);
+    let mut a = carbon::assess(&changes, &mapped, c.settings);
+    crate::alternatives::attach(&mut a.report, &mapped, c.settings);
+    if !c.what_if.is_empty() {
+        // the actual figures are done with `mapped`: the scenario is applied in place
+        c.what_if.apply(&mut mapped);
+        let w = carbon::assess(&changes, &mapped, c.settings);
+        a.report.what_if = Some(crate::alternatives::WhatIf::new(
+            &c.what_if, &a.report, &w.report,
+        ));
+    }
     if let Some(h) = &hide {
         a.report.redact_with(h);
     }
@@ -433,8 +441,13 @@ fn write_output(
         .map(|c| c.settings.period)
         .unwrap_or_default();
     let module_depth = opts.carbon.as_ref().map_or(0, |c| c.module_depth);
+    let alternatives = opts.carbon.as_ref().is_some_and(|c| c.alternatives);
     let annotator: Box<dyn Annotator> = match assessment {
-        Some(a) => Box::new(CarbonAnnotator::new(&a.report, period)),
+        Some(a) => Box::new(CarbonAnnotator::with_alternatives(
+            &a.report,
+            period,
+            alternatives,
+        )),
         None => Box::new(NoAnnotations),
     };
     let kind = if plan.is_state() {
@@ -454,7 +467,13 @@ fn write_output(
             match assessment {
                 Some(a) => {
                     let summary = Summary::new(&a.report, kind, period);
-                    wording::write_human(&summary.with_module_depth(module_depth), &theme, out)
+                    wording::write_human(&summary.with_module_depth(module_depth), &theme, out)?;
+                    match &a.report.what_if {
+                        Some(w) => crate::alternatives::words::write_what_if(
+                            w, &a.report, period, &theme, out,
+                        ),
+                        None => Ok(()),
+                    }
                 }
                 None => Ok(()),
             }

@@ -544,6 +544,13 @@ fn price(m: &MappedResource, settings: Settings) -> Result<Pricing, String> {
     })
 }
 
+/// One mapped resource priced on its own, as `assess` prices each side: its side, or `None`
+/// when it cannot be estimated. Alternatives and what-if scenarios re-run this over a copy of
+/// the resource with its region or type substituted (`crate::alternatives`).
+pub(crate) fn price_side(m: &MappedResource, settings: Settings) -> Option<Side> {
+    price(m, settings).ok().map(|p| p.side)
+}
+
 /// A note a mapping writes with a validator that fails on purpose (docs/mappings.md, "Notes
 /// from a mapping"): the engine reports it as `validator: "assumed: …"` or
 /// `validator: "unsupported: …"`. Returns (is an assumption, the text without the wrapper).

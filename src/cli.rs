@@ -79,6 +79,11 @@ pub struct CarbonOptions {
     pub mapping_budget: crate::mapping::limits::Budget,
     /// `--module-depth`: the module rollup's depth (0: no module rollup in the summary).
     pub module_depth: usize,
+    /// `--alternatives`: the `# ↳` lines of the human output and the Markdown comment (the
+    /// JSON always lists alternatives).
+    pub alternatives: bool,
+    /// `--what-if`: the plan re-estimated under this scenario too (empty: not asked).
+    pub what_if: crate::alternatives::Scenario,
 }
 
 impl Default for CarbonOptions {
@@ -91,6 +96,8 @@ impl Default for CarbonOptions {
             regions: Default::default(),
             mapping_budget: Default::default(),
             module_depth: crate::report::modules::DEFAULT_DEPTH,
+            alternatives: true,
+            what_if: Default::default(),
         }
     }
 }
@@ -249,7 +256,7 @@ struct Args {
     format: FormatArg,
     /// The plan exactly as OpenTofu prints it: no carbon annotations or summary (human format
     /// only; the carbon flags conflict with it).
-    #[arg(long, conflicts_with_all = ["mappings", "data", "utilization", "period", "fail_over", "comment_tag", "max_chars", "module_depth"])]
+    #[arg(long, conflicts_with_all = ["mappings", "data", "utilization", "period", "fail_over", "comment_tag", "max_chars", "module_depth", "alternatives", "what_if"])]
     no_carbon: bool,
     /// A folder of mapping files layered over the embedded ones (repeatable).
     #[arg(long = "mappings", value_name = "DIR")]
@@ -264,6 +271,16 @@ struct Args {
     /// The headline period of figures [default: month].
     #[arg(long, value_enum)]
     period: Option<PeriodArg>,
+    /// The `# ↳ greener:` line under a resource whose cleaner region (same jurisdiction) or ARM
+    /// equivalent saves at least 10 % [default: on; human and Markdown output; the JSON always
+    /// lists alternatives].
+    #[arg(long, value_name = "on|off", value_parser = config::parse_switch)]
+    alternatives: Option<bool>,
+    /// Re-estimate the whole plan as if every resource of a provider ran in a region
+    /// (`region=REGION`, `region=PROVIDER:REGION`; one per provider) or on its ARM equivalent
+    /// (`arm`), and show it beside the actual figures (repeatable).
+    #[arg(long = "what-if", value_name = "SCENARIO", value_parser = crate::alternatives::whatif::parse_spec)]
+    what_if: Vec<crate::alternatives::WhatIfSpec>,
     /// Exit with code 3 when the plan adds more than this, e.g. `10kg/month`.
     #[arg(long, value_name = "AMOUNT", value_parser = parse_budget)]
     fail_over: Option<Budget>,
@@ -430,6 +447,16 @@ fn validate(a: Args) -> Result<Args, clap::Error> {
             "--max-chars limits the Markdown comment: it needs --format markdown, not {format}"
         )));
     }
+    if let Err(e) = crate::alternatives::Scenario::new(&a.what_if) {
+        return Err(conflict(format!("--what-if: {e}")));
+    }
+    if !a.what_if.is_empty() && format == "impact-framework" {
+        return Err(conflict(
+            "--what-if shows a scenario beside the actual figures: the Impact Framework \
+             manifest has no place for it; use --format human, json or markdown"
+                .to_string(),
+        ));
+    }
     if a.comment_tag.is_some() && format != "markdown" {
         return Err(conflict(format!(
             "--comment-tag names the Markdown comment's marker: it needs --format markdown, \
@@ -470,6 +497,10 @@ fn flag_layer(a: &Args) -> Layer {
         module_depth: a.module_depth.map(|value| Setting {
             value,
             source: flag("--module-depth"),
+        }),
+        alternatives: a.alternatives.map(|value| Setting {
+            value,
+            source: flag("--alternatives"),
         }),
         // `--flavor auto` is the default: it sets nothing, so a file or the environment can
         flavor: a
@@ -515,6 +546,8 @@ fn carbon_options(
             .collect(),
         mapping_budget: mapping_budget.unwrap_or_default(),
         module_depth: settings.module_depth.value,
+        alternatives: settings.alternatives.value,
+        what_if: Default::default(),
     }
 }
 
@@ -585,7 +618,9 @@ fn command(
         FormatArg::Markdown => Format::Markdown,
         FormatArg::ImpactFramework => Format::ImpactFramework,
     };
-    let carbon = carbon_options(&settings, a.mapping_budget);
+    let mut carbon = carbon_options(&settings, a.mapping_budget);
+    // (two regions for one provider are refused by `validate`)
+    carbon.what_if = crate::alternatives::Scenario::new(&a.what_if).unwrap_or_default();
     // (--no-carbon with another format is refused by `validate`)
     let carbon = (!a.no_carbon).then_some(carbon);
     let comment = crate::render::carbon::CommentOptions {

@@ -11,7 +11,7 @@
 //! period = "month"              # hour | month | year
 //! fail-over = "10kg/month"
 //! flavor = "opentofu"           # opentofu | terraform
-//! alternatives = "off"          # on | off (accepted and validated; the feature comes later)
+//! alternatives = "off"          # on | off: the `# ↳` lines (docs/alternatives.md)
 //! max-chars = 65536             # the Markdown comment's budget
 //! module-depth = 1              # the summary's module rollup (0: none)
 //! [regions]                     # per provider: replaces every resource's region
@@ -143,7 +143,7 @@ impl Effective {
                 flags.alternatives,
                 env.alternatives,
                 file.alternatives,
-                false,
+                true,
             ),
             max_chars: pick(
                 flags.max_chars,
@@ -780,7 +780,7 @@ mod tests {
         );
         assert_eq!(
             (e.alternatives.value, e.alternatives.source.clone()),
-            (false, Source::Default)
+            (true, Source::Default)
         );
         assert_eq!(e.fail_over.value, None);
     }

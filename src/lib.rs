@@ -7,6 +7,7 @@
 //! Figures come from `mapping` (Carbonifer's YAML + jq language) over `data` (reference tables)
 //! and are turned into energy and emissions by `estimate`.
 
+pub mod alternatives;
 pub mod app;
 pub mod carbon;
 pub mod cli;

@@ -168,6 +168,10 @@ pub struct ResourceReport {
     /// Values that were not known and were assumed (e.g. a default machine type).
     pub assumptions: Vec<String>,
     pub warnings: Vec<String>,
+    /// Greener alternatives to the after side, each re-estimated by the same code
+    /// (docs/alternatives.md); left out when there is none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alternatives: Vec<crate::alternatives::Alternative>,
 }
 
 impl ResourceReport {
@@ -197,6 +201,7 @@ impl ResourceReport {
             delta_range_per_hour: ab.minus(&bb),
             assumptions: Vec::new(),
             warnings: Vec::new(),
+            alternatives: Vec::new(),
         }
     }
 }
@@ -273,6 +278,9 @@ pub struct Report {
     pub totals: Totals,
     pub counts: Counts,
     pub unsupported: Vec<String>,
+    /// The plan re-estimated under `--what-if`, when asked for (docs/alternatives.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub what_if: Option<crate::alternatives::WhatIf>,
 }
 
 /// The headline period, serialised as its name and hours.
@@ -322,6 +330,11 @@ impl Report {
             }
             r.assumptions.iter_mut().for_each(|t| hide.text(t));
             r.warnings.iter_mut().for_each(|t| hide.text(t));
+            for a in &mut r.alternatives {
+                a.region.iter_mut().for_each(|v| hide.field(v));
+                a.machine_type.iter_mut().for_each(|v| hide.field(v));
+                hide.text(&mut a.reason);
+            }
         }
     }
 
@@ -354,6 +367,7 @@ impl Report {
             totals,
             counts,
             unsupported,
+            what_if: None,
         }
     }
 }

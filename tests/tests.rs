@@ -1,5 +1,6 @@
 //! The one integration-test binary: runs the built `carbon-show` on fixtures.
 
+mod alternatives;
 mod api;
 mod auto;
 mod carbon;

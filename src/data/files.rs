@@ -84,6 +84,19 @@ const FILES: &[(&str, &str)] = &[
         "hosts.source.json",
         include_str!("../../data/hosts.source.json"),
     ),
+    ("geography.json", include_str!("../../data/geography.json")),
+    (
+        "geography.source.json",
+        include_str!("../../data/geography.source.json"),
+    ),
+    (
+        "arm_equivalents.json",
+        include_str!("../../data/arm_equivalents.json"),
+    ),
+    (
+        "arm_equivalents.source.json",
+        include_str!("../../data/arm_equivalents.source.json"),
+    ),
     ("sources.json", include_str!("../../data/sources.json")),
 ];
 

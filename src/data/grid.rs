@@ -4,7 +4,7 @@ use super::{GridFallback, GridIntensity, Provider, tables};
 
 /// Region key as in the tables: lower case; Azure also without spaces, `-` and `_`
 /// (`West Europe` → `westeurope`).
-pub(super) fn normalize_region(provider: Provider, region: &str) -> String {
+pub(crate) fn normalize_region(provider: Provider, region: &str) -> String {
     let r = region.trim().to_ascii_lowercase();
     match provider {
         Provider::Azure => r

@@ -267,10 +267,22 @@ pub struct CarbonAnnotator {
 
 impl CarbonAnnotator {
     pub fn new(report: &Report, period: Period) -> Self {
+        Self::with_alternatives(report, period, false)
+    }
+
+    /// With `alternatives`, a resource's `# ↳ greener:` line follows its `# ≈` lines
+    /// (`crate::alternatives::words::arrow_line`).
+    pub fn with_alternatives(report: &Report, period: Period, alternatives: bool) -> Self {
         let lines = report
             .resources
             .iter()
-            .map(|r| (r.address.clone(), annotation(r, period)))
+            .map(|r| {
+                let mut l = annotation(r, period);
+                if alternatives {
+                    l.extend(crate::alternatives::words::arrow_line(r, period));
+                }
+                (r.address.clone(), l)
+            })
             .filter(|(_, l)| !l.is_empty())
             .collect();
         CarbonAnnotator { lines }

@@ -94,6 +94,10 @@ pub fn sections(s: &Summary, plan: PlanText, opts: &CommentOptions) -> Vec<(Part
     ) {
         v.push((Part::Totals, totals(s)));
     }
+    if let Some(w) = &s.report.what_if {
+        let text = crate::alternatives::words::what_if_markdown(w, s.report, s.period);
+        v.push((Part::Totals, text));
+    }
     if let Some(p) = not_counted(s) {
         v.push((Part::NotCounted, p));
     }

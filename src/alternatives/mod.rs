@@ -1,0 +1,246 @@
+//! Greener alternatives and what-if scenarios: each estimated resource re-estimated in the
+//! cleanest region of its own jurisdiction and as its ARM equivalent, and the whole plan
+//! re-estimated under `--what-if` — always by the same pricing code as the actual figures
+//! (`carbon::price_side` over a copy of the mapped resource with the region or type
+//! substituted), never by a ratio (docs/alternatives.md).
+
+pub mod tables;
+pub mod whatif;
+pub mod words;
+
+use std::collections::HashMap;
+
+use rayon::prelude::*;
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use crate::carbon::{self, Settings};
+use crate::data::{self, Provider};
+use crate::mapping::{MappedPlan, MappedResource};
+use crate::report::{Figures, Report, Side, Status};
+
+pub use whatif::{Scenario, WhatIf, WhatIfSpec};
+
+/// Below this share of the resource's own figure, an alternative is not shown in the human
+/// output or the Markdown comment (it is still in the JSON).
+pub const SHOW_FROM: f64 = 0.10;
+
+/// What an alternative changes.
+#[derive(Debug, Clone, Copy, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum AlternativeKind {
+    /// The same type in the region of lowest grid intensity (× PUE) of the same provider and
+    /// jurisdiction.
+    Region,
+    /// The ARM type of the same vCPU count and memory, in the same region.
+    Arm,
+}
+
+/// One greener alternative to a resource's after side.
+#[derive(Debug, Clone, Serialize, JsonSchema, PartialEq)]
+pub struct Alternative {
+    pub kind: AlternativeKind,
+    /// The region the alternative runs in.
+    pub region: Option<String>,
+    /// The machine type the alternative runs on.
+    pub machine_type: Option<String>,
+    /// The jurisdiction both regions share (`EU/EEA`, `US`, `UK`…; data/geography.json).
+    pub jurisdiction: Option<String>,
+    /// The alternative's grid intensity, gCO2eq/kWh.
+    pub grid_g_per_kwh: Option<f64>,
+    /// The alternative's figures for one hour of all instances, by the same estimate.
+    pub per_hour: Figures,
+    /// The actual after side's total minus the alternative's, gCO2eq per hour.
+    pub saving_gco2eq_per_hour: f64,
+    /// The same saving over the report's headline period.
+    pub saving_gco2eq_per_period: f64,
+    /// The saving as a share of the actual after side's total (0..1).
+    pub saving_share: f64,
+    /// Why it is an alternative, in words.
+    pub reason: String,
+    /// Ids of the data tables the alternative's figures and choice come from.
+    pub sources: Vec<String>,
+}
+
+/// Whether an alternative is worth a line in the human output and the Markdown comment.
+pub fn worth_showing(a: &Alternative) -> bool {
+    a.saving_share >= SHOW_FROM
+}
+
+/// Grid intensity × PUE of a region: what the operational figure scales with when only the
+/// region changes (the embodied figure does not depend on it).
+fn region_factor(provider: Provider, region: &str) -> Option<f64> {
+    let g = data::grid_intensity(provider, region)?.g_co2eq_per_kwh;
+    let pue = data::pue_in_region(provider, region)
+        .or_else(|| data::coefficients(provider).map(|c| c.pue))?;
+    Some(g * pue)
+}
+
+/// The candidate region of lowest grid intensity × PUE in the same jurisdiction as `region`,
+/// when it is lower than `region`'s own (ties: the first by name).
+pub fn cleanest_region(provider: Provider, region: &str) -> Option<&'static tables::Place> {
+    let here = tables::place(provider, region)?;
+    let jurisdiction = here.jurisdiction.as_deref()?;
+    let own = region_factor(provider, region)?;
+    tables::places(provider)
+        .into_iter()
+        .filter(|p| p.candidate && p.jurisdiction.as_deref() == Some(jurisdiction))
+        .filter(|p| p.region != here.region)
+        .filter_map(|p| region_factor(provider, &p.region).map(|f| (p, f)))
+        .filter(|(_, f)| *f < own)
+        .min_by(|a, b| {
+            a.1.total_cmp(&b.1)
+                .then_with(|| a.0.region.cmp(&b.0.region))
+        })
+        .map(|(p, _)| p)
+}
+
+/// A copy of `m` running as `target` (an ARM type from [`tables::arm_equivalent`]): its
+/// machine type, vCPUs, memory and microarchitectures are the target's.
+pub fn as_type(m: &MappedResource, target: &data::Instance) -> MappedResource {
+    MappedResource {
+        machine_type: Some(target.name.clone()),
+        vcpus: Some(target.vcpus),
+        memory_gb: Some(target.memory_gib),
+        cpu_types: target.cpu_architectures.clone(),
+        ..m.clone()
+    }
+}
+
+fn saving(
+    kind: AlternativeKind,
+    actual: &Side,
+    alt: Side,
+    jurisdiction: Option<String>,
+    reason: String,
+    settings: Settings,
+    extra_source: &str,
+) -> Option<Alternative> {
+    let own = actual.per_hour.total_gco2eq;
+    let s = own - alt.per_hour.total_gco2eq;
+    if !(s > 0.0 && own > 0.0) {
+        return None;
+    }
+    let mut sources = alt.sources.clone();
+    sources.push(extra_source.to_string());
+    sources.sort();
+    sources.dedup();
+    Some(Alternative {
+        kind,
+        region: alt.region.clone(),
+        machine_type: alt.machine_type.clone(),
+        jurisdiction,
+        grid_g_per_kwh: alt.grid_g_per_kwh,
+        per_hour: alt.per_hour,
+        saving_gco2eq_per_hour: s,
+        saving_gco2eq_per_period: s * settings.period.hours(),
+        saving_share: s / own,
+        reason,
+        sources,
+    })
+}
+
+/// The alternatives of one resource's after side (`m` is what the mapping found for it,
+/// `actual` its priced side): the cleanest region of its jurisdiction, then the ARM type.
+pub fn for_resource(m: &MappedResource, actual: &Side, settings: Settings) -> Vec<Alternative> {
+    let Some(provider) = Provider::parse(&m.provider) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let sig = crate::estimate::sig3;
+    if let Some(region) = m.region.as_deref()
+        && let Some(best) = cleanest_region(provider, region)
+        && let Some(here) = tables::place(provider, region)
+    {
+        let moved = MappedResource {
+            region: Some(best.region.clone()),
+            ..m.clone()
+        };
+        if let Some(alt) = carbon::price_side(&moved, settings) {
+            let reason = format!(
+                "the same resource in {} ({}), the lowest grid intensity of the {} regions: {} vs {} gCO2eq/kWh in {} (that the type is offered there is assumed: the tables do not say)",
+                best.region,
+                best.location,
+                here.jurisdiction.as_deref().unwrap_or(""),
+                sig(alt.grid_g_per_kwh.unwrap_or(0.0)),
+                sig(actual.grid_g_per_kwh.unwrap_or(0.0)),
+                here.region,
+            );
+            out.extend(saving(
+                AlternativeKind::Region,
+                actual,
+                alt,
+                here.jurisdiction.clone(),
+                reason,
+                settings,
+                "geography",
+            ));
+        }
+    }
+    if let Some((target, rule)) = tables::arm_equivalent(m)
+        && let Some(alt) = carbon::price_side(&as_type(m, &target), settings)
+    {
+        let reason = format!(
+            "{} ({}), the same {} vCPU and {} GiB as {}",
+            target.name,
+            rule.processor,
+            crate::render::carbon::trim_num(target.vcpus),
+            crate::render::carbon::trim_num(target.memory_gib),
+            m.machine_type.as_deref().unwrap_or(""),
+        );
+        out.extend(saving(
+            AlternativeKind::Arm,
+            actual,
+            alt,
+            None,
+            reason,
+            settings,
+            "arm_equivalents",
+        ));
+    }
+    out
+}
+
+/// Adds its alternatives to every estimated resource of the report that has an after side
+/// (`mapped` is what the report was assessed from).
+pub fn attach(report: &mut Report, mapped: &MappedPlan, settings: Settings) {
+    let after: HashMap<&str, &MappedResource> = mapped
+        .after
+        .iter()
+        .map(|m| (m.address.as_str(), m))
+        .collect();
+    report.resources.par_iter_mut().for_each(|r| {
+        let forget = r.actions.iter().any(|a| a == "forget");
+        if forget || r.status != Status::Estimated {
+            return;
+        }
+        if let (Some(side), Some(m)) = (&r.after, after.get(r.address.as_str())) {
+            r.alternatives = for_resource(m, side, settings);
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cleanest_region_stays_in_the_jurisdiction() {
+        let best = cleanest_region(Provider::Aws, "eu-west-1").unwrap();
+        assert_eq!(best.region, "eu-north-1");
+        // London is UK, not EU/EEA; Zurich is CH
+        assert!(
+            cleanest_region(Provider::Aws, "eu-west-2").is_none(),
+            "eu-west-2 is the only UK region"
+        );
+        assert!(cleanest_region(Provider::Aws, "eu-central-2").is_none());
+        // GovCloud never advises a commercial region, nor the reverse
+        let us = cleanest_region(Provider::Aws, "us-east-1").unwrap();
+        assert_eq!(us.jurisdiction.as_deref(), Some("US"));
+        assert!(!us.region.starts_with("us-gov"));
+        // already the cleanest: nothing
+        assert!(cleanest_region(Provider::Aws, "eu-north-1").is_none());
+        // an unknown region: nothing
+        assert!(cleanest_region(Provider::Aws, "xx-nowhere-1").is_none());
+    }
+}
