@@ -63,8 +63,8 @@ pub fn fill_from_changes(plan: &Plan<'_>, mapped: &mut MappedPlan, engine: &Engi
     }
     // The side documents are parsed by the mapping engine's own parser from their text, the
     // plan's `configuration` spliced in as written: a `serde_json::Value` of it (and its
-    // copy as jaq values) would cost about 25 times its text (50k-resource plan: +165 MB
-    // at the run's peak).
+    // copy as jaq values) cost about 40 times its text (50k bench plan: +172.8 MB, the
+    // run's peak; now +28.6 MB).
     let configuration = plan.configuration.map_or("null", |c| c.get());
     let side = |resources: Vec<Value>, unknown: &[Value]| {
         let mut text = String::with_capacity(configuration.len() + 256);
