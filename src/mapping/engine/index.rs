@@ -1,4 +1,4 @@
-//! The indexes mapping reads: addresses, configuration resources and their referrers, module prefixes, memo keys.
+//! The indexes mapping reads (addresses, configuration resources and their referrers, module prefixes, memo keys) and the all_select lookups answered from them.
 
 use crate::mapping::jq::{self, PerResource};
 use crate::mapping::model::ResourceMapping;
