@@ -58,9 +58,10 @@ pub fn run(opts: &Options, out: &mut dyn Write) -> Result<(), Error> {
     // bytes serve both.
     let source = match &opts.input {
         Input::File(p) if opts.carbon.is_some() => Rereadable::new(p).map(Source::File),
+        Input::Stdin if opts.carbon.is_some() => Spool::start()?,
         _ => None,
     };
-    let source = match source {
+    let mut source = match source {
         Some(s) => s,
         None => Source::Bytes(read_input(&opts.input)?),
     };
@@ -76,9 +77,10 @@ pub fn run(opts: &Options, out: &mut dyn Write) -> Result<(), Error> {
                 eprintln!("carbon-show: warning: {d} (this filter yields nothing)");
             }
             phase("load mappings", t);
-            let doc = match &source {
+            let doc = match &mut source {
                 Source::Bytes(b) => document(&path, b)?,
                 Source::File(f) => f.document(&path)?,
+                Source::Spool(s) => s.document(&path)?,
             };
             let mut m = map(doc, &engine);
             override_regions(&mut m, &c.regions);
@@ -90,6 +92,7 @@ pub fn run(opts: &Options, out: &mut dyn Write) -> Result<(), Error> {
     let bytes = match source {
         Source::Bytes(b) => b,
         Source::File(f) => f.read()?,
+        Source::Spool(s) => s.read()?,
     };
     let t = std::time::Instant::now();
     let plan = parse_plan(&path, &bytes)?;
@@ -103,7 +106,8 @@ pub fn run(opts: &Options, out: &mut dyn Write) -> Result<(), Error> {
         (Some(c), Some((mut m, engine))) => {
             // resources planned_values lacks, from the changes' own values
             mapping::fallback::fill_from_changes(&plan, &mut m, &engine);
-            Some(assess(&plan, m, c, schemas.as_ref()))
+            let keep_inputs = opts.format == Format::ImpactFramework;
+            Some(assess(&plan, m, c, schemas.as_ref(), keep_inputs))
         }
         _ => None,
     };
@@ -127,13 +131,121 @@ pub fn assessment(
     let plan = parse_plan(&path, &bytes)?;
     mapping::fallback::fill_from_changes(&plan, &mut m, &engine);
     let hide = crate::redact::Redactor::new(&crate::plan::sensitive_strings(&plan));
-    Ok((assess(&plan, m, c, None), hide))
+    Ok((assess(&plan, m, c, None, true), hide))
 }
 
-/// Where the renderer's bytes come from: read once, or a file read again after mapping.
+/// Where the renderer's bytes come from: read once, a file read again after mapping, or
+/// standard input kept in a temporary file while it is mapped.
 enum Source {
     Bytes(Vec<u8>),
     File(Rereadable),
+    Spool(Spool),
+}
+
+/// Standard input past [`Spool::IN_MEMORY`] bytes: streamed into the mapping engine's document
+/// and, on the way, copied to an unnamed temporary file (`tempfile::tempfile`, in `TMPDIR`,
+/// gone when the run ends), read back for the renderer once the document is freed. As for a
+/// plan file, the text and the document are then never held at once (50k-resource plan: peak
+/// 377 MB → the file's figure). A smaller input is read into memory, as are all inputs when
+/// no temporary file can be made.
+struct Spool {
+    /// What was read to decide; already in `file`.
+    head: Vec<u8>,
+    file: std::fs::File,
+}
+
+/// Copies what is read from `inner` to `copy`.
+struct Tee<'a, R> {
+    inner: R,
+    copy: &'a mut std::fs::File,
+}
+
+impl<R: Read> Read for Tee<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.copy.write_all(&buf[..n])?;
+        Ok(n)
+    }
+}
+
+impl Spool {
+    /// Standard input up to this size is read into memory (the engine's document is then
+    /// parsed from memory, faster than streamed).
+    const IN_MEMORY: u64 = 4 << 20;
+
+    /// `Source::Bytes` for an input that fits [`Spool::IN_MEMORY`], `Source::Spool` past it.
+    fn start() -> Result<Option<Source>, Error> {
+        let io_err = |source| Error::Io {
+            path: PathBuf::from("<stdin>"),
+            source,
+        };
+        let mut head = Vec::new();
+        io::stdin()
+            .lock()
+            .take(Self::IN_MEMORY)
+            .read_to_end(&mut head)
+            .map_err(io_err)?;
+        if (head.len() as u64) < Self::IN_MEMORY {
+            return Ok(Some(Source::Bytes(head)));
+        }
+        let Ok(mut file) = tempfile::tempfile() else {
+            // no temporary file: the rest is read into memory as well
+            io::stdin().lock().read_to_end(&mut head).map_err(io_err)?;
+            return Ok(Some(Source::Bytes(head)));
+        };
+        file.write_all(&head).map_err(io_err)?;
+        Ok(Some(Source::Spool(Spool { head, file })))
+    }
+
+    fn io_error(source: io::Error) -> Error {
+        Error::Io {
+            path: PathBuf::from("<stdin> (copied to a temporary file)"),
+            source,
+        }
+    }
+
+    /// The mapping engine's document, streamed from what was read and the rest of standard
+    /// input (copied to the file on the way). Input that does not parse is read whole, so
+    /// that the error is the plan reader's.
+    fn document(&mut self, path: &Path) -> Result<mapping::Document, Error> {
+        let t = std::time::Instant::now();
+        let head = std::mem::take(&mut self.head);
+        let stdin = io::stdin();
+        let tee = Tee {
+            inner: stdin.lock(),
+            copy: &mut self.file,
+        };
+        let mut r = io::BufReader::with_capacity(1 << 16, io::Cursor::new(head).chain(tee));
+        let parsed = mapping::Document::from_reader(&mut r);
+        // whatever follows the document is the renderer's too
+        io::copy(&mut r, &mut io::sink()).map_err(Self::io_error)?;
+        drop(r);
+        match parsed {
+            Ok(d) => {
+                phase("parse document", t);
+                Ok(d)
+            }
+            Err(_) => document(path, &self.read_back()?),
+        }
+    }
+
+    fn read_back(&mut self) -> Result<Vec<u8>, Error> {
+        use std::io::Seek;
+        let len = self.file.metadata().map_err(Self::io_error)?.len();
+        let mut bytes = Vec::with_capacity(len as usize);
+        self.file.rewind().map_err(Self::io_error)?;
+        self.file.read_to_end(&mut bytes).map_err(Self::io_error)?;
+        Ok(bytes)
+    }
+
+    /// The whole input again, from the file.
+    fn read(mut self) -> Result<Vec<u8>, Error> {
+        if !self.head.is_empty() {
+            // not streamed into a document: the rest of standard input is still to be read
+            io::copy(&mut io::stdin().lock(), &mut self.file).map_err(Self::io_error)?;
+        }
+        self.read_back()
+    }
 }
 
 /// A regular file that can be read a second time, and what it looked like the first time.
@@ -215,7 +327,8 @@ pub fn show(
             let mut m = map(document(path, bytes)?, engine);
             override_regions(&mut m, &c.regions);
             mapping::fallback::fill_from_changes(plan, &mut m, engine);
-            Some(assess(plan, m, c, schemas))
+            let keep_inputs = opts.format == Format::ImpactFramework;
+            Some(assess(plan, m, c, schemas, keep_inputs))
         }
         (Some(_), None) => {
             return Err(Error::Mapping(
@@ -359,12 +472,14 @@ fn override_regions(
 }
 
 /// Prices every mapped resource of the plan's changes, and hides the plan's sensitive strings
-/// wherever the mappings carried one into the report.
+/// wherever the mappings carried one into the report. The pricing inputs are kept for the
+/// Impact Framework export and `explain` only (`keep_inputs`).
 fn assess(
     plan: &Plan<'_>,
     mut mapped: mapping::MappedPlan,
     c: &CarbonOptions,
     schemas: Option<&Schemas>,
+    keep_inputs: bool,
 ) -> Assessment {
     let t = std::time::Instant::now();
     // one redactor, knowing the plan's masks and the schema's sensitive attributes: what the
@@ -377,6 +492,7 @@ fn assess(
     if let Some(h) = &hide {
         h.mapped(&mut mapped);
     }
+    phase("  assess: sensitive values", t);
     let managed: Vec<(&ResourceChange, Cow<'_, str>)> = plan
         .resource_changes
         .iter()
@@ -392,7 +508,7 @@ fn assess(
             actions: rc.change.actions.iter().map(|a| a.to_string()).collect(),
         })
         .collect();
-    let mut a = carbon::assess(&changes, &mapped, c.settings);
+    let mut a = carbon::assess_keeping(&changes, &mapped, c.settings, keep_inputs);
     crate::alternatives::attach(&mut a.report, &mapped, c.settings);
     if !c.what_if.is_empty() {
         // the actual figures are done with `mapped`: the scenario is applied in place
@@ -402,6 +518,7 @@ fn assess(
             &c.what_if, &a.report, &w.report,
         ));
     }
+    phase("  assess: figures", t);
     if let Some(h) = &hide {
         a.report.redact_with(h);
     }

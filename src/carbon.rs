@@ -586,6 +586,18 @@ fn push_unique(into: &mut Vec<String>, items: impl IntoIterator<Item = String>) 
 /// engine found before and after. Mapped resources that no change names (a state document, or a
 /// plan that leaves out no-op changes) are reported as unchanged.
 pub fn assess(changes: &[Change<'_>], mapped: &MappedPlan, settings: Settings) -> Assessment {
+    assess_keeping(changes, mapped, settings, true)
+}
+
+/// [`assess`]; with `keep_inputs` false, `after_inputs` and `before_inputs` stay empty (only the
+/// Impact Framework export and `explain` read them: for the other outputs, 50k resources'
+/// inputs cost 40 MB at the run's peak).
+pub fn assess_keeping(
+    changes: &[Change<'_>],
+    mapped: &MappedPlan,
+    settings: Settings,
+    keep_inputs: bool,
+) -> Assessment {
     let before: HashMap<&str, &MappedResource> = mapped
         .before
         .iter()
@@ -626,7 +638,7 @@ pub fn assess(changes: &[Change<'_>], mapped: &MappedPlan, settings: Settings) -
 
     // Each resource is priced on its own: in parallel, in the plan's order.
     #[allow(clippy::type_complexity)]
-    let priced: Vec<(ResourceReport, (Option<Priced>, Option<Priced>))> = order
+    let (resources, inputs): (Vec<ResourceReport>, Vec<(Option<Priced>, Option<Priced>)>) = order
         .into_par_iter()
         .map(|(address, resource_type, actions)| {
             let forget = actions.iter().any(|a| a == "forget");
@@ -678,7 +690,9 @@ pub fn assess(changes: &[Change<'_>], mapped: &MappedPlan, settings: Settings) -
                 // apply) keeps its before figures; its delta is unknown, not −before.
                 Some(reason) if matches!(pb, Some(Ok(_))) => {
                     let bs = pb.and_then(Result::ok).expect("matched Ok");
-                    inputs.0 = Some(bs.priced.clone());
+                    if keep_inputs {
+                        inputs.0 = Some(bs.priced);
+                    }
                     let mut r =
                         ResourceReport::new(address, resource_type, actions, Some(bs.side), None);
                     r.status = Status::NotEstimated { reason };
@@ -692,31 +706,23 @@ pub fn assess(changes: &[Change<'_>], mapped: &MappedPlan, settings: Settings) -
                     r
                 }
                 None => {
-                    let bs = pb.and_then(Result::ok);
-                    let as_ = pa.and_then(Result::ok);
-                    inputs = (
-                        bs.as_ref().map(|p| p.priced.clone()),
-                        as_.as_ref().map(|p| p.priced.clone()),
-                    );
-                    ResourceReport::new(
-                        address,
-                        resource_type,
-                        actions,
-                        bs.map(|p| p.side),
-                        as_.map(|p| p.side),
-                    )
+                    let (bs, as_) = (pb.and_then(Result::ok), pa.and_then(Result::ok));
+                    let (bs, bp) = bs.map(|p| (p.side, p.priced)).unzip();
+                    let (as_, ap) = as_.map(|p| (p.side, p.priced)).unzip();
+                    if keep_inputs {
+                        inputs = (bp, ap);
+                    }
+                    ResourceReport::new(address, resource_type, actions, bs, as_)
                 }
             };
             r.warnings = warnings;
             r.assumptions = assumptions;
             (r, inputs)
         })
-        .collect();
-    let mut resources = Vec::with_capacity(priced.len());
+        .unzip();
     let mut after_inputs = Vec::new();
     let mut before_inputs = Vec::new();
-    for (r, (before, after)) in priced {
-        resources.push(r);
+    for (before, after) in inputs {
         before_inputs.extend(before);
         after_inputs.extend(after);
     }

@@ -13,6 +13,7 @@ mod figures;
 mod golden;
 mod impact;
 mod mapping;
+mod perf;
 mod plans;
 mod props;
 mod provider;

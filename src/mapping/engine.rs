@@ -45,6 +45,9 @@ struct FilterInfo {
     /// `cbf::referrers("T")` or `first(cbf::referrers("A"), cbf::referrers("B")…)`: answered
     /// natively from the configuration's reference index; (first only, types).
     referrers: Option<(bool, Vec<String>)>,
+    /// `cbf::all_select("P"; "\($__ph_N)")`, optionally `| select(.type == "T")`: answered
+    /// from the side's all_select index without jaq when P is indexed.
+    indexed: Option<index::IndexedSelect>,
     /// The filter can read the whole document (or a module's configuration) by scanning it.
     scans: bool,
 }
@@ -191,6 +194,7 @@ impl Builder<'_> {
                 split: None,
                 ref_arg,
                 referrers: referrers_shape(&rw.text),
+                indexed: index::indexed_select_shape(&rw.text),
                 scans: may_scan(&rw.text),
             },
             loc.clone(),
@@ -217,6 +221,7 @@ impl Builder<'_> {
                 split: None,
                 ref_arg: None,
                 referrers: None,
+                indexed: None,
                 scans: may_scan(rest),
             };
             let pred = super::fast::pred(rest);

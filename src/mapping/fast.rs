@@ -29,6 +29,10 @@ enum Tail {
     GcpZoneRegion,
     AwsZoneRegion,
     AzureLocation,
+    /// `cbf::extract_disk_key` (a device name's letter key); anything but a string gives
+    /// nothing (jq's `test` fails on it). jaq compiles the function's regexes on every call:
+    /// natively, mapping the 50k-resource bench plan takes 0.4 s less CPU.
+    DiskKey,
 }
 
 /// A filter the engine can run without jaq.
@@ -57,6 +61,7 @@ pub fn parse(text: &str) -> Option<Fast> {
             "cbf::zone_to_region" => Tail::GcpZoneRegion,
             "cbf::aws_zone_to_region" => Tail::AwsZoneRegion,
             "cbf::region_of_location" => Tail::AzureLocation,
+            "cbf::extract_disk_key" => Tail::DiskKey,
             _ => return None,
         });
         t = l.trim();
@@ -151,12 +156,16 @@ impl Fast {
         }
         cur.retain(|v| !matches!(*v, Val::Null));
         if let Some(t) = self.tail {
+            if t == Tail::DiskKey {
+                cur.retain(|v| jq::str_ref(v).is_some());
+            }
             for v in cur.iter_mut() {
                 if let Some(s) = jq::str_of(v) {
                     *v = jq::s(&match t {
                         Tail::GcpZoneRegion => gcp_region(&s),
                         Tail::AwsZoneRegion => aws_region(&s),
                         Tail::AzureLocation => s.to_lowercase().replace(' ', ""),
+                        Tail::DiskKey => disk_key(&s),
                     });
                 }
             }
@@ -177,6 +186,39 @@ fn gcp_region(z: &str) -> String {
     } else {
         z.to_string()
     }
+}
+
+/// `cbf::extract_disk_key`: `/dev/sdf` and `/dev/xvdf` → `f`, `/dev/nvme3n1` → `c` (the
+/// letter after `` ` `` by the namespace's number), anything else unchanged. The regexes of
+/// the jq definition, spelled out: `^/dev/(?:sd|xvd)([a-z]+)` and `^/dev/nvme([0-2]?[0-9])n`.
+fn disk_key(name: &str) -> String {
+    let letters = name
+        .strip_prefix("/dev/sd")
+        .or_else(|| name.strip_prefix("/dev/xvd"))
+        .map(|r| &r[..r.bytes().take_while(u8::is_ascii_lowercase).count()])
+        .filter(|l| !l.is_empty());
+    if let Some(l) = letters {
+        return l.to_string();
+    }
+    if let Some(r) = name.strip_prefix("/dev/nvme") {
+        let b = r.as_bytes();
+        let digit = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
+        // `[0-2]?` is tried with a digit first, then without
+        let n = if b.first().is_some_and(|c| (b'0'..=b'2').contains(c))
+            && digit(1)
+            && b.get(2) == Some(&b'n')
+        {
+            Some(&r[..2])
+        } else if digit(0) && b.get(1) == Some(&b'n') {
+            Some(&r[..1])
+        } else {
+            None
+        };
+        if let Some(n) = n.and_then(|n| n.parse::<u32>().ok()) {
+            return char::from_u32(96 + n).map_or_else(String::new, String::from);
+        }
+    }
+    name.to_string()
 }
 
 /// `cbf::aws_zone_to_region`: `eu-west-1a` → `eu-west-1`.
@@ -204,6 +246,48 @@ mod tests {
         assert!(parse("(.a)").is_none());
     }
 
+    /// The native `cbf::extract_disk_key` gives what the jq definition in the cbf module gives.
+    #[test]
+    fn disk_key_agrees_with_the_jq_definition() {
+        let p = jq::Program::compile(&[".device_name | cbf::extract_disk_key"], 0).unwrap();
+        let g = jq::Globals {
+            root: Val::Null,
+            idx: Val::Null,
+            all: Val::Null,
+        };
+        let fast = parse(".device_name | cbf::extract_disk_key").unwrap();
+        for name in [
+            "/dev/sda1",
+            "/dev/sdf",
+            "/dev/xvdb",
+            "/dev/xvdaa",
+            "/dev/sd",
+            "/dev/sd1",
+            "/dev/nvme0n1",
+            "/dev/nvme3n1",
+            "/dev/nvme1n",
+            "/dev/nvme10n1",
+            "/dev/nvme05n1",
+            "/dev/nvme29n1",
+            "/dev/nvme30n1",
+            "/dev/nvme",
+            "/dev/nvmen1",
+            "xvdf",
+            "",
+            "/dev/hda",
+        ] {
+            let input = jq::to_val(&json!({"device_name": name}));
+            let want: Vec<_> = p
+                .run(0, input.clone(), &g, &Default::default(), &[])
+                .into_iter()
+                .filter_map(Result::ok)
+                .map(|v| jq::to_json(&v))
+                .collect();
+            let got: Vec<_> = fast.run(&input, &[]).iter().map(jq::to_json).collect();
+            assert_eq!(got, want, "{name}");
+        }
+    }
+
     #[test]
     fn runs_like_jq() {
         let v = jq::to_val(
@@ -226,6 +310,14 @@ mod tests {
         assert_eq!(run(".values.n[]?"), Vec::<serde_json::Value>::new());
         assert_eq!(run(".values.zone.x"), Vec::<serde_json::Value>::new());
         assert_eq!(gcp_region("us-central1"), "us-central1");
+        // a device name that is not a string gives nothing, as jq's `test` fails on it
+        let d = jq::to_val(&json!({"device_name": 3}));
+        assert!(
+            parse(".device_name | cbf::extract_disk_key")
+                .unwrap()
+                .run(&d, &[])
+                .is_empty()
+        );
         // the native version agrees with the jq one in the cbf module
         let p = jq::Program::compile(&[".values.zone | cbf::zone_to_region"], 0).unwrap();
         let g = jq::Globals {

@@ -74,6 +74,11 @@ impl RCx<'_> {
         if let Some(f) = &info.fast {
             return f.run(input, &phs);
         }
+        if let Some(sel) = &info.indexed
+            && let Some(out) = self.native_select(sel, &phs)
+        {
+            return out;
+        }
         if let Some((first, types)) = &info.referrers {
             return self.native_referrers(*first, types);
         }
@@ -157,6 +162,30 @@ impl RCx<'_> {
             }
         }
         out
+    }
+
+    /// `cbf::all_select(P; "\($__ph_N)")` (and its `select(.type == T)`) from the side's
+    /// index, as the cbf module's definition reads it; `None` when P is not indexed (jaq then
+    /// scans).
+    fn native_select(&self, sel: &super::index::IndexedSelect, phs: &[Val]) -> Option<Vec<Val>> {
+        let by = jq::get(&self.g.idx, &sel.prop)?;
+        let key = phs.get(sel.ph)?;
+        jq::str_ref(key)?;
+        MapStats::add(&self.stats.indexed, 1);
+        let found = match jq::get(by, "s") {
+            Some(Val::Obj(o)) => o.get(key),
+            _ => None,
+        };
+        let keep = |r: &&Val| {
+            sel.type_
+                .as_deref()
+                .is_none_or(|t| jq::get(r, "type").and_then(jq::str_ref) == Some(t))
+        };
+        Some(match found {
+            None => vec![],
+            Some(Val::Arr(a)) => a.iter().filter(keep).cloned().collect(),
+            Some(r) => std::iter::once(r).filter(keep).cloned().collect(),
+        })
     }
 
     /// `ref_address(f) as $a | by_address($a)` where `found` is the value of `$__config | f`.

@@ -1,9 +1,10 @@
-//! The indexes mapping reads: addresses, configuration resources and their referrers, module prefixes, memo keys.
+//! The indexes mapping reads (addresses, configuration resources and their referrers, module prefixes, memo keys) and the all_select lookups answered from them.
 
 use crate::mapping::jq::{self, PerResource};
 use crate::mapping::model::ResourceMapping;
 use crate::mapping::region;
 use jaq_json::Val;
+use regex::Regex;
 use std::collections::HashMap;
 
 /// What [`Regions`] reads of a document (provider configurations, variables, module calls and
@@ -249,6 +250,63 @@ pub(super) fn collect_resources(module: &Val, out: &mut Vec<Val>) {
     if let Some(Val::Arr(cs)) = jq::get(module, "child_modules") {
         for c in cs.iter() {
             collect_resources(c, out);
+        }
+    }
+}
+
+/// A filter answered from the side's all_select index (`FilterInfo::indexed`).
+pub(super) struct IndexedSelect {
+    pub(super) prop: String,
+    pub(super) ph: usize,
+    pub(super) type_: Option<String>,
+}
+
+/// `cbf::all_select("P"; "\($__ph_N)")` with an optional `| select(.type == "T")`.
+pub(super) fn indexed_select_shape(text: &str) -> Option<IndexedSelect> {
+    static RE: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let re = RE.get_or_init(|| {
+        Regex::new(
+            r#"^\s*cbf::all_select\(\s*"([A-Za-z0-9_.]+)"\s*;\s*"\\\(\$__ph_([0-9]+)\)"\s*\)\s*(?:\|\s*select\(\s*\.type\s*==\s*"([A-Za-z0-9_]+)"\s*\)\s*)?$"#,
+        )
+        .expect("static regex")
+    });
+    let c = re.captures(text)?;
+    Some(IndexedSelect {
+        prop: c[1].to_string(),
+        ph: c[2].parse().ok()?,
+        type_: c.get(3).map(|t| t.as_str().to_string()),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::indexed_select_shape;
+
+    /// Only the exact shape is answered natively; anything else stays with jaq.
+    #[test]
+    fn indexed_select_shapes() {
+        let s = indexed_select_shape(
+            r#"cbf::all_select("values.id"; "\($__ph_0)") | select(.type == "aws_ami")"#,
+        )
+        .expect("the AMI lookup");
+        assert_eq!(
+            (s.prop.as_str(), s.ph, s.type_.as_deref()),
+            ("values.id", 0, Some("aws_ami"))
+        );
+        let s =
+            indexed_select_shape(r#"cbf::all_select("values.self_link"; "\($__ph_12)")"#).unwrap();
+        assert_eq!(
+            (s.prop.as_str(), s.ph, s.type_),
+            ("values.self_link", 12, None)
+        );
+        for other in [
+            r#"cbf::all_select("values.id"; $__ph_0)"#,
+            r#"cbf::all_select("values.id"; "x\($__ph_0)")"#,
+            r#"cbf::all_select("values.id"; "\($__ph_0)") | .values"#,
+            r#"cbf::all_select("values.id"; "\($__ph_0)") | select(.type != "aws_ami")"#,
+            r#"first(cbf::all_select("values.id"; "\($__ph_0)"))"#,
+        ] {
+            assert!(indexed_select_shape(other).is_none(), "{other}");
         }
     }
 }

@@ -61,11 +61,15 @@ impl Engine {
             plan.unsupported = unsupported;
         }
         // regions left unknown: follow the configuration's references (mapping::region)
+        let t = std::time::Instant::now();
         region::resolve_from_references(&root, before, &mut plan.before);
         region::resolve_from_references(&root, after, &mut plan.after);
+        phase("  regions from references", t);
         // dropped here, before the caller allocates again (a drop on another thread would
         // overlap the renderer's allocations and raise the peak)
+        let t = std::time::Instant::now();
         drop(root);
+        phase("  free the document", t);
         (plan, stats)
     }
 
