@@ -1,0 +1,181 @@
+//! `.carbon-show.toml`: finding it upward and reading it into a settings layer, errors at file:line.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::*;
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::values::*;
+
+/// `.carbon-show.toml` in `dir` or the nearest parent that has one.
+pub fn find_upward(dir: &Path) -> Option<PathBuf> {
+    dir.ancestors()
+        .map(|d| d.join(FILE_NAME))
+        .find(|p| p.is_file())
+}
+
+/// The file's keys, with the place of each value.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct FileKeys {
+    mappings: Option<Spanned<Vec<Spanned<String>>>>,
+    data: Option<Spanned<Vec<Spanned<String>>>>,
+    utilization: Option<Spanned<NumberOrText>>,
+    period: Option<Spanned<String>>,
+    fail_over: Option<Spanned<String>>,
+    flavor: Option<Spanned<String>>,
+    alternatives: Option<Spanned<String>>,
+    max_chars: Option<Spanned<i64>>,
+    module_depth: Option<Spanned<i64>>,
+    regions: Option<BTreeMap<Spanned<String>, Spanned<String>>>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum NumberOrText {
+    Number(f64),
+    Text(String),
+}
+
+/// The line (1-based) of a byte offset.
+fn line_of(text: &str, offset: usize) -> usize {
+    text.as_bytes()[..offset.min(text.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
+}
+
+/// Reads a configuration file. Every problem is one error `file:line: message`; relative
+/// folders are taken relative to the file's folder.
+pub fn read_file(path: &Path) -> Result<Layer, Error> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        config_error(format!(
+            "{}: cannot read the configuration file: {e}",
+            path.display()
+        ))
+    })?;
+    parse_file(path, &text)
+}
+
+/// Parses a configuration file's text (see [`read_file`]).
+pub fn parse_file(path: &Path, text: &str) -> Result<Layer, Error> {
+    let at = |span: Range<usize>, message: &str| {
+        config_error(format!(
+            "{}:{}: {message}",
+            path.display(),
+            line_of(text, span.start)
+        ))
+    };
+    let keys: FileKeys = toml::from_str(text).map_err(|e| {
+        let line = e.span().map(|s| line_of(text, s.start)).unwrap_or(1);
+        let message = e.message().trim().replace('\n', " ");
+        config_error(format!("{}:{line}: {message}", path.display()))
+    })?;
+    let source = |span: &Range<usize>| Source::File {
+        path: path.to_path_buf(),
+        line: line_of(text, span.start),
+    };
+    let base = path.parent().unwrap_or(Path::new(""));
+    let folders = |v: Option<Spanned<Vec<Spanned<String>>>>| -> Result<_, Error> {
+        let Some(v) = v else { return Ok(None) };
+        let span = v.span();
+        let mut out = Vec::new();
+        for d in v.into_inner() {
+            if d.get_ref().trim().is_empty() {
+                return Err(at(d.span(), "an empty folder name"));
+            }
+            out.push(base.join(d.get_ref()));
+        }
+        Ok(Some(Setting::new(out, source(&span))))
+    };
+    fn text_value<T>(
+        v: Option<Spanned<String>>,
+        parse: impl Fn(&str) -> Result<T, String>,
+        at: &dyn Fn(Range<usize>, &str) -> Error,
+        source: &dyn Fn(&Range<usize>) -> Source,
+    ) -> Result<Option<Setting<T>>, Error> {
+        v.map(|v| {
+            let span = v.span();
+            parse(v.get_ref())
+                .map(|t| Setting::new(t, source(&span)))
+                .map_err(|e| at(span, &e))
+        })
+        .transpose()
+    }
+    let utilization = keys
+        .utilization
+        .map(|u| {
+            let span = u.span();
+            match u.into_inner() {
+                NumberOrText::Number(n) => check_utilization(n).map_err(|e| format!("{n} {e}")),
+                NumberOrText::Text(t) => parse_utilization(&t),
+            }
+            .map(|v| Setting::new(v, source(&span)))
+            .map_err(|e| at(span, &format!("utilization: {e}")))
+        })
+        .transpose()?;
+    let max_chars = keys
+        .max_chars
+        .map(|m| {
+            let span = m.span();
+            check_max_chars(*m.get_ref())
+                .map(|v| Setting::new(v, source(&span)))
+                .map_err(|e| at(span, &format!("max-chars {e}")))
+        })
+        .transpose()?;
+    let module_depth = keys
+        .module_depth
+        .map(|m| {
+            let span = m.span();
+            check_module_depth(*m.get_ref())
+                .map(|v| Setting::new(v, source(&span)))
+                .map_err(|e| at(span, &format!("module-depth {e}")))
+        })
+        .transpose()?;
+    let mut regions = BTreeMap::new();
+    for (k, v) in keys.regions.unwrap_or_default() {
+        let p = parse_provider(k.get_ref()).map_err(|e| at(k.span(), &e))?;
+        check_region(p, v.get_ref()).map_err(|e| at(v.span(), &e))?;
+        regions.insert(p, Setting::new(v.get_ref().clone(), source(&v.span())));
+    }
+    let labelled = |key: &'static str| move |e: &str| format!("{key}: {e}");
+    let period = text_value(
+        keys.period,
+        parse_period,
+        &|s, e| at(s, &labelled("period")(e)),
+        &source,
+    )?;
+    let fail_over = text_value(
+        keys.fail_over,
+        |s| s.parse::<Budget>(),
+        &|s, e| at(s, &labelled("fail-over")(e)),
+        &source,
+    )?;
+    let flavor = text_value(
+        keys.flavor,
+        parse_flavor,
+        &|s, e| at(s, &labelled("flavor")(e)),
+        &source,
+    )?;
+    let alternatives = text_value(
+        keys.alternatives,
+        parse_switch,
+        &|s, e| at(s, &labelled("alternatives")(e)),
+        &source,
+    )?;
+    Ok(Layer {
+        mappings: folders(keys.mappings)?,
+        data: folders(keys.data)?,
+        utilization,
+        period,
+        fail_over,
+        flavor,
+        alternatives,
+        max_chars,
+        module_depth,
+        regions,
+    })
+}

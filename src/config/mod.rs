@@ -1,0 +1,305 @@
+//! Settings from flags, `CARBON_SHOW_*` variables and `.carbon-show.toml`, merged in that order of
+//! precedence over the defaults, each remembering where it came from (`carbon-show config`).
+//!
+//! The file is found upward from the working directory (or given with `--config FILE` /
+//! `CARBON_SHOW_CONFIG`). Its keys (docs/config.md):
+//!
+//! ```toml
+//! mappings = ["mappings"]       # folders, relative to the file
+//! data = ["data"]
+//! utilization = 0.5             # or "50%"
+//! period = "month"              # hour | month | year
+//! fail-over = "10kg/month"
+//! flavor = "opentofu"           # opentofu | terraform
+//! alternatives = "off"          # on | off: the `# ↳` lines (docs/alternatives.md)
+//! max-chars = 65536             # the Markdown comment's budget
+//! module-depth = 1              # the summary's module rollup (0: none)
+//! [regions]                     # per provider: replaces every resource's region
+//! aws = "eu-west-1"
+//! ```
+
+use std::collections::BTreeMap;
+use std::ffi::OsString;
+use std::fmt::{self, Write as _};
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use crate::data::Provider;
+use crate::error::Error;
+use crate::estimate::{Budget, Period};
+use crate::render::Flavor;
+
+/// The name of the configuration file, looked for in the working directory and its parents.
+pub const FILE_NAME: &str = ".carbon-show.toml";
+
+/// GitHub's limit on a comment's length, in characters: the default `max-chars`.
+pub const DEFAULT_MAX_CHARS: usize = crate::render::carbon::markdown::DEFAULT_MAX_CHARS;
+
+/// Where a setting's value came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    Default,
+    /// A line of a configuration file.
+    File {
+        path: PathBuf,
+        line: usize,
+    },
+    /// A `CARBON_SHOW_*` environment variable.
+    Env(&'static str),
+    /// A command-line flag.
+    Flag(&'static str),
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Source::Default => f.write_str("default"),
+            Source::File { path, line } => write!(f, "{}:{line}", path.display()),
+            Source::Env(var) => write!(f, "env {var}"),
+            Source::Flag(flag) => write!(f, "flag {flag}"),
+        }
+    }
+}
+
+/// A value and where it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Setting<T> {
+    pub value: T,
+    pub source: Source,
+}
+
+impl<T> Setting<T> {
+    fn new(value: T, source: Source) -> Self {
+        Setting { value, source }
+    }
+}
+
+/// The settings one source gives; `None` where it says nothing.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Layer {
+    pub mappings: Option<Setting<Vec<PathBuf>>>,
+    pub data: Option<Setting<Vec<PathBuf>>>,
+    pub utilization: Option<Setting<f64>>,
+    pub period: Option<Setting<Period>>,
+    pub fail_over: Option<Setting<Budget>>,
+    pub flavor: Option<Setting<Flavor>>,
+    pub alternatives: Option<Setting<bool>>,
+    pub max_chars: Option<Setting<usize>>,
+    pub module_depth: Option<Setting<usize>>,
+    /// Per provider (`aws`, `gcp`, `azure`): the region every resource of it is assessed in.
+    pub regions: BTreeMap<Provider, Setting<String>>,
+}
+
+/// The effective settings of a run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Effective {
+    /// The configuration file read, if any.
+    pub file: Option<PathBuf>,
+    pub mappings: Setting<Vec<PathBuf>>,
+    pub data: Setting<Vec<PathBuf>>,
+    pub utilization: Setting<f64>,
+    pub period: Setting<Period>,
+    pub fail_over: Setting<Option<Budget>>,
+    pub flavor: Setting<Flavor>,
+    pub alternatives: Setting<bool>,
+    pub max_chars: Setting<usize>,
+    pub module_depth: Setting<usize>,
+    pub regions: BTreeMap<Provider, Setting<String>>,
+}
+
+impl Effective {
+    /// Merges the layers: flags over the environment over the file over the defaults.
+    pub fn merge(file_path: Option<PathBuf>, layers: [Layer; 3]) -> Effective {
+        let [flags, env, file] = layers;
+        fn pick<T>(
+            a: Option<Setting<T>>,
+            b: Option<Setting<T>>,
+            c: Option<Setting<T>>,
+            d: T,
+        ) -> Setting<T> {
+            a.or(b).or(c).unwrap_or(Setting::new(d, Source::Default))
+        }
+        let mut regions = file.regions;
+        regions.extend(env.regions);
+        regions.extend(flags.regions);
+        let some = |s: Option<Setting<Budget>>| s.map(|s| Setting::new(Some(s.value), s.source));
+        Effective {
+            file: file_path,
+            mappings: pick(flags.mappings, env.mappings, file.mappings, Vec::new()),
+            data: pick(flags.data, env.data, file.data, Vec::new()),
+            utilization: pick(flags.utilization, env.utilization, file.utilization, 0.5),
+            period: pick(flags.period, env.period, file.period, Period::Month),
+            fail_over: pick(
+                some(flags.fail_over),
+                some(env.fail_over),
+                some(file.fail_over),
+                None,
+            ),
+            flavor: pick(flags.flavor, env.flavor, file.flavor, Flavor::OpenTofu),
+            alternatives: pick(
+                flags.alternatives,
+                env.alternatives,
+                file.alternatives,
+                true,
+            ),
+            max_chars: pick(
+                flags.max_chars,
+                env.max_chars,
+                file.max_chars,
+                DEFAULT_MAX_CHARS,
+            ),
+            module_depth: pick(
+                flags.module_depth,
+                env.module_depth,
+                file.module_depth,
+                crate::report::modules::DEFAULT_DEPTH,
+            ),
+            regions,
+        }
+    }
+
+    /// The settings as a TOML document, each line followed by where its value came from.
+    pub fn describe(&self) -> String {
+        let mut s = String::new();
+        let _ = match &self.file {
+            Some(p) => writeln!(s, "# configuration file: {}", p.display()),
+            None => writeln!(s, "# configuration file: none ({FILE_NAME} not found)"),
+        };
+        let mut line = |key: &str, value: String, source: &Source| {
+            let left = format!("{key} = {value}");
+            let _ = writeln!(s, "{left:<40} # {source}");
+        };
+        let paths = |v: &[PathBuf]| {
+            let items: Vec<String> = v.iter().map(|p| quote(&p.to_string_lossy())).collect();
+            format!("[{}]", items.join(", "))
+        };
+        line(
+            "mappings",
+            paths(&self.mappings.value),
+            &self.mappings.source,
+        );
+        line("data", paths(&self.data.value), &self.data.source);
+        line(
+            "utilization",
+            fmt_number(self.utilization.value),
+            &self.utilization.source,
+        );
+        line(
+            "period",
+            quote(period_name(self.period.value)),
+            &self.period.source,
+        );
+        match self.fail_over.value {
+            Some(b) => line(
+                "fail-over",
+                quote(&format!("{}g/{}", fmt_number(b.grams), b.period.unit())),
+                &self.fail_over.source,
+            ),
+            None => line("# fail-over", "(none)".into(), &self.fail_over.source),
+        }
+        match (self.flavor.value, &self.flavor.source) {
+            // nothing named one: each plan's provider addresses decide (`--flavor auto`)
+            (_, Source::Default) => line("# flavor", "auto".into(), &self.flavor.source),
+            (Flavor::OpenTofu, s) => line("flavor", quote("opentofu"), s),
+            (Flavor::Terraform, s) => line("flavor", quote("terraform"), s),
+        }
+        let on = if self.alternatives.value { "on" } else { "off" };
+        line("alternatives", quote(on), &self.alternatives.source);
+        line(
+            "max-chars",
+            self.max_chars.value.to_string(),
+            &self.max_chars.source,
+        );
+        line(
+            "module-depth",
+            self.module_depth.value.to_string(),
+            &self.module_depth.source,
+        );
+        let _ = writeln!(s, "\n[regions]");
+        if self.regions.is_empty() {
+            let _ = writeln!(
+                s,
+                "# (none: every resource keeps the region the plan gives it)"
+            );
+        }
+        for (p, r) in &self.regions {
+            let left = format!("{} = {}", p.as_str(), quote(&r.value));
+            let _ = writeln!(s, "{left:<40} # {}", r.source);
+        }
+        s
+    }
+}
+
+fn quote(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_default()
+}
+
+fn fmt_number(v: f64) -> String {
+    let s = format!("{v}");
+    if s.contains('.') || s.contains('e') {
+        s
+    } else {
+        format!("{s}.0")
+    }
+}
+
+fn period_name(p: Period) -> &'static str {
+    match p {
+        Period::Hour => "hour",
+        Period::Month => "month",
+        Period::Year => "year",
+    }
+}
+
+/// Reads the configuration the run uses: `explicit` (`--config FILE`), else
+/// `CARBON_SHOW_CONFIG`, else `.carbon-show.toml` found upward from `cwd`. A file given
+/// explicitly must exist.
+pub fn load(
+    explicit: Option<&Path>,
+    get: &dyn Fn(&str) -> Option<OsString>,
+    cwd: &Path,
+) -> Result<(Option<PathBuf>, Layer), Error> {
+    let env_file = get("CARBON_SHOW_CONFIG")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from);
+    let path = match explicit.map(Path::to_path_buf).or(env_file) {
+        Some(p) => Some(p),
+        None => find_upward(cwd),
+    };
+    match path {
+        Some(p) => {
+            let layer = read_file(&p)?;
+            Ok((Some(p), layer))
+        }
+        None => Ok((None, Layer::default())),
+    }
+}
+
+/// The effective settings: `flags` over the environment (`get`) over the configuration file.
+pub fn resolve(
+    flags: Layer,
+    explicit: Option<&Path>,
+    get: &dyn Fn(&str) -> Option<OsString>,
+    cwd: &Path,
+) -> Result<Effective, Error> {
+    let env = env_layer(get)?;
+    let (file_path, file) = load(explicit, get, cwd)?;
+    Ok(Effective::merge(file_path, [flags, env, file]))
+}
+
+fn config_error(message: String) -> Error {
+    Error::Config(message)
+}
+
+mod env;
+mod file;
+mod values;
+
+pub use env::{ENV_VARS, env_layer};
+pub use file::{find_upward, parse_file, read_file};
+pub use values::{
+    MAX_MODULE_DEPTH, parse_flavor, parse_max_chars, parse_module_depth, parse_period,
+    parse_switch, parse_utilization,
+};
+#[cfg(test)]
+mod tests;
