@@ -412,6 +412,33 @@ fn types_launched_through_2025_are_known() {
             1900.0,
             8.0,
         ),
+        // AMD Turin v7 series and the 2024-2025 ND GPU series, from Microsoft's size tables
+        (Provider::Azure, "Standard_D160as_v7", 160.0, 640.0, 0.0),
+        (Provider::Azure, "Standard_E2ads_v7", 2.0, 16.0, 0.0),
+        (Provider::Azure, "Standard_F1amds_v7", 1.0, 8.0, 0.0),
+        (
+            Provider::Azure,
+            "Standard_ND96isr_H200_v5",
+            96.0,
+            1850.0,
+            8.0,
+        ),
+        (
+            Provider::Azure,
+            "Standard_ND128isr_NDR_GB200_v6",
+            128.0,
+            900.0,
+            4.0,
+        ),
+        // GCP accelerator-optimized types of 2024-2025, from Google's GPU machine-types page
+        (Provider::Gcp, "a3-edgegpu-8g", 208.0, 1872.0, 8.0),
+        (Provider::Gcp, "a4-highgpu-8g", 224.0, 3968.0, 8.0),
+        (Provider::Gcp, "a4x-highgpu-4g", 140.0, 884.0, 4.0),
+        (Provider::Gcp, "g4-standard-384", 384.0, 1440.0, 8.0),
+        (Provider::Gcp, "c4n-highmem-96", 96.0, 744.0, 0.0),
+        // EC2 hand rows (types moto lacks)
+        (Provider::Aws, "p6e-gb200.36xlarge", 144.0, 960.0, 4.0),
+        (Provider::Aws, "u7inh-32tb.480xlarge", 1920.0, 32768.0, 0.0),
     ];
     for &(p, name, vcpus, gib, gpus) in cases {
         let i = data::instance(p, name).unwrap_or_else(|| panic!("{p} {name} unknown"));
@@ -589,7 +616,7 @@ fn families_launched_in_2025_are_estimated_end_to_end() {
     let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(
         r["counts"],
-        serde_json::json!({"estimated": 35, "not_estimated": 0, "unsupported": 0, "ignored": 0})
+        serde_json::json!({"estimated": 48, "not_estimated": 0, "unsupported": 0, "ignored": 0})
     );
     let expect: &[(&str, f64, f64, u64)] = &[
         ("aws_instance.c8a_large", 2.0, 4.0, 0),
@@ -632,6 +659,40 @@ fn families_launched_in_2025_are_estimated_end_to_end() {
         ("google_compute_instance.n4a_standard_2", 2.0, 8.0, 0),
         ("google_compute_instance.m4_megamem_56", 56.0, 744.0, 0),
         ("google_compute_instance.c3d_highcpu_30", 30.0, 59.0, 0),
+        // hand rows from the providers' pages (curated.json): GPU machines of 2024-2025, v7 sizes
+        ("aws_instance.p6e_gb200_36xlarge", 144.0, 960.0, 4),
+        ("aws_instance.u7inh_32tb_480xlarge", 1920.0, 32768.0, 0),
+        (
+            "azurerm_linux_virtual_machine.standard_d2as_v7",
+            2.0,
+            8.0,
+            0,
+        ),
+        (
+            "azurerm_linux_virtual_machine.standard_f2als_v7",
+            2.0,
+            4.0,
+            0,
+        ),
+        (
+            "azurerm_linux_virtual_machine.standard_nd96isr_h200_v5",
+            96.0,
+            1850.0,
+            8,
+        ),
+        (
+            "azurerm_linux_virtual_machine.standard_nd128isr_ndr_gb200_v6",
+            128.0,
+            900.0,
+            4,
+        ),
+        ("google_compute_instance.c4n_standard_2", 2.0, 7.0, 0),
+        ("google_compute_instance.a3_edgegpu_8g", 208.0, 1872.0, 8),
+        ("google_compute_instance.a4_highgpu_8g", 224.0, 3968.0, 8),
+        ("google_compute_instance.a4x_highgpu_4g", 140.0, 884.0, 4),
+        // 1/8 of an RTX PRO 6000: one partition, an eighth of the GPU's watts
+        ("google_compute_instance.g4_standard_6", 6.0, 22.0, 1),
+        ("google_compute_instance.g4_standard_48", 48.0, 180.0, 1),
     ];
     let resources = r["resources"].as_array().unwrap();
     for x in resources {

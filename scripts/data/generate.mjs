@@ -161,7 +161,7 @@ const SOURCES = {
     year: 2026,
     licence: 'facts cited from NVIDIA and Habana datasheets (urls in the file)',
     url: 'docs/methodology.md#gpu-power',
-    used: 'max watts of GPU models CCF has no figure for (L4, L40S, H100, H100 NVL, H200, B200, B300, RTX PRO 6000 and 4500 Blackwell Server Edition, Gaudi HL-205); idle = max x the median idle/max ratio of CCF GPU figures; a GPU partition (g6f) takes its share of both',
+    used: 'max watts of GPU models CCF has no figure for (L4, L40S, H100, H100 NVL, H200, B200, B200 of GB200, B300, RTX PRO 6000 and 4500 Blackwell Server Edition, Gaudi HL-205); idle = max x the median idle/max ratio of CCF GPU figures; a GPU partition (g6f, g4) takes its share of both',
   },
   curated: {
     name: 'carbon-show curated classifications',
@@ -365,6 +365,22 @@ for (const [name, v] of Object.entries(motoEc2.types)) {
   motoOnly++
 }
 note(`aws: ${motoOnly} types only moto ${motoEc2.source.version} lists were added`)
+// Types no pinned package lists, entered by hand from a cited page (curated.json awsExtraTypes).
+for (const [name, v] of Object.entries(withoutMeta(curated.awsExtraTypes))) {
+  if (aws[name]) fail(`aws: curated ${name} is already in a pinned source; drop it from curated.json awsExtraTypes`)
+  put(aws, name, {
+    InstanceType: name,
+    VCPU: v.vcpus,
+    MemoryMb: v.memoryGiB * 1024,
+    GPUs: v.gpus ? repeat(v.gpus, v.gpu) : [],
+    GPUMemoryMb: 0,
+    InstanceStorage: { SizePerDiskGB: 0, Count: 0, Type: '' },
+    Family: familyOf(name),
+    Service: 'ec2',
+    CPUTypes: normArchs(v.cpuTypes),
+    Sources: ['curated'],
+  }, 'aws_instances')
+}
 // RDS: db.<EC2 type>, for the classes CCF lists and every size of the RDS families.
 const rdsFamilies = curated.rdsFamilies.families
 const ccfRds = awsTypes.RDS_INSTANCE_TYPES
@@ -414,9 +430,16 @@ for (const [name, [vcpus]] of Object.entries(ccfGcpTypes)) {
   if (!gcp[name]) fail(`gcp: CCF machine type ${name} is missing from Carbonifer's table (no memory figure)`)
   if (gcp[name].vcpus !== vcpus) note(`gcp: ${name}: CCF says ${vcpus} vCPU, Carbonifer ${gcp[name].vcpus}; kept Carbonifer's`)
 }
+// A named GCP shape's GPUs: a count, or a fraction of one GPU (G4's 1/8, 1/4, 1/2 RTX PRO 6000),
+// which becomes a partition of the model that carries the watts, as EC2's g6f does.
+function gcpNamedGpus(s) {
+  if (s.gpus >= 1) return repeat(s.gpus, s.gpu)
+  if (s.gpus > 0) return [partitionSlug(curated.gpuAliases[s.gpu] ?? s.gpu, s.gpus)]
+  return []
+}
 for (const [family, spec] of Object.entries(withoutMeta(curated.gcpExtraFamilies))) {
   const shapes = spec.named
-    ? Object.entries(spec.named).map(([n, s]) => [n, s.vcpus, s.memoryGb, repeat(s.gpus, s.gpu)])
+    ? Object.entries(spec.named).map(([n, s]) => [n, s.vcpus, s.memoryGb, gcpNamedGpus(s)])
     : spec.sizes.map((n) => [`${family}-${n}`, n, spec.memoryGbOverrides?.[`${family}-${n}`] ?? n * spec.gbPerVcpu, []])
   for (const [name, vcpus, memGb, gpus] of shapes) {
     if (gcp[name]) continue
@@ -428,9 +451,9 @@ for (const [family, spec] of Object.entries(withoutMeta(curated.gcpExtraFamilies
 // Cyclenerd/google-cloud-pricing-cost-calculator): the predefined types no source above lists
 // (C4D, N4D, N4A, H4D, M4, X4, the 288-vCPU C4, -lssd and -metal variants), and a check of the
 // ones they do. Carbonifer's figures (also from the API) stay; a curated shape that the API
-// contradicts takes the API's figure. Accelerator-optimized types (a*, g*, ct*, tpu*) are left
-// out: the dump does not give their GPUs or TPUs. A family with no CPU platform in CCF or
-// curated.json is left out, with a note.
+// contradicts takes the API's figure. Accelerator-optimized types (a*, g*, ct*, tpu*) that
+// curated.json does not name are left out: the dump does not give their GPUs or TPUs. A family
+// with no CPU platform in CCF or curated.json is left out, with a note.
 const GCE_ACCELERATOR = /^(a\d+x?|g\d+|ct\d+[a-z]*|tpu\d+[a-z]*)-/
 let gceOnly = 0
 for (const [name, v] of Object.entries(gceTypes.types)) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes testdata/carbon/families.json: one created VM per instance family added to the
-reference data for issue 16 (EC2 2025 launches from moto, Azure Cobalt 100 and Fasv6 series,
-GCP C4D/N4D/N4A/H4D/M4 and C4 from Google's machineTypes API), for tests/data.rs. Run from the crate root:
+reference data for issue 16 (EC2 2025 launches from moto and hand rows, Azure Cobalt 100, Fasv6,
+AMD Turin v7, ND H200 v5 and ND GB200 v6 series, GCP C4D/N4D/N4A/H4D/M4/C4N and C4 from Google's
+machineTypes API, GCP A3 Edge/A4/A4X/G4 from Google's GPU page), for tests/data.rs. Run from the crate root:
     python3 testdata/carbon/make_families.py
 """
 import os
@@ -28,14 +29,20 @@ AWS_TYPES = [
     ("metal", "c7i.metal-48xl"),
     ("gpu-b200", "p6-b200.48xlarge"), ("gpu-b300", "p6-b300.48xlarge"),
     ("gpu-l4-partition", "g6f.large"), ("gpu-rtx-pro-6000", "g7e.2xlarge"), ("gpu-rtx-pro-4500", "g7.2xlarge"),
+    ("gpu-gb200", "p6e-gb200.36xlarge"), ("memory-hand-row", "u7inh-32tb.480xlarge"),
 ]
 AZURE_SIZES = [
     ("cobalt-100", "Standard_D2ps_v6"), ("cobalt-100", "Standard_D4plds_v6"), ("cobalt-100", "Standard_E96ps_v6"),
     ("amd-genoa-f", "Standard_F2as_v6"), ("amd-genoa-f", "Standard_F4als_v6"), ("amd-genoa-f", "Standard_F8ams_v6"),
+    ("amd-turin-v7", "Standard_D2as_v7"), ("amd-turin-v7", "Standard_E4ads_v7"), ("amd-turin-v7", "Standard_F2als_v7"),
+    ("gpu-h200", "Standard_ND96isr_H200_v5"), ("gpu-gb200", "Standard_ND128isr_NDR_GB200_v6"),
 ]
 GCP_TYPES = [("c4", "c4-standard-2"), ("c4", "c4-highmem-2"), ("c4", "c4-standard-288"),
              ("amd-turin", "c4d-standard-2"), ("amd-turin", "n4d-standard-4"), ("amd-turin", "h4d-standard-192"),
-             ("axion", "n4a-standard-2"), ("memory", "m4-megamem-56"), ("c3d", "c3d-highcpu-30")]
+             ("axion", "n4a-standard-2"), ("memory", "m4-megamem-56"), ("c3d", "c3d-highcpu-30"),
+             ("network", "c4n-standard-2"), ("gpu-h100-edge", "a3-edgegpu-8g"), ("gpu-b200", "a4-highgpu-8g"),
+             ("gpu-gb200", "a4x-highgpu-4g"), ("gpu-rtx-pro-6000-eighth", "g4-standard-6"),
+             ("gpu-rtx-pro-6000", "g4-standard-48")]
 
 
 def families():
