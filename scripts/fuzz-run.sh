@@ -26,5 +26,5 @@ for t in "${targets[@]}"; do
   cargo fuzz run "$t" -- "${extra[@]}" "${common[@]}" > "logs/$t.log" 2>&1
   rc=$?
   echo "$t: exit $rc, corpus $before -> $(ls "corpus/$t" | wc -l) files, artifacts $(ls "artifacts/$t" 2>/dev/null | wc -l)"
-  grep -E "^Done [0-9]+ runs|^#[0-9]+ +DONE|^#[0-9]+: cov" "logs/$t.log" | tail -2
+  grep -E "^Done [0-9]+ runs|^#[0-9]+[[:space:]]+DONE|^#[0-9]+: cov" "logs/$t.log" | tail -2
 done
