@@ -82,17 +82,7 @@ pub fn place(provider: Provider, region: &str) -> Option<&'static Place> {
     if let Some(p) = all.get(&key) {
         return Some(p);
     }
-    let zone = match provider {
-        Provider::Aws => key
-            .strip_suffix(|c: char| c.is_ascii_lowercase())
-            .filter(|s| s.ends_with(|c: char| c.is_ascii_digit())),
-        Provider::Gcp => key
-            .rsplit_once('-')
-            .filter(|(_, z)| z.len() == 1 && z.chars().all(|c| c.is_ascii_lowercase()))
-            .map(|(r, _)| r),
-        Provider::Azure => None,
-    };
-    zone.and_then(|z| all.get(z))
+    data::zone_region(provider, &key).and_then(|z| all.get(z))
 }
 
 /// Every row of a provider, sorted by region.

@@ -15,6 +15,21 @@ pub(crate) fn normalize_region(provider: Provider, region: &str) -> String {
     }
 }
 
+/// The region of a zone (already normalised): `us-east-1a` → `us-east-1`, `europe-west1-b` →
+/// `europe-west1`; `None` when `key` is no zone (Azure has none in its names).
+pub(crate) fn zone_region(provider: Provider, key: &str) -> Option<&str> {
+    match provider {
+        Provider::Aws => key
+            .strip_suffix(|c: char| c.is_ascii_lowercase())
+            .filter(|s| s.ends_with(|c: char| c.is_ascii_digit())),
+        Provider::Gcp => key
+            .rsplit_once('-')
+            .filter(|(_, z)| z.len() == 1 && z.chars().all(|c| c.is_ascii_lowercase()))
+            .map(|(r, _)| r),
+        Provider::Azure => None,
+    }
+}
+
 /// Grid intensity of a region (gCO2eq/kWh, with year and source). Also accepts an AWS
 /// availability zone (`us-east-1a`) or a GCP zone (`us-central1-a`). `None` when the region has
 /// no figure: use [`grid_fallback`] then.
@@ -24,17 +39,7 @@ pub fn grid_intensity(provider: Provider, region: &str) -> Option<&'static GridI
     if let Some(g) = grid.get(&key) {
         return Some(g);
     }
-    let zone_stripped = match provider {
-        Provider::Aws => key
-            .strip_suffix(|c: char| c.is_ascii_lowercase())
-            .filter(|s| s.ends_with(|c: char| c.is_ascii_digit())),
-        Provider::Gcp => key
-            .rsplit_once('-')
-            .filter(|(_, z)| z.len() == 1 && z.chars().all(|c| c.is_ascii_lowercase()))
-            .map(|(r, _)| r),
-        Provider::Azure => None,
-    };
-    if let Some(g) = zone_stripped.and_then(|z| grid.get(z)) {
+    if let Some(g) = zone_region(provider, &key).and_then(|z| grid.get(z)) {
         return Some(g);
     }
     // AWS Local Zones and Wavelength zones: `us-east-1-bos-1a` belongs to `us-east-1`.

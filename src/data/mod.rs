@@ -24,8 +24,8 @@ pub use embodied::{
     baseline_utilization, embodied, embodied_fallback_per_vcpu_hour, embodied_kg_per_hour,
 };
 pub use files::{json_file, json_file_names};
-pub(crate) use grid::normalize_region;
 pub use grid::{grid_fallback, grid_intensity, regions};
+pub(crate) use grid::{normalize_region, zone_region};
 pub use instances::{gcp_custom, gcp_sql_tier, gcp_sql_tiers, instance, instance_types};
 pub use power::{
     architecture_watts, architectures, canonical_architecture, coefficients, cpu_watts_per_vcpu,
