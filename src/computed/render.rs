@@ -132,6 +132,35 @@ fn write_child(
     );
 }
 
+/// The attribute lines of an object or a block, names padded to the longest: `id`, `name` and
+/// `tags` always (with `important`), the others (with `rest`) unless unchanged and hidden by
+/// `opts`. Returns how many were hidden.
+fn write_attributes(
+    buf: &mut String,
+    ind: usize,
+    attributes: &std::collections::BTreeMap<String, Diff>,
+    important: &RenderOpts,
+    rest: &RenderOpts,
+    opts: &RenderOpts,
+) -> usize {
+    let escaped: Vec<(&str, String, &Diff)> = attributes
+        .iter()
+        .map(|(k, v)| (k.as_str(), ensure_valid_attribute_name(k), v))
+        .collect();
+    let max_len = escaped.iter().map(|(_, k, _)| k.len()).max().unwrap_or(0);
+    let mut hidden = 0;
+    for (raw, key, attr) in &escaped {
+        let important_one = IMPORTANT_ATTRIBUTES.contains(raw);
+        if !important_one && attr.action == Action::NoOp && !opts.show_unchanged_children {
+            hidden += 1;
+            continue;
+        }
+        let o = if important_one { important } else { rest };
+        write_child(buf, ind, &format!("{key:<max_len$} = "), attr, o, "");
+    }
+    hidden
+}
+
 /// `# (N unchanged KEYWORDs hidden)` one level in, when N > 0.
 fn write_unchanged(buf: &mut String, ind: usize, keyword: &str, count: usize, opts: &RenderOpts) {
     if count > 0 {

@@ -3,8 +3,8 @@
 use std::fmt::Write as _;
 
 use super::{
-    IMPORTANT_ATTRIBUTES, RenderOpts, ensure_valid_attribute_name, forces_replacement, go_quote,
-    indent, symbol, write_child, write_unchanged,
+    RenderOpts, ensure_valid_attribute_name, forces_replacement, go_quote, indent, symbol,
+    write_attributes, write_child, write_unchanged,
 };
 use crate::computed::{Action, BlockEntry, BlockKind, Diff, Renderer};
 
@@ -18,42 +18,12 @@ pub(super) fn render_block(
     if attributes.is_empty() && blocks.is_empty() {
         return format!("{{}}{}", forces_replacement(diff.replace, opts));
     }
-    let escaped: Vec<(&str, String, &Diff)> = attributes
-        .iter()
-        .map(|(k, v)| (k.as_str(), ensure_valid_attribute_name(k), v))
-        .collect();
-    let max_len = escaped.iter().map(|(_, k, _)| k.len()).max().unwrap_or(0);
     let mut iopts = opts.child();
     iopts.show_unchanged_children = true;
     let aopts = opts.child();
-    let mut unchanged_attrs = 0;
     let mut unchanged_blocks = 0;
     let mut buf = format!("{{{}\n", forces_replacement(diff.replace, opts));
-    for (raw, key, attr) in &escaped {
-        if IMPORTANT_ATTRIBUTES.contains(raw) {
-            write_child(
-                &mut buf,
-                ind,
-                &format!("{raw:<max_len$} = "),
-                attr,
-                &iopts,
-                "",
-            );
-            continue;
-        }
-        if attr.action == Action::NoOp && !opts.show_unchanged_children {
-            unchanged_attrs += 1;
-            continue;
-        }
-        write_child(
-            &mut buf,
-            ind,
-            &format!("{key:<max_len$} = "),
-            attr,
-            &aopts,
-            "",
-        );
-    }
+    let unchanged_attrs = write_attributes(&mut buf, ind, attributes, &iopts, &aopts, opts);
     write_unchanged(&mut buf, ind, "attribute", unchanged_attrs, opts);
 
     for (key, entry) in blocks {

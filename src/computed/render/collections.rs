@@ -1,8 +1,8 @@
 //! Human rendering of collections: lists, sets, maps and objects.
 
 use super::{
-    IMPORTANT_ATTRIBUTES, RenderOpts, ensure_valid_attribute_name, forces_replacement, go_quote,
-    null_suffix, write_child, write_close, write_unchanged,
+    RenderOpts, forces_replacement, go_quote, null_suffix, write_attributes, write_child,
+    write_close, write_unchanged,
 };
 use crate::computed::{Action, Diff, Renderer};
 
@@ -152,40 +152,10 @@ pub(super) fn render_object(
     }
     let mut aopts = opts.child();
     aopts.override_null_suffix = !nested;
-    let escaped: Vec<(&str, String, &Diff)> = attributes
-        .iter()
-        .map(|(k, v)| (k.as_str(), ensure_valid_attribute_name(k), v))
-        .collect();
-    let max_len = escaped.iter().map(|(_, k, _)| k.len()).max().unwrap_or(0);
-    let mut unchanged_count = 0;
+    let mut iopts = aopts.child();
+    iopts.show_unchanged_children = true;
     let mut buf = format!("{{{}\n", forces_replacement(diff.replace, opts));
-    for (raw, key, attr) in &escaped {
-        if IMPORTANT_ATTRIBUTES.contains(raw) {
-            let mut iopts = aopts.child();
-            iopts.show_unchanged_children = true;
-            write_child(
-                &mut buf,
-                ind,
-                &format!("{key:<max_len$} = "),
-                attr,
-                &iopts,
-                "",
-            );
-            continue;
-        }
-        if attr.action == Action::NoOp && !opts.show_unchanged_children {
-            unchanged_count += 1;
-            continue;
-        }
-        write_child(
-            &mut buf,
-            ind,
-            &format!("{key:<max_len$} = "),
-            attr,
-            &aopts,
-            "",
-        );
-    }
+    let unchanged_count = write_attributes(&mut buf, ind, attributes, &iopts, &aopts, opts);
     write_unchanged(&mut buf, ind, "attribute", unchanged_count, opts);
     write_close(&mut buf, ind, '}', diff.action, opts);
     buf
