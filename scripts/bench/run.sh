@@ -148,7 +148,7 @@ fallback_time() {
   printf '%.6f' "$best"
 }
 
-declare -A T_HUMAN T_JSON T_JQ T_PARSE M_HUMAN M_JQ RSS_HUMAN RSS_JSON RSS_STDIN RSS_JQ BYTES CPU
+declare -A T_HUMAN T_JSON T_JQ T_PARSE M_HUMAN M_JQ RSS_HUMAN RSS_JSON RSS_STDIN RSS_JQ BYTES CPU ESTIMATED
 LOAD_BEFORE="$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')"
 busy=$(awk -v l="${LOAD_BEFORE%% *}" -v c="$(nproc)" 'BEGIN{print (l > 0.5 * c) ? 1 : 0}' 2>/dev/null || echo 0)
 [ "$busy" = 1 ] && log "warning: load average $LOAD_BEFORE on $(nproc) CPUs: wall-clock times will be noisy"
@@ -190,6 +190,8 @@ for n in "${SIZE_LIST[@]}"; do
   # standard input through a pipe, as `tofu show -json plan | carbon-show` gives it
   RSS_STDIN[$n]=$(peak_rss_kb "cat $f | $BIN $HUMAN_ARGS" "$OUT/rss-stdin-$l.txt")
   RSS_JQ[$n]=$(peak_rss_kb "$jqc" "$OUT/rss-jq-$l.txt")
+  # the input is real: the report's own count of the plan's resources that were estimated
+  ESTIMATED[$n]=$(sh -c "$json" 2>/dev/null | jq -r '.counts | "\(.estimated) \(.not_estimated) \(.unsupported) \(.ignored)"' 2>/dev/null || echo "0 ? ? ?")
 done
 
 # ---- report ------------------------------------------------------------------------------
@@ -202,8 +204,8 @@ is_target() { case ",$TARGET_SIZES," in *",$1,"*) return 0 ;; *) return 1 ;; esa
   echo "load average before: $LOAD_BEFORE, after: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')"
   echo "times: minimum of the timed runs (s); ratios: carbon-show human ÷ the other program"
   echo
-  echo "| size | file MB | carbon-show human (s) | carbon-show json (s) | jq . (s) | human ÷ jq | serde_json parse (s) | human ÷ parse | peak RSS ÷ file: human / json / stdin | jq peak RSS MB |"
-  echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  echo "| size | file MB | carbon-show human (s) | carbon-show json (s) | jq . (s) | human ÷ jq | serde_json parse (s) | human ÷ parse | peak RSS ÷ file: human / json / stdin | jq peak RSS MB | estimated / not / unsupported / ignored |"
+  echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 } >"$REPORT"
 
 FAIL=0
@@ -218,11 +220,16 @@ for n in "${SIZE_LIST[@]}"; do
       mb = b / 1e6
       printf "%.1f | %s | %s | %s | %.2f× | %s | %.2f× | %.2f× / %.2f× / %.2f× | %.1f", mb, f(th), f(tj), f(tq), th / tq, f(tp), th / tp, rh * 1024 / b, rj * 1024 / b, rs * 1024 / b, rq * 1024 / 1e6
     }')
-  echo "| $l | $row |" >>"$REPORT"
+  read -r est_n est_not est_uns est_ign <<<"${ESTIMATED[$n]}"
+  echo "| $l | $row | $est_n / $est_not / $est_uns / $est_ign |" >>"$REPORT"
   speed=$(awk -v th="${T_HUMAN[$n]}" -v tq="${T_JQ[$n]}" 'BEGIN{printf "%s %.2f", (th <= 0.3 * tq) ? "PASS" : "FAIL", th / tq}')
   mem=$(awk -v b="$b" -v rh="${RSS_HUMAN[$n]:-0}" -v rj="${RSS_JSON[$n]:-0}" -v rs="${RSS_STDIN[$n]:-0}" 'BEGIN{
     p = rh; if (rj > p) p = rj; if (rs > p) p = rs; p *= 1024
     printf "%s %.2f", (p <= 2.5 * b) ? "PASS" : "FAIL", p / b}')
+  if ! [ "${est_n:-0}" -gt 0 ] 2>/dev/null; then
+    FAIL=1
+    CHECKS+="- FAIL: at $l the report estimated no resource: the input does not exercise the mappings"$'\n'
+  fi
   if is_target "$n"; then
     [ "${speed%% *}" = PASS ] || FAIL=1
     [ "${mem%% *}" = PASS ] || FAIL=1
