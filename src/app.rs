@@ -52,66 +52,46 @@ fn resolver(data_dirs: &[PathBuf]) -> Box<DataResolver> {
 /// before the over-budget error is returned.
 pub fn run(opts: &Options, out: &mut dyn Write) -> Result<(), Error> {
     let path = opts.input.display_path();
-    // A regular file is read twice: streamed into the mapping engine's document first, then
-    // read whole for the renderer once the mapping is done and freed. Its text and the mapping
-    // engine's values are never held at once. Standard input (or a pipe) is read once and its
-    // bytes serve both.
-    let source = match &opts.input {
-        Input::File(p) if opts.carbon.is_some() => Rereadable::new(p).map(Source::File),
-        Input::Stdin if opts.carbon.is_some() => Spool::start()?,
-        _ => None,
-    };
-    let mut source = match source {
-        Some(s) => s,
-        None => Source::Bytes(read_input(&opts.input)?),
-    };
-    // Map first: the mapping engine's values are freed before the renderer's plan is built, so
-    // the two never take memory at the same time.
-    let mapped = match &opts.carbon {
-        Some(c) => {
-            let t = std::time::Instant::now();
-            mapping::limits::set_budget(c.mapping_budget);
-            mapping::check_data_dirs(&c.data_dirs)?;
-            let engine = mapping::load(&c.mapping_dirs, &*resolver(&c.data_dirs))?;
-            for d in engine.user_filter_errors() {
-                eprintln!("carbon-show: warning: {d} (this filter yields nothing)");
-            }
-            phase("load mappings", t);
-            let doc = match &mut source {
-                Source::Bytes(b) => document(&path, b)?,
-                Source::File(f) => f.document(&path)?,
-                Source::Spool(s) => s.document(&path)?,
-            };
-            let mut m = map(doc, &engine);
-            override_regions(&mut m, &c.regions);
-            crate::memory::release();
-            Some((m, engine))
-        }
-        None => None,
-    };
-    let bytes = match source {
-        Source::Bytes(b) => b,
-        Source::File(f) => f.read()?,
-        Source::Spool(s) => s.read()?,
-    };
+    // The input is read once and parsed once: the renderer's plan borrows from its bytes, and
+    // the mapping engine reads the same bytes through the plan's sections. The mappings are
+    // loaded on one core while the plan is parsed on the other.
+    let bytes = read_input(&opts.input)?;
     let t = std::time::Instant::now();
-    let plan = parse_plan(&path, &bytes)?;
-    phase("parse plan", t);
+    let (engine, plan) = rayon::join(
+        || opts.carbon.as_ref().map(load_engine),
+        || parse_plan(&path, &bytes),
+    );
+    let plan = plan?;
+    let engine = engine.transpose()?;
+    phase("load mappings and parse plan", t);
     let schemas = match &opts.schemas {
         Some(SchemaSource::File(p)) => Some(read_schemas(p)?),
         Some(SchemaSource::Auto) => Some(crate::tool::auto_schemas(&plan, Path::new("."))?),
         None => None,
     };
-    let assessment = match (&opts.carbon, mapped) {
-        (Some(c), Some((mut m, engine))) => {
-            // resources planned_values lacks, from the changes' own values
-            mapping::fallback::fill_from_changes(&plan, &mut m, &engine);
+    let assessment = match (&opts.carbon, &engine) {
+        (Some(c), Some(engine)) => {
+            let m = map(&plan, engine, c);
             let keep_inputs = opts.format == Format::ImpactFramework;
             Some(assess(&plan, m, c, schemas.as_ref(), keep_inputs))
         }
         _ => None,
     };
     finish(opts, &plan, schemas.as_ref(), assessment.as_ref(), out)
+}
+
+/// The mapping engine the carbon options ask for (embedded mappings, then `--mappings`
+/// folders), with its budget set.
+fn load_engine(c: &CarbonOptions) -> Result<mapping::Engine, Error> {
+    let t = std::time::Instant::now();
+    mapping::limits::set_budget(c.mapping_budget);
+    mapping::check_data_dirs(&c.data_dirs)?;
+    let engine = mapping::load(&c.mapping_dirs, &*resolver(&c.data_dirs))?;
+    for d in engine.user_filter_errors() {
+        eprintln!("carbon-show: warning: {d} (this filter yields nothing)");
+    }
+    phase("  load mappings", t);
+    Ok(engine)
 }
 
 /// The carbon assessment of the input alone (for `explain`), by the same steps as a run, and
@@ -123,189 +103,52 @@ pub fn assessment(
 ) -> Result<(Assessment, Option<crate::redact::Redactor>), Error> {
     let path = input.display_path();
     let bytes = read_input(input)?;
-    mapping::limits::set_budget(c.mapping_budget);
-    mapping::check_data_dirs(&c.data_dirs)?;
-    let engine = mapping::load(&c.mapping_dirs, &*resolver(&c.data_dirs))?;
-    let mut m = map(document(&path, &bytes)?, &engine);
-    override_regions(&mut m, &c.regions);
+    let engine = load_engine(c)?;
     let plan = parse_plan(&path, &bytes)?;
-    mapping::fallback::fill_from_changes(&plan, &mut m, &engine);
+    let m = map(&plan, &engine, c);
     let hide = crate::redact::Redactor::new(&crate::plan::sensitive_strings(&plan));
     Ok((assess(&plan, m, c, None, true), hide))
 }
 
-/// Where the renderer's bytes come from: read once, a file read again after mapping, or
-/// standard input kept in a temporary file while it is mapped.
-enum Source {
-    Bytes(Vec<u8>),
-    File(Rereadable),
-    Spool(Spool),
-}
-
-/// Standard input past [`Spool::IN_MEMORY`] bytes: streamed into the mapping engine's document
-/// and, on the way, copied to an unnamed temporary file (`tempfile::tempfile`, in `TMPDIR`,
-/// gone when the run ends), read back for the renderer once the document is freed. As for a
-/// plan file, the text and the document are then never held at once (50k-resource plan: peak
-/// 377 MB → the file's figure). A smaller input is read into memory, as are all inputs when
-/// no temporary file can be made.
-struct Spool {
-    /// What was read to decide; already in `file`.
-    head: Vec<u8>,
-    file: std::fs::File,
-}
-
-/// Copies what is read from `inner` to `copy`.
-struct Tee<'a, R> {
-    inner: R,
-    copy: &'a mut std::fs::File,
-}
-
-impl<R: Read> Read for Tee<'_, R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.copy.write_all(&buf[..n])?;
-        Ok(n)
+/// What the mapping engine reads of a parsed plan: its sections, as the plan keeps them.
+pub fn sections<'a>(plan: &Plan<'a>) -> mapping::Sections<'a> {
+    let values = if plan.values.is_some() {
+        // a state document's resources: the renderer's typed values keep no slices
+        serde_json::from_str::<&serde_json::value::RawValue>(plan.text)
+            .ok()
+            .and_then(|top| mapping::source::member(top, "values"))
+    } else {
+        None
+    };
+    mapping::Sections {
+        text: plan.text,
+        planned_values: plan.planned_values,
+        prior_state: plan.prior_state,
+        values,
+        configuration: plan.configuration,
+        variables: plan.variables,
+        unknown: plan
+            .resource_changes
+            .iter()
+            .flatten()
+            .map(|rc| (rc.address.clone(), rc.change.after_unknown.text()))
+            .collect(),
     }
 }
 
-impl Spool {
-    /// Standard input up to this size is read into memory (the engine's document is then
-    /// parsed from memory, faster than streamed).
-    const IN_MEMORY: u64 = 4 << 20;
-
-    /// `Source::Bytes` for an input that fits [`Spool::IN_MEMORY`], `Source::Spool` past it.
-    fn start() -> Result<Option<Source>, Error> {
-        let io_err = |source| Error::Io {
-            path: PathBuf::from("<stdin>"),
-            source,
-        };
-        let mut head = Vec::new();
-        io::stdin()
-            .lock()
-            .take(Self::IN_MEMORY)
-            .read_to_end(&mut head)
-            .map_err(io_err)?;
-        if (head.len() as u64) < Self::IN_MEMORY {
-            return Ok(Some(Source::Bytes(head)));
-        }
-        let Ok(mut file) = tempfile::tempfile() else {
-            // no temporary file: the rest is read into memory as well
-            io::stdin().lock().read_to_end(&mut head).map_err(io_err)?;
-            return Ok(Some(Source::Bytes(head)));
-        };
-        file.write_all(&head).map_err(io_err)?;
-        Ok(Some(Source::Spool(Spool { head, file })))
+/// Maps the plan's resources through the mappings: its planned values and prior state, then
+/// (for resources those lack) its changes' own values; the configuration's `[regions]` last.
+fn map(plan: &Plan<'_>, engine: &mapping::Engine, c: &CarbonOptions) -> mapping::MappedPlan {
+    let t = std::time::Instant::now();
+    let mut m = engine.map_sections(&sections(plan));
+    phase("map", t);
+    if mapping::engine::profiling() {
+        engine.dump_prof(true);
     }
-
-    fn io_error(source: io::Error) -> Error {
-        Error::Io {
-            path: PathBuf::from("<stdin> (copied to a temporary file)"),
-            source,
-        }
-    }
-
-    /// The mapping engine's document, streamed from what was read and the rest of standard
-    /// input (copied to the file on the way). Input that does not parse is read whole, so
-    /// that the error is the plan reader's.
-    fn document(&mut self, path: &Path) -> Result<mapping::Document, Error> {
-        let t = std::time::Instant::now();
-        let head = std::mem::take(&mut self.head);
-        let stdin = io::stdin();
-        let tee = Tee {
-            inner: stdin.lock(),
-            copy: &mut self.file,
-        };
-        let mut r = io::BufReader::with_capacity(1 << 16, io::Cursor::new(head).chain(tee));
-        let parsed = mapping::Document::from_reader(&mut r);
-        // whatever follows the document is the renderer's too
-        io::copy(&mut r, &mut io::sink()).map_err(Self::io_error)?;
-        drop(r);
-        match parsed {
-            Ok(d) => {
-                phase("parse document", t);
-                Ok(d)
-            }
-            Err(_) => document(path, &self.read_back()?),
-        }
-    }
-
-    fn read_back(&mut self) -> Result<Vec<u8>, Error> {
-        use std::io::Seek;
-        let len = self.file.metadata().map_err(Self::io_error)?.len();
-        let mut bytes = Vec::with_capacity(len as usize);
-        self.file.rewind().map_err(Self::io_error)?;
-        self.file.read_to_end(&mut bytes).map_err(Self::io_error)?;
-        Ok(bytes)
-    }
-
-    /// The whole input again, from the file.
-    fn read(mut self) -> Result<Vec<u8>, Error> {
-        if !self.head.is_empty() {
-            // not streamed into a document: the rest of standard input is still to be read
-            io::copy(&mut io::stdin().lock(), &mut self.file).map_err(Self::io_error)?;
-        }
-        self.read_back()
-    }
-}
-
-/// A regular file that can be read a second time, and what it looked like the first time.
-struct Rereadable {
-    path: PathBuf,
-    len: u64,
-    modified: Option<std::time::SystemTime>,
-}
-
-impl Rereadable {
-    /// `None` for anything but a regular file (a pipe or a device reads only once).
-    fn new(path: &Path) -> Option<Rereadable> {
-        let m = std::fs::metadata(path).ok().filter(|m| m.is_file())?;
-        Some(Rereadable {
-            path: path.to_path_buf(),
-            len: m.len(),
-            modified: m.modified().ok(),
-        })
-    }
-    /// The mapping engine's document, streamed from the file. A file that does not parse is
-    /// read whole, so that the error is the plan reader's (with its line and column).
-    fn document(&self, path: &Path) -> Result<mapping::Document, Error> {
-        let t = std::time::Instant::now();
-        let f = std::fs::File::open(&self.path).map_err(|source| Error::Io {
-            path: self.path.clone(),
-            source,
-        })?;
-        match mapping::Document::from_reader(io::BufReader::with_capacity(1 << 16, f)) {
-            Ok(d) => {
-                phase("parse document", t);
-                Ok(d)
-            }
-            Err(_) => {
-                let bytes = std::fs::read(&self.path).map_err(|source| Error::Io {
-                    path: self.path.clone(),
-                    source,
-                })?;
-                document(path, &bytes)
-            }
-        }
-    }
-
-    /// The file again; an error if it changed in between.
-    fn read(&self) -> Result<Vec<u8>, Error> {
-        let io = |source| Error::Io {
-            path: self.path.clone(),
-            source,
-        };
-        let bytes = std::fs::read(&self.path).map_err(io)?;
-        let m = std::fs::metadata(&self.path).map_err(io)?;
-        if bytes.len() as u64 != self.len
-            || m.len() != self.len
-            || m.modified().ok() != self.modified
-        {
-            return Err(io(io::Error::other(
-                "the file changed while carbon-show was reading it",
-            )));
-        }
-        Ok(bytes)
-    }
+    // resources planned_values lacks, from the changes' own values
+    mapping::fallback::fill_from_changes(plan, &mut m, engine);
+    override_regions(&mut m, &c.regions);
+    m
 }
 
 /// Runs one `show` over a document already in memory, without touching the file system:
@@ -315,8 +158,8 @@ impl Rereadable {
 /// `opts.carbon` is set. Output and errors are those of [`run`].
 pub fn show(
     opts: &Options,
-    path: &Path,
-    bytes: &[u8],
+    _path: &Path,
+    _bytes: &[u8],
     plan: &Plan<'_>,
     schemas: Option<&Schemas>,
     engine: Option<&mapping::Engine>,
@@ -324,9 +167,7 @@ pub fn show(
 ) -> Result<(), Error> {
     let assessment = match (&opts.carbon, engine) {
         (Some(c), Some(engine)) => {
-            let mut m = map(document(path, bytes)?, engine);
-            override_regions(&mut m, &c.regions);
-            mapping::fallback::fill_from_changes(plan, &mut m, engine);
+            let m = map(plan, engine, c);
             let keep_inputs = opts.format == Format::ImpactFramework;
             Some(assess(plan, m, c, schemas, keep_inputs))
         }
@@ -413,34 +254,6 @@ fn parse_plan<'a>(path: &Path, bytes: &'a [u8]) -> Result<Plan<'a>, Error> {
         },
         e => e,
     })
-}
-
-/// The document as the mapping engine reads it: jaq values, parsed straight from the bytes
-/// (only the parts filters read).
-fn document(path: &Path, bytes: &[u8]) -> Result<mapping::Document, Error> {
-    let t = std::time::Instant::now();
-    match mapping::Document::from_slice(bytes) {
-        Ok(d) => {
-            phase("parse document", t);
-            Ok(d)
-        }
-        // the same error as the plan reader's
-        Err(_) => {
-            parse_plan(path, bytes)?;
-            Err(Error::Mapping("the document could not be read".into()))
-        }
-    }
-}
-
-/// Maps the document's resources through the mappings.
-fn map(doc: mapping::Document, engine: &mapping::Engine) -> mapping::MappedPlan {
-    let t = std::time::Instant::now();
-    let mapped = engine.map_document(doc);
-    phase("map", t);
-    if mapping::engine::profiling() {
-        engine.dump_prof(true);
-    }
-    mapped
 }
 
 /// The configuration's `[regions]` hook: every mapped resource of a provider named there is
@@ -694,29 +507,4 @@ pub fn check_mappings(
         )));
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A plan file that changes between the two reads is an error, never a mix of two plans.
-    #[test]
-    fn a_file_changed_between_reads_is_an_error() {
-        let dir = std::env::temp_dir().join(format!("carbon-show-reread-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let f = dir.join("plan.json");
-        std::fs::write(&f, "{}").unwrap();
-        let same = Rereadable::new(&f).expect("a regular file");
-        assert_eq!(same.read().unwrap(), b"{}");
-        let changed = Rereadable::new(&f).unwrap();
-        std::fs::write(&f, "{\"a\": 1}").unwrap();
-        let e = changed.read().unwrap_err();
-        assert!(e.to_string().contains("changed while"), "{e}");
-        assert!(
-            Rereadable::new(&dir).is_none(),
-            "a directory is not read twice"
-        );
-        let _ = std::fs::remove_dir_all(&dir);
-    }
 }

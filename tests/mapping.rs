@@ -1580,7 +1580,7 @@ fn mapping_work_per_resource_does_not_grow_with_the_plan() {
         // a fresh engine each time: some answers are cached in the engine
         let e = builtin();
         let doc = lookup_plan::lookup_plan(units);
-        let (m, stats) = e.map_document_stats(mapping::Document::from_value(&doc));
+        let (m, stats) = e.map_sections_stats(&mapping::Sections::from_text(&doc.to_string()));
         assert_eq!(
             m.after.len() + m.ignored.len(),
             units * 10,

@@ -14,19 +14,19 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt;
 
-/// A plan or state document, ready for [`super::Engine::map_document`].
+/// A whole plan or state document as one jaq value, for the filters that read the document
+/// root (`cbf::root`, paths from `.planned_values`…; `engine` builds it only when a loaded
+/// filter does).
 pub struct Document {
     /// The document without the parts no filter reads.
     pub(crate) root: Val,
-    /// Non-empty `after_unknown` marks of each resource change, by address.
-    pub(crate) unknown: HashMap<String, Val>,
 }
 
-/// Top-level keys no filter reads.
+/// Top-level keys no filter reads (`resource_changes` reach filters through `cbf::unknown`).
 fn skipped(key: &str) -> bool {
     matches!(
         key,
-        "output_changes" | "resource_drift" | "relevant_attributes" | "checks"
+        "resource_changes" | "output_changes" | "resource_drift" | "relevant_attributes" | "checks"
     )
 }
 
@@ -39,51 +39,79 @@ impl Document {
         de.end()?;
         Ok(doc)
     }
+}
 
-    /// Parse JSON read from `r` (buffer it: serde_json reads a byte at a time), without holding
-    /// the text: a plan file is streamed into the document.
-    pub fn from_reader(r: impl std::io::Read) -> Result<Document, serde_json::Error> {
-        let mut de = serde_json::Deserializer::from_reader(r);
-        let int = RefCell::new(Interner::default());
-        let doc = DocSeed(&int).deserialize(&mut de)?;
-        de.end()?;
-        Ok(doc)
-    }
+/// One value of a document (a resource, a section) as jaq reads it, built from its text
+/// without sharing: `sensitive_values` members are dropped (with `strip`), objects are ordered as
+/// [`Document`] orders them. `None` for text that is not one JSON value or nests past
+/// serde_json's limit.
+pub(crate) fn build(text: &str, strip: bool) -> Option<Val> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let v = Plain { strip }.deserialize(&mut de).ok()?;
+    de.end().ok()?;
+    Some(v)
+}
 
-    /// From an already parsed value (tests, library users).
-    pub fn from_value(doc: &serde_json::Value) -> Document {
-        let mut unknown = HashMap::new();
-        for rc in doc["resource_changes"].as_array().into_iter().flatten() {
-            if let (Some(a), Some(u)) = (rc["address"].as_str(), rc["change"].get("after_unknown"))
-                && u.as_object().is_some_and(|o| !o.is_empty())
-            {
-                unknown.insert(a.to_string(), jq::to_val(u));
-            }
-        }
-        let root = match doc {
-            serde_json::Value::Object(o) => Val::obj(
-                o.iter()
-                    .filter(|(k, _)| k.as_str() != "resource_changes" && !skipped(k))
-                    .map(|(k, v)| (jq::s(k), strip(v)))
-                    .collect(),
-            ),
-            v => jq::to_val(v),
-        };
-        Document { root, unknown }
+/// [`build`]'s seed: any JSON value, `sensitive_values` members dropped with `strip`.
+#[derive(Clone, Copy)]
+struct Plain {
+    strip: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for Plain {
+    type Value = Val;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Val, D::Error> {
+        d.deserialize_any(self)
     }
 }
 
-/// A value without any `sensitive_values` member (no filter reads them).
-fn strip(v: &serde_json::Value) -> Val {
-    match v {
-        serde_json::Value::Object(o) => Val::obj(
-            o.iter()
-                .filter(|(k, _)| k.as_str() != "sensitive_values")
-                .map(|(k, v)| (jq::s(k), strip(v)))
-                .collect(),
-        ),
-        serde_json::Value::Array(a) => Val::Arr(a.iter().map(strip).collect::<Vec<_>>().into()),
-        v => jq::to_val(v),
+impl<'de> Visitor<'de> for Plain {
+    type Value = Val;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Val, E> {
+        Ok(Val::Null)
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Val, E> {
+        Ok(Val::Null)
+    }
+    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Val, E> {
+        Ok(Val::Bool(b))
+    }
+    fn visit_i64<E: de::Error>(self, i: i64) -> Result<Val, E> {
+        Ok(ValSeed::int(i))
+    }
+    fn visit_u64<E: de::Error>(self, u: u64) -> Result<Val, E> {
+        Ok(match isize::try_from(u) {
+            Ok(i) => Val::Num(jaq_json::Num::Int(i)),
+            Err(_) => jq::to_val(&serde_json::Value::from(u)),
+        })
+    }
+    fn visit_f64<E: de::Error>(self, x: f64) -> Result<Val, E> {
+        Ok(Val::Num(jaq_json::Num::Float(x)))
+    }
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Val, E> {
+        Ok(Val::utf8_str(s.as_bytes().to_vec()))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Val, A::Error> {
+        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        while let Some(v) = seq.next_element_seed(self)? {
+            out.push(v);
+        }
+        Ok(Val::Arr(out.into()))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Val, A::Error> {
+        let mut out: Vec<(String, Val)> = Vec::new();
+        while let Some(k) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            if self.strip && k == "sensitive_values" {
+                map.next_value::<IgnoredAny>()?;
+                continue;
+            }
+            let v = map.next_value_seed(self)?;
+            out.push((k.into_owned(), v));
+        }
+        Ok(object(out))
     }
 }
 
@@ -225,6 +253,15 @@ struct ValSeed<'i> {
     int: &'i RefCell<Interner>,
 }
 
+impl ValSeed<'_> {
+    fn int(i: i64) -> Val {
+        match isize::try_from(i) {
+            Ok(i) => Val::Num(jaq_json::Num::Int(i)),
+            Err(_) => jq::to_val(&serde_json::Value::from(i)),
+        }
+    }
+}
+
 impl<'de> DeserializeSeed<'de> for ValSeed<'_> {
     type Value = Hashed;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Hashed, D::Error> {
@@ -247,10 +284,7 @@ impl<'de> Visitor<'de> for ValSeed<'_> {
         Ok(leaf(Val::Bool(b)))
     }
     fn visit_i64<E: de::Error>(self, i: i64) -> Result<Hashed, E> {
-        Ok(leaf(match isize::try_from(i) {
-            Ok(i) => Val::Num(jaq_json::Num::Int(i)),
-            Err(_) => jq::to_val(&serde_json::Value::from(i)),
-        }))
+        Ok(leaf(Self::int(i)))
     }
     fn visit_u64<E: de::Error>(self, u: u64) -> Result<Hashed, E> {
         Ok(leaf(match isize::try_from(u) {
@@ -328,11 +362,8 @@ impl<'de> Visitor<'de> for DocSeed<'_> {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Document, A::Error> {
         let mut out = Vec::new();
-        let mut unknown = HashMap::new();
         while let Some(k) = map.next_key::<String>()? {
-            if k == "resource_changes" {
-                unknown = map.next_value_seed(Changes(self.0))?;
-            } else if skipped(&k) {
+            if skipped(&k) {
                 map.next_value::<IgnoredAny>()?;
             } else {
                 let seed = ValSeed {
@@ -342,10 +373,7 @@ impl<'de> Visitor<'de> for DocSeed<'_> {
                 out.push((k, map.next_value_seed(seed)?.0));
             }
         }
-        Ok(Document {
-            root: object(out),
-            unknown,
-        })
+        Ok(Document { root: object(out) })
     }
     // anything else is mapped as it is (it holds no resources)
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Document, A::Error> {
@@ -356,14 +384,10 @@ impl<'de> Visitor<'de> for DocSeed<'_> {
             }
             .visit_seq(seq)?
             .0,
-            unknown: HashMap::new(),
         })
     }
     fn visit_unit<E: de::Error>(self) -> Result<Document, E> {
-        Ok(Document {
-            root: Val::Null,
-            unknown: HashMap::new(),
-        })
+        Ok(Document { root: Val::Null })
     }
     fn visit_bool<E: de::Error>(self, _: bool) -> Result<Document, E> {
         self.visit_unit()
@@ -382,200 +406,45 @@ impl<'de> Visitor<'de> for DocSeed<'_> {
     }
 }
 
-/// `resource_changes`: address → non-empty `after_unknown` of each change; the rest is skipped.
-struct Changes<'i>(&'i RefCell<Interner>);
-
-impl<'de> DeserializeSeed<'de> for Changes<'_> {
-    type Value = HashMap<String, Val>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Changes<'_> {
-    type Value = HashMap<String, Val>;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a list of resource changes")
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        let mut out = HashMap::new();
-        while let Some((a, u)) = seq.next_element_seed(OneChange(self.0))? {
-            if let (Some(a), Some(u)) = (a, u) {
-                out.insert(a, u);
-            }
-        }
-        Ok(out)
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-        Ok(HashMap::new())
-    }
-    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(HashMap::new())
-    }
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-        self.visit_unit()
-    }
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-        self.visit_unit()
-    }
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-        self.visit_unit()
-    }
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-        self.visit_unit()
-    }
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-        self.visit_unit()
-    }
-}
-
-/// One resource change: (address, non-empty `after_unknown` object).
-struct OneChange<'i>(&'i RefCell<Interner>);
-
-impl<'de> DeserializeSeed<'de> for OneChange<'_> {
-    type Value = (Option<String>, Option<Val>);
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        let v = ValSeed {
-            strip: false,
-            int: self.0,
-        };
-        // anything but an object is ignored
-        struct V<'i>(ValSeed<'i>);
-        impl<'de> Visitor<'de> for V<'_> {
-            type Value = (Option<String>, Option<Val>);
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a resource change")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                let (mut addr, mut unknown) = (None, None);
-                while let Some(k) = map.next_key::<String>()? {
-                    match k.as_str() {
-                        "address" => {
-                            addr = match map.next_value::<serde_json::Value>()? {
-                                serde_json::Value::String(s) => Some(s),
-                                _ => None,
-                            }
-                        }
-                        "change" => unknown = map.next_value_seed(AfterUnknown(self.0))?,
-                        _ => {
-                            map.next_value::<IgnoredAny>()?;
-                        }
-                    }
-                }
-                Ok((addr, unknown))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok((None, None))
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-                Ok((None, None))
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-                Ok((None, None))
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-                Ok((None, None))
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-                Ok((None, None))
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-                Ok((None, None))
-            }
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-                Ok((None, None))
-            }
-        }
-        d.deserialize_any(V(v))
-    }
-}
-
-/// `change.after_unknown` when it is a non-empty object.
-struct AfterUnknown<'i>(ValSeed<'i>);
-
-impl<'de> DeserializeSeed<'de> for AfterUnknown<'_> {
-    type Value = Option<Val>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        let v: IgnoredOr = d.deserialize_any(ChangeV(self.0))?;
-        Ok(v.0)
-    }
-}
-
-struct IgnoredOr(Option<Val>);
-
-struct ChangeV<'i>(ValSeed<'i>);
-
-impl<'de> Visitor<'de> for ChangeV<'_> {
-    type Value = IgnoredOr;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a change")
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<IgnoredOr, A::Error> {
-        let mut out = None;
-        while let Some(k) = map.next_key::<String>()? {
-            if k == "after_unknown" {
-                let v = map.next_value_seed(self.0)?.0;
-                out = matches!(&v, Val::Obj(o) if !o.is_empty()).then_some(v);
-            } else {
-                map.next_value::<IgnoredAny>()?;
-            }
-        }
-        Ok(IgnoredOr(out))
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<IgnoredOr, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(IgnoredOr(None))
-    }
-    fn visit_unit<E: de::Error>(self) -> Result<IgnoredOr, E> {
-        Ok(IgnoredOr(None))
-    }
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<IgnoredOr, E> {
-        Ok(IgnoredOr(None))
-    }
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<IgnoredOr, E> {
-        Ok(IgnoredOr(None))
-    }
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<IgnoredOr, E> {
-        Ok(IgnoredOr(None))
-    }
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<IgnoredOr, E> {
-        Ok(IgnoredOr(None))
-    }
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<IgnoredOr, E> {
-        Ok(IgnoredOr(None))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
 
     #[test]
-    fn both_paths_give_the_same_document() {
+    fn the_document_and_one_value_read_alike() {
         let text = r#"{"z": 1, "a": {"b": 2, "a": [1, 2.5, -3, 18446744073709551615, "x", null, true]},
             "a": {"dup": "last"},
             "planned_values": {"root_module": {"resources": [
                 {"address": "x.y", "values": {"k": "v"}, "sensitive_values": {"k": true}}]}},
             "resource_changes": [
-                {"address": "x.y", "change": {"before": {"s": 1}, "after_unknown": {"id": true}}},
-                {"address": "x.z", "change": {"after_unknown": {}}}],
+                {"address": "x.y", "change": {"before": {"s": 1}, "after_unknown": {"id": true}}}],
             "output_changes": {"o": {}}, "checks": []}"#;
         let a = Document::from_slice(text.as_bytes()).unwrap();
-        let b = Document::from_value(&serde_json::from_str(text).unwrap());
-        let c = Document::from_reader(text.as_bytes()).unwrap();
-        assert_eq!(a.root, b.root);
-        assert_eq!(a.unknown, b.unknown);
-        assert_eq!(c.root, b.root);
-        assert_eq!(c.unknown, b.unknown);
-        assert_eq!(a.unknown.len(), 1);
         assert_eq!(
             jq::to_json(&a.root),
             json!({"z": 1.0, "a": {"dup": "last"}, "planned_values": {"root_module": {"resources": [
                 {"address": "x.y", "values": {"k": "v"}}]}}})
         );
+        // one value built alone (a resource, a section) is the same value, unshared
+        let pv = r#"{"root_module": {"resources": [
+                {"address": "x.y", "values": {"k": "v"}, "sensitive_values": {"k": true}}]}}"#;
+        assert_eq!(
+            Some(jq::get(&a.root, "planned_values").unwrap().clone()),
+            build(pv, true)
+        );
+        let dup = r#"{"b": 2, "a": [1, 2.5, -3, 18446744073709551615, "x", null, true], "a": {"dup": "last"}}"#;
+        assert_eq!(
+            jq::to_json(&build(dup, true).unwrap()),
+            json!({"a": {"dup": "last"}, "b": 2.0})
+        );
+        // after_unknown is read as written (an attribute may be called sensitive_values)
+        assert_eq!(
+            jq::to_json(&build(r#"{"sensitive_values": true}"#, false).unwrap()),
+            json!({"sensitive_values": true})
+        );
+        assert_eq!(build("[1", true), None);
+        assert_eq!(build("1 2", true), None);
     }
 
     /// Equal values are built once: a resource that is the same before and after the change,

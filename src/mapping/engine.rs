@@ -18,6 +18,7 @@ mod eval;
 mod index;
 mod map;
 mod profile;
+pub(crate) mod side;
 
 pub use map::MapStats;
 pub use profile::profiling;
@@ -50,6 +51,53 @@ struct FilterInfo {
     indexed: Option<index::IndexedSelect>,
     /// The filter can read the whole document (or a module's configuration) by scanning it.
     scans: bool,
+    /// Names `$__root`/`cbf::root`, `$__all`, `$__idx`: they are bound only for such filters.
+    uses: Uses,
+    /// Runs on the document but reads nothing of it: `cbf::all_select("P"; <string or
+    /// variable>)`, piped on or not. Its input is null.
+    input_free: bool,
+}
+
+/// The whole-document globals a filter names.
+#[derive(Clone, Copy, Default, Debug)]
+pub(crate) struct Uses {
+    pub(crate) root: bool,
+    pub(crate) all: bool,
+    pub(crate) idx: bool,
+}
+
+impl Uses {
+    fn of(text: &str) -> Uses {
+        Uses {
+            root: text.contains("$__root") || text.contains("cbf::root"),
+            all: text.contains("$__all"),
+            idx: text.contains("$__idx"),
+        }
+    }
+}
+
+impl FilterInfo {
+    /// Whether running this filter can read the document root (as its input or `cbf::root`).
+    fn reads_root(&self) -> bool {
+        self.uses.root
+            || (self.on_root
+                && !self.input_free
+                && self.indexed.is_none()
+                && self.referrers.is_none())
+    }
+}
+
+/// `cbf::all_select("P"; "…")` or `(…; $var)` at the start of a filter, followed by nothing
+/// or a pipe: the filter reads nothing of its input.
+fn input_free(text: &str) -> bool {
+    static RE: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let re = RE.get_or_init(|| {
+        Regex::new(
+            r#"^\s*cbf::all_select\(\s*"[^"\\]*"\s*;\s*(?:"(?:[^"\\]|\\\(\$[A-Za-z_][A-Za-z0-9_]*\))*"|\$[A-Za-z_][A-Za-z0-9_]*)\s*\)\s*(?:$|\|)"#,
+        )
+        .expect("static regex")
+    });
+    re.is_match(text)
 }
 
 struct Split {
@@ -78,6 +126,11 @@ pub struct Engine {
     data: HashMap<String, Val>,
     ignored: HashMap<String, Vec<Regex>>,
     index_props: Vec<String>,
+    /// What each resource slot records for the indexes of `index_props`.
+    wanted: super::source::Wanted,
+    /// Whether some filter reads the document root, every resource of a side, `$__idx`:
+    /// they are then built before mapping.
+    whole: Uses,
     /// Resource mappings none of whose filters reads an address or an index: their identical
     /// count/for_each instances are mapped once.
     memo_ok: HashSet<String>,
@@ -159,8 +212,10 @@ struct Builder<'a> {
 impl Builder<'_> {
     fn register(&mut self, text: &str, loc: &Loc, force_root: bool) -> usize {
         let t = text.trim();
+        // a filter that starts with a path reads its input, whatever it looks up later (as
+        // Carbonifer runs it: on the resource first); other lookups run on the document
         let on_root = force_root
-            || t.contains("all_select(")
+            || (t.contains("all_select(") && !t.starts_with('.'))
             || [
                 ".configuration",
                 ".prior_state",
@@ -196,6 +251,8 @@ impl Builder<'_> {
                 referrers: referrers_shape(&rw.text),
                 indexed: index::indexed_select_shape(&rw.text),
                 scans: may_scan(&rw.text),
+                uses: Uses::of(&rw.text),
+                input_free: input_free(&rw.text),
             },
             loc.clone(),
             rw.clone(),
@@ -223,6 +280,8 @@ impl Builder<'_> {
                 referrers: None,
                 indexed: None,
                 scans: may_scan(rest),
+                uses: Uses::of(rest),
+                input_free: false,
             };
             let pred = super::fast::pred(rest);
             let rest = rest.to_string();
@@ -651,6 +710,34 @@ impl Engine {
             }
         }
 
+        let mut wanted = super::source::Wanted::default();
+        for p in &index_props {
+            let segs: Vec<&str> = p.split('.').collect();
+            match segs.as_slice() {
+                ["address" | "type" | "mode" | "provider_name"] => {}
+                ["values", name, ..] => {
+                    if !wanted.values.iter().any(|w| w == name) {
+                        wanted.values.push(name.to_string());
+                    }
+                }
+                [name, ..] if *name != "values" => {
+                    if !wanted.top.iter().any(|w| w == name) {
+                        wanted.top.push(name.to_string());
+                    }
+                }
+                _ => {}
+            }
+        }
+        // entry paths answered from the type index never run
+        let native = Regex::new(TYPE_SELECT).expect("static regex");
+        let whole = Uses {
+            root: filters
+                .iter()
+                .zip(&texts_v)
+                .any(|(f, t)| f.reads_root() && !native.is_match(t)),
+            all: filters.iter().any(|f| f.uses.all),
+            idx: filters.iter().any(|f| f.uses.idx),
+        };
         let memo_ok = set
             .resources
             .values()
@@ -672,6 +759,8 @@ impl Engine {
             data,
             ignored,
             index_props,
+            wanted,
+            whole,
             memo_ok,
             texts: texts_v,
             locs,

@@ -14,15 +14,13 @@ pub type D = data::JustLut<Val>;
 
 /// The `cbf` module, imported by every filter as `import "cbf" as cbf;`.
 ///
-/// `$__idx` is `{ "<property path>": {"s": {"<string value>": resources}, "j": {"<other value as
-/// JSON>": resources}} }`, where `resources` is one resource object or a list of several, built once per
-/// document side by the engine; `$__all` is the list of every resource object of that side.
+/// `cbf::all_select` and `cbf::by_address` are natives (`engine::side`): they answer from the
+/// indexes of the side being mapped and build only the resources they find. `$__root` (the
+/// document), `$__all` (every resource of the side) and `$__idx` are bound for the filters that
+/// name them.
 pub const CBF_MODULE: &str = r#"
 def __get($p): reduce ($p | split(".")[]) as $k (.; if type == "object" then .[$k] else null end);
-def all_select(a; b):
-  a as $a | b as $b |
-  if ($__idx | has($a)) then (if ($b | type) == "string" then $__idx[$a].s[$b] else $__idx[$a].j[$b | tojson] end // []) | if type == "array" then .[] else . end
-  else $__all[] | select(__get($a) == $b) end;
+def all_select(a; b): a as $a | b as $b | __cs_all_select($a; $b);
 def root: $__root;
 def extract_disk_key:
   if test("^/dev/sd[a-z]+") or test("^/dev/xvd[a-z]+") then
@@ -43,7 +41,7 @@ def sql_custom_memory_mb: sql_custom | .memoryMb;
 def unknown($p): ($__unknown | getpath($p)) == true;
 def config: $__config;
 def config_resources: ($__modconfig // [])[];
-def by_address($a): first((all_select("address"; $a)), ($__all[] | select((.address // "") | startswith($a + "["))));
+def by_address($a): __cs_by_address($a);
 def ref_address(f): first(($__config | f | .references[]?) | select(type == "string" and test("^(data\\.)?[a-zA-Z0-9_]+\\.[a-zA-Z0-9_-]+$"))) | $__modprefix + .;
 def ref(f): ref_address(f) as $a | by_address($a);
 def referrers($type): ($__config.address // "") as $me | config_resources | select(.type == $type) | select(any(.. | .references? // empty | .[]; . == $me or startswith($me + "."))) | by_address($__modprefix + .address);
@@ -248,7 +246,8 @@ impl Program {
         let names = globals(nph);
         let funs = jaq_core::funs()
             .chain(jaq_std::funs())
-            .chain(jaq_json::funs());
+            .chain(jaq_json::funs())
+            .chain(super::engine::side::natives::<D>());
         let compiled = jaq_core::Compiler::default()
             .with_funs(funs)
             .with_global_vars(names.iter().map(|s| s.as_str()))

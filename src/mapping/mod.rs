@@ -13,10 +13,12 @@ pub mod limits;
 pub mod model;
 pub mod placeholder;
 pub mod region;
+pub mod source;
 
 pub use doc::Document;
 pub use engine::{Engine, MappingFile, read_dir};
 pub use model::{DiagKind, Diagnostic, Loc};
+pub use source::Sections;
 
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};

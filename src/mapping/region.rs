@@ -2,6 +2,7 @@
 //! provider passing, variables), and from a resource's own configuration references.
 
 use super::jq;
+use super::source::Slot;
 use jaq_json::Val;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -286,12 +287,12 @@ fn as_region(family: &str, attribute: &str, value: &str) -> String {
 }
 
 /// Follows a configuration's expression references to a value the plan knows.
-struct References<'a> {
+struct References<'a, 's> {
     root_module: Option<&'a Val>,
     variables: Option<&'a Val>,
     /// Resources of the state the figures are for (planned values or prior state), then the
     /// prior state's (data sources read during plan), by (module path, resource address).
-    values: HashMap<(String, String), Vec<&'a Val>>,
+    values: HashMap<(String, String), Vec<&'s Slot<'s>>>,
 }
 
 fn arr(v: Option<&Val>) -> &[Val] {
@@ -301,34 +302,26 @@ fn arr(v: Option<&Val>) -> &[Val] {
     }
 }
 
-impl<'a> References<'a> {
-    fn new(root: &'a Val, side: Option<&'a Val>) -> References<'a> {
-        let conf = jq::get(root, "configuration");
-        let prior = jq::get(root, "prior_state")
-            .and_then(|p| jq::get(p, "values"))
-            .and_then(|v| jq::get(v, "root_module"));
-        let mut values = HashMap::new();
-        for m in [side, prior].into_iter().flatten() {
-            Self::index(m, &mut values);
-        }
-        References {
-            root_module: conf.and_then(|c| jq::get(c, "root_module")),
-            variables: jq::get(root, "variables"),
-            values,
-        }
-    }
-
-    fn index(module: &'a Val, out: &mut HashMap<(String, String), Vec<&'a Val>>) {
-        for r in arr(jq::get(module, "resources")) {
-            if let (Some(a), Some(v)) = (
-                jq::get(r, "address").and_then(jq::str_ref),
-                jq::get(r, "values"),
-            ) {
-                out.entry(config_address(a)).or_default().push(v);
+impl<'a, 's> References<'a, 's> {
+    fn new(
+        configuration: &'a Val,
+        variables: &'a Val,
+        side: &'s [Slot<'s>],
+        prior: &'s [Slot<'s>],
+    ) -> References<'a, 's> {
+        let mut values: HashMap<(String, String), Vec<&'s Slot<'s>>> = HashMap::new();
+        for r in side.iter().chain(prior) {
+            if !r.address.is_empty() {
+                values
+                    .entry(config_address(&r.address))
+                    .or_default()
+                    .push(r);
             }
         }
-        for c in arr(jq::get(module, "child_modules")) {
-            Self::index(c, out);
+        References {
+            root_module: jq::get(configuration, "root_module"),
+            variables: (!matches!(variables, Val::Null)).then_some(variables),
+            values,
         }
     }
 
@@ -410,11 +403,11 @@ impl<'a> References<'a> {
     /// A known string attribute of a resource of the module (the first instance that has it).
     fn attribute(&self, module: &str, address: &str, attr: &str) -> Option<(String, String)> {
         let key = (module.to_string(), address.to_string());
-        let value = self
-            .values
-            .get(&key)?
-            .iter()
-            .find_map(|v| jq::get(v, attr).and_then(jq::str_of))?;
+        let value = self.values.get(&key)?.iter().find_map(|r| {
+            jq::get(r.cached(), "values")
+                .and_then(|v| jq::get(v, attr))
+                .and_then(jq::str_of)
+        })?;
         let full = if module.is_empty() {
             format!("{address}.{attr}")
         } else {
@@ -452,15 +445,17 @@ impl<'a> References<'a> {
 /// variables — to a resource or variable whose value the plan knows (an Azure VM whose location
 /// is a module variable set from `azurerm_resource_group.rg.location`). The region found is said
 /// in an assumption, and the engine's "region unknown" warning is dropped.
-pub fn resolve_from_references(
-    root: &Val,
-    side: Option<&Val>,
+pub fn resolve_from_references<'s>(
+    configuration: &Val,
+    variables: &Val,
+    side: &'s [Slot<'s>],
+    prior: &'s [Slot<'s>],
     resources: &mut [super::MappedResource],
 ) {
     if resources.iter().all(|m| m.region.is_some()) {
         return;
     }
-    let refs = References::new(root, side);
+    let refs = References::new(configuration, variables, side, prior);
     for m in resources.iter_mut().filter(|m| m.region.is_none()) {
         if let Some((region, from)) = refs.region_of(&m.address, &m.provider) {
             m.assumed.push(format!(
@@ -572,8 +567,17 @@ mod tests {
                 }
             }}
         });
-        let root = jq::to_val(&doc);
-        let side = jq::get(&root, "planned_values").and_then(|p| jq::get(p, "root_module"));
+        let text = doc.to_string();
+        let sections = crate::mapping::source::Sections::from_text(&text);
+        let wanted = crate::mapping::source::Wanted::default();
+        let side: Vec<Slot<'_>> = sections
+            .after()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|r| Slot::new(r, &wanted))
+            .collect();
+        let conf = jq::to_val(&doc["configuration"]);
+        let vars = jq::to_val(&doc["variables"]);
         let mut rs = vec![
             unplaced(
                 r#"module.app["a"].azurerm_linux_virtual_machine.vm[0]"#,
@@ -582,7 +586,7 @@ mod tests {
             unplaced("google_compute_instance.g", "gcp"),
             unplaced("azurerm_linux_virtual_machine.local", "azure"),
         ];
-        resolve_from_references(&root, side, &mut rs);
+        resolve_from_references(&conf, &vars, &side, &[], &mut rs);
         assert_eq!(rs[0].region.as_deref(), Some("northeurope"));
         assert_eq!(
             rs[0].assumed,
@@ -599,7 +603,7 @@ mod tests {
             "module.app.module.deep.azurerm_managed_disk.d",
             "azure",
         )];
-        resolve_from_references(&root, side, &mut deep);
+        resolve_from_references(&conf, &vars, &side, &[], &mut deep);
         assert_eq!(deep[0].region.as_deref(), Some("uksouth"));
     }
 

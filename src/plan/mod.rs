@@ -105,6 +105,9 @@ pub struct Plan<'a> {
     pub planned_values: Option<&'a RawValue>,
     #[serde(borrow, default)]
     pub configuration: Option<&'a RawValue>,
+    /// Root module input variables (the mapping engine follows references to them).
+    #[serde(borrow, default)]
+    pub variables: Option<&'a RawValue>,
     #[serde(borrow, default)]
     pub checks: Option<&'a RawValue>,
     #[serde(default)]
@@ -113,6 +116,9 @@ pub struct Plan<'a> {
     pub applyable: Option<bool>,
     #[serde(default)]
     pub timestamp: Option<IgnoredAny>,
+    /// The whole document's text (the mapping engine reads its sections from it).
+    #[serde(skip)]
+    pub text: &'a str,
 }
 
 /// One entry of `relevant_attributes`.
@@ -503,7 +509,7 @@ pub fn parse<'a>(path: &Path, bytes: &'a [u8]) -> Result<Plan<'a>, Error> {
     })?;
     check_version(path, &plan)?;
     check_sections(path, &plan)?;
-    Ok(plan)
+    Ok(Plan { text, ..plan })
 }
 
 /// The raw sections the mappings read must be objects: another type would silently change

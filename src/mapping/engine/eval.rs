@@ -1,10 +1,11 @@
 //! Evaluating one resource's mapping: placeholders, sources, references, lists and storages.
 
-use super::index::{AddrIndex, Configs};
+use super::index::Configs;
 use super::map::MapStats;
 use super::profile::{Prof, profiling};
+use super::side::SideCx;
 use super::{Engine, NullRule};
-use crate::mapping::jq::{self, Globals, PerResource};
+use crate::mapping::jq::{self, PerResource};
 use crate::mapping::model::{PropDef, Reference, ResourceMapping};
 use crate::mapping::placeholder::PhKind;
 use crate::mapping::{DiskKind, Storage};
@@ -25,10 +26,9 @@ pub(super) struct Found {
 }
 
 /// Evaluation context of one resource.
-pub(super) struct RCx<'e> {
+pub(super) struct RCx<'e, 's, 'a> {
     pub(super) e: &'e Engine,
-    pub(super) g: &'e Globals,
-    pub(super) ix: &'e AddrIndex<'e>,
+    pub(super) side: &'e SideCx<'s, 'a>,
     pub(super) configs: &'e Configs,
     pub(super) stats: &'e MapStats,
     /// Module path of the resource without instance keys (`module.a.module.b`).
@@ -41,7 +41,7 @@ pub(super) struct RCx<'e> {
     pub(super) notes: RefCell<Notes>,
 }
 
-impl RCx<'_> {
+impl RCx<'_, '_, '_> {
     fn eval(&self, fid: usize, input: &Val, key: Option<&Val>) -> Vec<Val> {
         if fid == usize::MAX {
             return vec![];
@@ -70,10 +70,6 @@ impl RCx<'_> {
                 v.unwrap_or(Val::Null)
             });
         }
-        let input = if info.on_root { &self.g.root } else { input };
-        if let Some(f) = &info.fast {
-            return f.run(input, &phs);
-        }
         if let Some(sel) = &info.indexed
             && let Some(out) = self.native_select(sel, &phs)
         {
@@ -81,6 +77,15 @@ impl RCx<'_> {
         }
         if let Some((first, types)) = &info.referrers {
             return self.native_referrers(*first, types);
+        }
+        // a lookup that reads nothing of its input gets null, not the whole document
+        let input = match (info.on_root, info.input_free) {
+            (true, true) => &Val::Null,
+            (true, false) => &self.side.root,
+            (false, _) => input,
+        };
+        if let Some(f) = &info.fast {
+            return f.run(input, &phs);
         }
         if let Some(r) = &info.ref_arg {
             let found = r.run(&self.per.config, &[]);
@@ -126,11 +131,7 @@ impl RCx<'_> {
         MapStats::add(&self.stats.jaq_runs, 1);
         if self.e.filters.get(fid).is_some_and(|f| f.scans) {
             MapStats::add(&self.stats.scan_runs, 1);
-            let n = match &self.g.all {
-                Val::Arr(a) => a.len(),
-                _ => 0,
-            };
-            MapStats::add(&self.stats.scanned, n as u64);
+            MapStats::add(&self.stats.scanned, self.side.slots.len() as u64);
         }
     }
 
@@ -153,7 +154,7 @@ impl RCx<'_> {
                 let Some(a) = jq::get(&list[p], "address").and_then(jq::str_ref) else {
                     continue;
                 };
-                if let Some(r) = self.ix.by_address(&format!("{prefix}{a}")) {
+                if let Some(r) = self.side.by_address(&format!("{prefix}{a}")) {
                     out.push(r.clone());
                     if first {
                         return out;
@@ -168,24 +169,21 @@ impl RCx<'_> {
     /// index, as the cbf module's definition reads it; `None` when P is not indexed (jaq then
     /// scans).
     fn native_select(&self, sel: &super::index::IndexedSelect, phs: &[Val]) -> Option<Vec<Val>> {
-        let by = jq::get(&self.g.idx, &sel.prop)?;
         let key = phs.get(sel.ph)?;
         jq::str_ref(key)?;
         MapStats::add(&self.stats.indexed, 1);
-        let found = match jq::get(by, "s") {
-            Some(Val::Obj(o)) => o.get(key),
-            _ => None,
-        };
-        let keep = |r: &&Val| {
+        let keep = |r: &Val| {
             sel.type_
                 .as_deref()
                 .is_none_or(|t| jq::get(r, "type").and_then(jq::str_ref) == Some(t))
         };
-        Some(match found {
-            None => vec![],
-            Some(Val::Arr(a)) => a.iter().filter(keep).cloned().collect(),
-            Some(r) => std::iter::once(r).filter(keep).cloned().collect(),
-        })
+        Some(
+            self.side
+                .all_select(&jq::s(&sel.prop), key)
+                .into_iter()
+                .filter(keep)
+                .collect(),
+        )
     }
 
     /// `ref_address(f) as $a | by_address($a)` where `found` is the value of `$__config | f`.
@@ -201,15 +199,16 @@ impl RCx<'_> {
             .filter_map(jq::str_ref)
             .find(|r| is_ref_address(r))?;
         let prefix = jq::str_ref(&self.per.modprefix).unwrap_or_default();
-        self.ix.by_address(&format!("{prefix}{r}")).cloned()
+        self.side.by_address(&format!("{prefix}{r}")).cloned()
     }
 
     fn run_jaq(&self, fid: usize, input: Val, phs: &[Val]) -> Vec<Val> {
         self.count_jaq(fid);
         let _t = profiling().then(|| Prof(fid, std::time::Instant::now()));
+        let g = self.side.globals(self.e.filters[fid].uses);
         self.e
             .program
-            .run(fid, input, self.g, &self.per, phs)
+            .run(fid, input, &g, &self.per, phs)
             .into_iter()
             .filter_map(Result::ok)
             .filter(|v| !matches!(*v, Val::Null))
@@ -346,12 +345,12 @@ impl RCx<'_> {
         if let Some(val) = &d.validator
             && val.id != usize::MAX
         {
-            let g = self.g;
+            let g = self.side.globals(self.e.filters[val.id].uses);
             self.count_jaq(val.id);
             let errs: Vec<String> = self
                 .e
                 .program
-                .run(val.id, v.clone(), g, &self.per, &[])
+                .run(val.id, v.clone(), &g, &self.per, &[])
                 .into_iter()
                 .filter_map(Result::err)
                 .collect();
@@ -389,7 +388,8 @@ impl RCx<'_> {
         }
         if !r.paths.is_empty() {
             for p in &r.paths {
-                let items = self.eval(p.id, &self.g.root, Some(&key));
+                // a reference path runs on the document (registered so)
+                let items = self.eval(p.id, &Val::Null, Some(&key));
                 if items.is_empty() {
                     continue;
                 }

@@ -1,7 +1,6 @@
-//! The indexes mapping reads (addresses, configuration resources and their referrers, module prefixes, memo keys) and the all_select lookups answered from them.
+//! The configuration indexes mapping reads (configuration resources and their referrers, module prefixes, instance blocks) and the all_select shapes answered natively.
 
-use crate::mapping::jq::{self, PerResource};
-use crate::mapping::model::ResourceMapping;
+use crate::mapping::jq;
 use crate::mapping::region;
 use jaq_json::Val;
 use regex::Regex;
@@ -9,7 +8,7 @@ use std::collections::HashMap;
 
 /// What [`Regions`] reads of a document (provider configurations, variables, module calls and
 /// each configuration resource's provider key), as JSON: small next to the document.
-pub(super) fn regions_doc(root: &Val) -> serde_json::Value {
+pub(super) fn regions_doc(configuration: &Val, variables: &Val) -> serde_json::Value {
     use serde_json::{Map, Value};
     fn module(m: &Val) -> Value {
         let mut out = Map::new();
@@ -47,18 +46,16 @@ pub(super) fn regions_doc(root: &Val) -> serde_json::Value {
         Value::Object(out)
     }
     let mut conf = Map::new();
-    if let Some(c) = jq::get(root, "configuration") {
-        if let Some(pc) = jq::get(c, "provider_config") {
-            conf.insert("provider_config".into(), jq::to_json(pc));
-        }
-        if let Some(m) = jq::get(c, "root_module") {
-            conf.insert("root_module".into(), module(m));
-        }
+    if let Some(pc) = jq::get(configuration, "provider_config") {
+        conf.insert("provider_config".into(), jq::to_json(pc));
+    }
+    if let Some(m) = jq::get(configuration, "root_module") {
+        conf.insert("root_module".into(), module(m));
     }
     let mut doc = Map::new();
     doc.insert("configuration".into(), Value::Object(conf));
-    if let Some(v) = jq::get(root, "variables") {
-        doc.insert("variables".into(), jq::to_json(v));
+    if !matches!(variables, Val::Null) {
+        doc.insert("variables".into(), jq::to_json(variables));
     }
     Value::Object(doc)
 }
@@ -71,68 +68,6 @@ pub(super) fn block_of(addr: &str) -> &str {
     {
         Some(b) if !b.is_empty() => b,
         _ => addr,
-    }
-}
-
-/// The memo key of a resource instance: its mapping, module instance, `after_unknown` marks and
-/// everything of it but its address and index.
-pub(super) fn memo_key(m: &ResourceMapping, r: &Val, per: &PerResource) -> (u64, Val) {
-    use std::hash::BuildHasher;
-    let body = match r {
-        Val::Obj(o) => Val::obj(
-            o.iter()
-                .filter(|(k, _)| !matches!(jq::str_ref(k), Some("address" | "index")))
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect(),
-        ),
-        v => v.clone(),
-    };
-    let key = Val::Arr(
-        vec![
-            jq::s(&m.name),
-            per.modprefix.clone(),
-            per.unknown.clone(),
-            body,
-        ]
-        .into(),
-    );
-    // the same seed for every key of one map call
-    static SEED: std::sync::OnceLock<std::collections::hash_map::RandomState> =
-        std::sync::OnceLock::new();
-    (SEED.get_or_init(Default::default).hash_one(&key), key)
-}
-
-/// `cbf::by_address` answered natively: the first resource (in `$__all` order) at an address,
-/// and the first whose address starts with `<prefix>[`.
-pub(super) struct AddrIndex<'a> {
-    exact: HashMap<&'a str, usize>,
-    prefix: HashMap<&'a str, usize>,
-    all: &'a [Val],
-}
-
-impl<'a> AddrIndex<'a> {
-    pub(super) fn new(all: &'a [Val], addrs: impl Iterator<Item = &'a str>) -> AddrIndex<'a> {
-        let mut exact = HashMap::new();
-        let mut prefix = HashMap::new();
-        for (i, a) in addrs.enumerate() {
-            if a.is_empty() {
-                continue;
-            }
-            exact.entry(a).or_insert(i);
-            // every `[` (even one inside a quoted key) ends a prefix `startswith($a + "[")` accepts
-            for (j, _) in a.match_indices('[') {
-                prefix.entry(&a[..j]).or_insert(i);
-            }
-        }
-        AddrIndex { exact, prefix, all }
-    }
-
-    /// `cbf::by_address($a)`.
-    pub(super) fn by_address(&self, a: &str) -> Option<&'a Val> {
-        self.exact
-            .get(a)
-            .or_else(|| self.prefix.get(a))
-            .map(|&i| &self.all[i])
     }
 }
 
@@ -196,9 +131,9 @@ impl Configs {
         })
     }
 
-    pub(super) fn new(root: &Val) -> Configs {
+    pub(super) fn new(configuration: &Val) -> Configs {
         let mut c = Configs::default();
-        if let Some(m) = jq::get(root, "configuration").and_then(|c| jq::get(c, "root_module")) {
+        if let Some(m) = jq::get(configuration, "root_module") {
             c.walk(m, String::new());
         }
         c
@@ -241,17 +176,6 @@ pub(super) fn module_prefix(addr: &str) -> String {
         i += 2;
     }
     out
-}
-
-pub(super) fn collect_resources(module: &Val, out: &mut Vec<Val>) {
-    if let Some(Val::Arr(rs)) = jq::get(module, "resources") {
-        out.extend(rs.iter().cloned());
-    }
-    if let Some(Val::Arr(cs)) = jq::get(module, "child_modules") {
-        for c in cs.iter() {
-            collect_resources(c, out);
-        }
-    }
 }
 
 /// A filter answered from the side's all_select index (`FilterInfo::indexed`).

@@ -1,14 +1,14 @@
-//! Mapping a document: each side's resources, indexed, matched to their mapping and evaluated in parallel.
+//! Mapping a document: each side's resources read from the plan's text, matched to their mapping and evaluated in parallel.
 
 use super::eval::{Found, Notes, RCx};
-use super::index::{
-    AddrIndex, Configs, block_of, collect_resources, memo_key, module_prefix, regions_doc,
-};
+use super::index::{Configs, block_of, module_prefix, regions_doc};
 use super::profile::{phase, profiling};
+use super::side::{self, SideCx};
 use super::{Engine, TYPE_SELECT};
-use crate::mapping::jq::{self, Globals, PerResource};
+use crate::mapping::jq::{self, PerResource};
 use crate::mapping::model::ResourceMapping;
 use crate::mapping::region::{self, Regions};
+use crate::mapping::source::{self, Sections, Slot};
 use crate::mapping::{MappedPlan, MappedResource};
 use jaq_json::Val;
 use rayon::prelude::*;
@@ -18,185 +18,126 @@ use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 impl Engine {
-    /// Map a plan (or state) document.
+    /// Map a plan (or state) document given as a parsed value (tests, library users).
     pub fn map(&self, doc: &serde_json::Value) -> MappedPlan {
-        self.map_document(crate::mapping::doc::Document::from_value(doc))
+        self.map_text(&doc.to_string())
     }
 
-    /// Map a document parsed by [`crate::mapping::doc::Document::from_slice`] (consumed: its values are
-    /// freed as soon as mapping is done).
-    pub fn map_document(&self, doc: crate::mapping::doc::Document) -> MappedPlan {
-        self.map_document_stats(doc).0
+    /// Map a plan (or state) document given as its JSON text.
+    pub fn map_text(&self, text: &str) -> MappedPlan {
+        self.map_sections(&Sections::from_text(text))
     }
 
-    /// [`Engine::map_document`], and what it took.
-    pub fn map_document_stats(&self, doc: crate::mapping::doc::Document) -> (MappedPlan, MapStats) {
+    /// Map the sections of a document (`plan::Plan::sections` gives them without reading the
+    /// text again).
+    pub fn map_sections(&self, sections: &Sections<'_>) -> MappedPlan {
+        self.map_sections_stats(sections).0
+    }
+
+    /// [`Engine::map_sections`], and what it took.
+    pub fn map_sections_stats(&self, s: &Sections<'_>) -> (MappedPlan, MapStats) {
         let stats = MapStats::default();
         crate::mapping::limits::set_locations(self.locs.clone());
-        let crate::mapping::doc::Document { root, unknown } = doc;
         let t = std::time::Instant::now();
-        let regions_doc = regions_doc(&root);
+        let configuration = source::value(s.configuration);
+        let variables = source::value(s.variables);
+        let regions_doc = regions_doc(&configuration, &variables);
         let regions = Regions::new(&regions_doc);
-        phase("  regions", t);
-        let unknown: HashMap<&str, &Val> = unknown.iter().map(|(k, v)| (k.as_str(), v)).collect();
-        let empty = HashMap::new();
-        let mut plan = MappedPlan::default();
-        let before = jq::get(&root, "prior_state")
-            .and_then(|p| jq::get(p, "values"))
-            .and_then(|v| jq::get(v, "root_module"));
-        let after = jq::get(&root, "planned_values")
-            .and_then(|v| jq::get(v, "root_module"))
-            .or_else(|| jq::get(&root, "values").and_then(|v| jq::get(v, "root_module")));
-        let configs = Configs::new(&root);
-        if let Some(m) = before {
-            let mapped = self.map_side(&root, m, None, &configs, &regions, &empty, &stats);
-            // ignored / unsupported are reported for the state after the change
-            plan.before = mapped.0;
+        let configs = Configs::new(&configuration);
+        // each change's after_unknown marks, when they mark something (a later change of the
+        // same address replaces an earlier one)
+        let mut unknown: HashMap<&str, &str> = HashMap::new();
+        for (a, u) in &s.unknown {
+            let u = u.trim();
+            if u.starts_with('{') && u[1..].trim_start() != "}" {
+                unknown.insert(a.as_ref(), u);
+            }
         }
-        if let Some(m) = after {
+        // the whole document, for filters that read it
+        let root = if self.whole.root {
+            crate::mapping::Document::from_slice(s.text.as_bytes()).map_or(Val::Null, |d| d.root)
+        } else {
+            Val::Null
+        };
+        phase("  configuration", t);
+        let t = std::time::Instant::now();
+        let slots = |raws| slots_of(raws, &self.wanted);
+        let (before, after) = rayon::join(
+            || s.has_before().then(|| slots(s.before())),
+            || s.after().map(slots),
+        );
+        phase("  resources", t);
+        let mut plan = MappedPlan::default();
+        let empty = HashMap::new();
+        if let Some(before) = &before {
+            let (mapped, _, _) = self.map_side(before, &root, &configs, &regions, &empty, &stats);
+            // ignored / unsupported are reported for the state after the change
+            plan.before = mapped;
+        }
+        let after = after.map(|mut after| {
+            // data sources read during plan live in prior_state: make them findable too
+            if let Some(before) = &before {
+                let have: HashSet<&str> = after.iter().map(|r| r.address.as_ref()).collect();
+                let extra: Vec<Slot<'_>> = before
+                    .iter()
+                    .filter(|r| r.mode == "data" && !have.contains(r.address.as_ref()))
+                    .map(Slot::again)
+                    .collect();
+                after.extend(extra);
+            }
+            after
+        });
+        if let Some(after) = &after {
             let (mapped, ignored, unsupported) =
-                self.map_side(&root, m, before, &configs, &regions, &unknown, &stats);
+                self.map_side(after, &root, &configs, &regions, &unknown, &stats);
             plan.after = mapped;
             plan.ignored = ignored;
             plan.unsupported = unsupported;
         }
         // regions left unknown: follow the configuration's references (mapping::region)
         let t = std::time::Instant::now();
-        region::resolve_from_references(&root, before, &mut plan.before);
-        region::resolve_from_references(&root, after, &mut plan.after);
+        let prior = before.as_deref().unwrap_or_default();
+        region::resolve_from_references(&configuration, &variables, prior, prior, &mut plan.before);
+        region::resolve_from_references(
+            &configuration,
+            &variables,
+            after.as_deref().unwrap_or_default(),
+            prior,
+            &mut plan.after,
+        );
         phase("  regions from references", t);
-        // dropped here, before the caller allocates again (a drop on another thread would
-        // overlap the renderer's allocations and raise the peak)
-        let t = std::time::Instant::now();
-        drop(root);
-        phase("  free the document", t);
         (plan, stats)
     }
 
     #[allow(clippy::too_many_arguments)]
     fn map_side(
         &self,
+        slots: &[Slot<'_>],
         root: &Val,
-        module: &Val,
-        extra: Option<&Val>,
         configs: &Configs,
         regions: &Regions,
-        unknown: &HashMap<&str, &Val>,
+        unknown: &HashMap<&str, &str>,
         stats: &MapStats,
     ) -> (Vec<MappedResource>, Vec<String>, Vec<String>) {
         let t = std::time::Instant::now();
-        let mut all = Vec::new();
-        collect_resources(module, &mut all);
-        // data sources read during plan live in prior_state: make them findable too
-        if let Some(extra) = extra {
-            let mut more = Vec::new();
-            collect_resources(extra, &mut more);
-            let have: HashSet<String> = all
-                .iter()
-                .filter_map(|r| jq::get(r, "address").and_then(jq::str_of))
-                .collect();
-            all.extend(more.into_iter().filter(|r| {
-                jq::get(r, "mode").and_then(jq::str_of).as_deref() == Some("data")
-                    && !jq::get(r, "address")
-                        .and_then(jq::str_of)
-                        .is_some_and(|a| have.contains(&a))
-            }));
-        }
-        // what the engine reads of every resource, once
-        let keys = [
-            jq::s("address"),
-            jq::s("type"),
-            jq::s("mode"),
-            jq::s("provider_name"),
-        ];
-        fn text<'v>(r: &'v Val, k: &Val) -> &'v str {
-            match r {
-                Val::Obj(o) => o.get(k).and_then(jq::str_ref).unwrap_or_default(),
-                _ => "",
-            }
-        }
-        let metas: Vec<[&str; 4]> = all
-            .par_iter()
-            .map(|r| {
-                [
-                    text(r, &keys[0]),
-                    text(r, &keys[1]),
-                    text(r, &keys[2]),
-                    text(r, &keys[3]),
-                ]
-            })
-            .collect();
-
-        // the all_select index: property path → {"s": {string value → resources}, "j": {JSON of other values → resources}}
-        let idx: Vec<(Val, Val)> = self
-            .index_props
-            .par_iter()
-            .map(|p| {
-                let path: Vec<Val> = p.split('.').map(jq::s).collect();
-                // one resource is stored as itself, several as a list (`cbf::all_select`
-                // tells them apart: resources are objects)
-                fn add(map: &mut jaq_json::Map<Val, Val>, k: Val, r: &Val) {
-                    match map.entry(k) {
-                        indexmap::map::Entry::Vacant(e) => {
-                            e.insert(r.clone());
-                        }
-                        indexmap::map::Entry::Occupied(mut e) => match e.get_mut() {
-                            Val::Arr(a) => jaq_json::Rc::make_mut(a).push(r.clone()),
-                            one => *one = Val::Arr(vec![one.clone(), r.clone()].into()),
-                        },
-                    }
-                }
-                let mut strings = jaq_json::Map::default();
-                let mut others = jaq_json::Map::default();
-                for r in &all {
-                    let mut v = Some(r);
-                    for k in &path {
-                        v = match v {
-                            Some(Val::Obj(o)) => o.get(k),
-                            _ => None,
-                        };
-                    }
-                    match v {
-                        None | Some(Val::Null) => {}
-                        Some(v @ (Val::TStr(_) | Val::BStr(_))) => add(&mut strings, v.clone(), r),
-                        // the same text as jq's `tojson`
-                        Some(v) => add(&mut others, jq::s(&v.to_string()), r),
-                    }
-                }
-                let (s, j) = (Val::obj(strings), Val::obj(others));
-                (
-                    jq::s(p),
-                    Val::obj([(jq::s("s"), s), (jq::s("j"), j)].into_iter().collect()),
-                )
-            })
-            .collect();
-        let idx_val = Val::obj(idx.into_iter().collect());
-        let position = std::sync::OnceLock::<HashMap<&str, usize>>::new();
-        let position =
-            || position.get_or_init(|| metas.iter().enumerate().map(|(i, m)| (m[0], i)).collect());
+        let side = SideCx::new(
+            slots,
+            &self.wanted,
+            &self.index_props,
+            root.clone(),
+            (self.whole.all, self.whole.idx),
+        );
         let mut by_type: HashMap<&str, Vec<usize>> = HashMap::new();
-        for (i, m) in metas.iter().enumerate() {
-            by_type.entry(m[1]).or_default().push(i);
+        for (i, r) in slots.iter().enumerate() {
+            by_type.entry(r.type_.as_ref()).or_default().push(i);
         }
-        let g = Globals {
-            root: root.clone(),
-            idx: idx_val,
-            all: Val::Arr(all.clone().into()),
-        };
-        let ix = AddrIndex::new(&all, metas.iter().map(|m| m[0]));
         if profiling() {
-            eprintln!(
-                "  side: {} resources, all_select indexes: {:?}",
-                all.len(),
-                self.index_props
-            );
+            eprintln!("  side: {} resources", slots.len());
         }
-        phase("  side: indexes", t);
-        let t = std::time::Instant::now();
 
         // which mapping takes each resource (first mapping by name wins)
-        let mut work: Vec<(usize, &ResourceMapping, Val)> = Vec::new();
-        let mut taken = vec![false; all.len()];
+        let mut work: Vec<(usize, &ResourceMapping)> = Vec::new();
+        let mut taken = vec![false; slots.len()];
         let type_select = Regex::new(TYPE_SELECT).expect("static regex");
         let scope = crate::mapping::limits::resource("");
         for m in self.set.resources.values() {
@@ -208,21 +149,24 @@ impl Engine {
                 let found: Vec<usize> = match type_select.captures(&p.text) {
                     Some(c) => by_type.get(&c[1]).cloned().unwrap_or_default(),
                     None => self
-                        .run_plain(p.id, root, &g)
+                        .run_plain(p.id, &side)
                         .iter()
-                        .filter_map(|r| position().get(text(r, &keys[0])).copied())
+                        .filter_map(|r| {
+                            let a = jq::get(r, "address").and_then(jq::str_ref)?;
+                            side.position(a)
+                        })
                         .collect(),
                 };
                 for i in found {
-                    let meta = &metas[i];
-                    if (meta[2] != "managed" && !meta[2].is_empty())
-                        || region::provider_family(meta[3]).is_none()
+                    let r = &slots[i];
+                    if (r.mode != "managed" && !r.mode.is_empty())
+                        || region::provider_family(&r.provider_name).is_none()
                         || taken[i]
                     {
                         continue;
                     }
                     taken[i] = true;
-                    work.push((i, m, all[i].clone()));
+                    work.push((i, m));
                 }
             }
         }
@@ -231,38 +175,39 @@ impl Engine {
         phase("  side: entry paths", t);
         let t = std::time::Instant::now();
         let mut block_size: HashMap<&str, usize> = HashMap::new();
-        for (i, _, _) in &work {
-            *block_size.entry(block_of(metas[*i][0])).or_default() += 1;
+        for (i, _) in &work {
+            *block_size.entry(block_of(&slots[*i].address)).or_default() += 1;
         }
-        // per-resource context, and for instances of count/for_each blocks whose mapping never
-        // reads an address, a key: instances equal but for their address map once
-        let prepared: Vec<(PerResource, Option<(u64, Val)>)> = work
-            .par_iter()
-            .map(|(i, m, r)| {
-                let addr = metas[*i][0];
-                let (modpath, rel) = region::config_address(addr);
-                let per = PerResource {
-                    unknown: unknown.get(addr).map_or(Val::Null, |u| (*u).clone()),
-                    config: configs
-                        .resources
-                        .get(&(modpath.clone(), rel))
-                        .cloned()
-                        .unwrap_or(Val::Null),
-                    modprefix: jq::s(&module_prefix(addr)),
-                    modconfig: configs.modules.get(&modpath).cloned().unwrap_or(Val::Null),
-                };
-                let key = (self.memo_ok.contains(&m.name)
-                    && block_size.get(block_of(addr)).is_some_and(|n| *n > 1))
-                .then(|| memo_key(m, r, &per));
-                (per, key)
+        // instances of count/for_each blocks whose mapping never reads an address: instances
+        // equal but for their address (and index) map once
+        let key = |k: usize| -> Option<u64> {
+            use std::hash::{BuildHasher, Hasher};
+            let (i, m) = work[k];
+            let r = &slots[i];
+            let memo = self.memo_ok.contains(&m.name)
+                && block_size.get(block_of(&r.address)).is_some_and(|n| *n > 1);
+            memo.then(|| {
+                let mut h = foldhash::fast::FixedState::with_seed(0x3e30).build_hasher();
+                h.write(m.name.as_bytes());
+                h.write_u8(0xff);
+                h.write(module_prefix(&r.address).as_bytes());
+                h.write_u8(0xff);
+                h.write(
+                    unknown
+                        .get(r.address.as_ref())
+                        .copied()
+                        .unwrap_or("")
+                        .as_bytes(),
+                );
+                h.write_u64(r.body_hash);
+                h.finish()
             })
-            .collect();
-        phase("  side: prepare", t);
-        let t = std::time::Instant::now();
+        };
+        let keys: Vec<Option<u64>> = (0..work.len()).into_par_iter().map(key).collect();
         let mut rep: Vec<usize> = (0..work.len()).collect();
         let mut first: HashMap<u64, usize> = HashMap::new();
-        for (k, (_, key)) in prepared.iter().enumerate() {
-            if let Some((h, _)) = key {
+        for (k, key) in keys.iter().enumerate() {
+            if let Some(h) = key {
                 rep[k] = *first.entry(*h).or_insert(k);
             }
         }
@@ -271,18 +216,43 @@ impl Engine {
             .par_iter()
             .enumerate()
             .map(|(k, &r)| {
-                let same = r == k
-                    || matches!((&prepared[k].1, &prepared[r].1), (Some((_, a)), Some((_, b))) if a == b);
+                if r == k {
+                    return k;
+                }
+                let (a, b) = (&slots[work[k].0], &slots[work[r].0]);
+                let same = work[k].1.name == work[r].1.name
+                    && module_prefix(&a.address) == module_prefix(&b.address)
+                    && unknown.get(a.address.as_ref()) == unknown.get(b.address.as_ref())
+                    && a.same_body(b);
                 if same { r } else { k }
             })
             .collect();
+        phase("  side: prepare", t);
+        let t = std::time::Instant::now();
         let own: Vec<Option<MappedResource>> = work
             .par_iter()
-            .zip(prepared.into_par_iter())
             .enumerate()
-            .map(|(k, ((_, m, r), (per, _)))| {
-                (rep[k] == k)
-                    .then(|| self.map_resource(m, r.clone(), &g, &ix, configs, stats, regions, per))
+            .map(|(k, (i, m))| {
+                (rep[k] == k).then(|| {
+                    let r = &slots[*i];
+                    let addr = r.address.as_ref();
+                    let (modpath, rel) = region::config_address(addr);
+                    let per = PerResource {
+                        unknown: unknown
+                            .get(addr)
+                            .and_then(|u| crate::mapping::doc::build(u, false))
+                            .filter(|u| matches!(u, Val::Obj(o) if !o.is_empty()))
+                            .unwrap_or(Val::Null),
+                        config: configs
+                            .resources
+                            .get(&(modpath.clone(), rel))
+                            .cloned()
+                            .unwrap_or(Val::Null),
+                        modprefix: jq::s(&module_prefix(addr)),
+                        modconfig: configs.modules.get(&modpath).cloned().unwrap_or(Val::Null),
+                    };
+                    self.map_resource(m, r, &side, configs, stats, regions, per)
+                })
             })
             .collect();
         let mapped: Vec<MappedResource> = (0..work.len())
@@ -290,18 +260,15 @@ impl Engine {
                 Some(r) => r.clone(),
                 None => {
                     let mut r = own[rep[k]].clone().expect("a representative is mapped");
-                    r.address = metas[work[k].0][0].to_string();
+                    r.address = slots[work[k].0].address.to_string();
                     r
                 }
             })
             .zip(&work)
-            .map(|(mut r, (i, _, _))| {
+            .map(|(mut r, (i, _))| {
                 // a deposed object shares its address with the current object: keep them apart
-                if let Some(key) = jq::get(&all[*i], "deposed_key")
-                    .and_then(jq::str_of)
-                    .filter(|k| !k.is_empty())
-                {
-                    r.address = crate::mapping::deposed_address(&r.address, &key);
+                if let Some(key) = slots[*i].deposed_key.as_deref().filter(|k| !k.is_empty()) {
+                    r.address = crate::mapping::deposed_address(&r.address, key);
                 }
                 r
             })
@@ -310,34 +277,34 @@ impl Engine {
         phase("  side: map resources", t);
         let mut ignored = Vec::new();
         let mut unsupported = Vec::new();
-        for (i, [addr, ty, mode, pn]) in metas.iter().enumerate() {
-            if (*mode != "managed" && !mode.is_empty()) || taken[i] {
+        for (i, r) in slots.iter().enumerate() {
+            if (r.mode != "managed" && !r.mode.is_empty()) || taken[i] {
                 continue;
             }
-            let Some(fam) = region::provider_family(pn) else {
+            let Some(fam) = region::provider_family(&r.provider_name) else {
                 continue;
             };
             let is_ignored = self
                 .ignored
                 .get(fam)
-                .is_some_and(|v| v.iter().any(|re| re.is_match(ty)));
+                .is_some_and(|v| v.iter().any(|re| re.is_match(&r.type_)));
             if is_ignored {
-                ignored.push(addr.to_string())
+                ignored.push(r.address.to_string())
             } else {
-                unsupported.push(addr.to_string())
+                unsupported.push(r.address.to_string())
             }
         }
-        // freed before the other side is mapped
-        drop((g, all));
         (mapped, ignored, unsupported)
     }
 
-    fn run_plain(&self, fid: usize, input: &Val, g: &Globals) -> Vec<Val> {
+    fn run_plain(&self, fid: usize, side: &SideCx<'_, '_>) -> Vec<Val> {
         if fid == usize::MAX {
             return vec![];
         }
+        let _entered = side::enter(side);
+        let g = side.globals(self.filters[fid].uses);
         self.program
-            .run(fid, input.clone(), g, &PerResource::default(), &[])
+            .run(fid, side.root.clone(), &g, &PerResource::default(), &[])
             .into_iter()
             .filter_map(Result::ok)
             .filter(|v| !matches!(*v, Val::Null))
@@ -345,28 +312,30 @@ impl Engine {
     }
 
     #[allow(clippy::too_many_arguments)]
+    #[allow(clippy::too_many_arguments)]
     fn map_resource(
         &self,
         m: &ResourceMapping,
-        res: Val,
-        g: &Globals,
-        ix: &AddrIndex,
+        slot: &Slot<'_>,
+        side: &SideCx<'_, '_>,
         configs: &Configs,
         stats: &MapStats,
         regions: &Regions,
         per: PerResource,
     ) -> MappedResource {
         MapStats::add(&stats.resources, 1);
+        let _scope = crate::mapping::limits::resource(&slot.address);
+        let _entered = side::enter(side);
+        // built for this mapping only (a lookup keeps its own)
+        let res = slot.value();
         let get = |k| jq::get(&res, k).and_then(jq::str_of).unwrap_or_default();
         let address = get("address");
-        let _scope = crate::mapping::limits::resource(&address);
         let provider_name = get("provider_name");
         let family = region::provider_family(&provider_name).unwrap_or("aws");
         let pck = jq::get(&per.config, "provider_config_key").and_then(jq::str_of);
         let cx = RCx {
             e: self,
-            g,
-            ix,
+            side,
             configs,
             stats,
             modpath: region::config_address(&address).0,
@@ -461,6 +430,14 @@ impl Engine {
     }
 }
 
+/// Each resource slice read into a slot, on every core.
+fn slots_of<'a>(
+    raws: Vec<&'a serde_json::value::RawValue>,
+    wanted: &source::Wanted,
+) -> Vec<Slot<'a>> {
+    raws.par_iter().map(|r| Slot::new(r, wanted)).collect()
+}
+
 fn push_strings(v: &Val, out: &mut Vec<String>) {
     match v {
         Val::Arr(a) => a.iter().filter_map(jq::str_of).for_each(|s| out.push(s)),
@@ -483,7 +460,7 @@ fn unit_factor_gb(unit: &str) -> f64 {
     }
 }
 
-/// What one [`Engine::map_document_stats`] call did: tests compare these between plans of
+/// What one [`Engine::map_sections_stats`] call did: tests compare these between plans of
 /// different sizes to catch work per resource that grows with the plan, without timing anything.
 #[derive(Debug, Default)]
 pub struct MapStats {
