@@ -140,13 +140,16 @@ pub fn sections<'a>(plan: &Plan<'a>) -> mapping::Sections<'a> {
 /// (for resources those lack) its changes' own values; the configuration's `[regions]` last.
 fn map(plan: &Plan<'_>, engine: &mapping::Engine, c: &CarbonOptions) -> mapping::MappedPlan {
     let t = std::time::Instant::now();
-    let mut m = engine.map_sections(&sections(plan));
+    let config = mapping::config::Config::new(plan.configuration);
+    let mut m = engine.map_with_config(&sections(plan), &config);
     phase("map", t);
     if mapping::engine::profiling() {
         engine.dump_prof(true);
     }
     // resources planned_values lacks, from the changes' own values
-    mapping::fallback::fill_from_changes(plan, &mut m, engine);
+    let t = std::time::Instant::now();
+    mapping::fallback::fill_from_changes(plan, &mut m, engine, &config);
+    phase("map: resources planned_values lacks", t);
     override_regions(&mut m, &c.regions);
     m
 }

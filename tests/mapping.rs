@@ -1622,3 +1622,62 @@ fn mapping_work_per_resource_does_not_grow_with_the_plan() {
     assert_eq!((scans_big, scanned_big), (0.0, 0.0));
     assert!(indexed > 0, "the index answered no lookup");
 }
+
+/// A lookup that starts from the resource's own attribute (`.snapshot_id | … as $s |
+/// cbf::all_select("values.id"; $s)`) read that attribute from the whole document instead, so
+/// it found nothing: a volume made from a snapshot got the 8 GB default, not the snapshot's
+/// size. The same was true of the GCP boot disk's image size, a GKE node pool's cluster, an
+/// instance group's template and an ASG's launch template found by name.
+#[test]
+fn a_lookup_from_the_resource_read_the_document_instead() {
+    let doc = plan_doc(
+        vec![
+            res(
+                "aws_ebs_volume.restored",
+                json!({"availability_zone": "eu-west-1a", "type": "gp3", "snapshot_id": "snap-0abc"}),
+            ),
+            data_res(
+                "data.aws_ebs_snapshot.base",
+                json!({"id": "snap-0abc", "volume_size": 500}),
+            ),
+        ],
+        vec![],
+        vec![],
+        vec![],
+    );
+    let m = builtin().map(&doc);
+    let v = find(&m.after, "aws_ebs_volume.restored");
+    assert_eq!(v.storage.len(), 1, "{v:?}");
+    assert_eq!(v.storage[0].size_gb, 500.0, "{v:?}");
+    // without the snapshot in the plan, the default stands
+    let alone = plan_doc(
+        vec![res(
+            "aws_ebs_volume.restored",
+            json!({"availability_zone": "eu-west-1a", "type": "gp3", "snapshot_id": "snap-0abc"}),
+        )],
+        vec![],
+        vec![],
+        vec![],
+    );
+    let m = builtin().map(&alone);
+    assert_eq!(
+        find(&m.after, "aws_ebs_volume.restored").storage[0].size_gb,
+        8.0
+    );
+}
+
+/// Mapping reads the plan's own text: a resource is built into a jaq value only for its
+/// mapping or a lookup, and the configuration stays text. Mapping the same plan from its
+/// text, pretty-printed or compact, gives the same figures, and a lookup through every index
+/// kind (`cbf::ref`, `cbf::referrers`, `cbf::all_select` by a property named in a filter)
+/// still finds its target among 1,000 other resources.
+#[test]
+fn lookups_find_their_target_in_a_plan_read_as_text() {
+    let doc = lookup_plan::lookup_plan(100);
+    let e = builtin();
+    let compact = e.map_text(&doc.to_string());
+    let pretty = e.map_text(&serde_json::to_string_pretty(&doc).unwrap());
+    assert_eq!(compact, pretty);
+    let asg = find(&compact.after, "aws_autoscaling_group.asg1");
+    assert_eq!(asg.machine_type.as_deref(), Some("m5.large"));
+}

@@ -64,6 +64,8 @@ pub(crate) struct Uses {
     pub(crate) root: bool,
     pub(crate) all: bool,
     pub(crate) idx: bool,
+    /// `$__modconfig` (through `cbf::config_resources` or a `cbf::referrers` run by jaq).
+    pub(crate) modconfig: bool,
 }
 
 impl Uses {
@@ -72,6 +74,9 @@ impl Uses {
             root: text.contains("$__root") || text.contains("cbf::root"),
             all: text.contains("$__all"),
             idx: text.contains("$__idx"),
+            modconfig: ["$__modconfig", "config_resources", "referrers"]
+                .iter()
+                .any(|p| text.contains(p)),
         }
     }
 }
@@ -125,8 +130,7 @@ pub struct Engine {
     regexes: HashMap<String, Regex>,
     data: HashMap<String, Val>,
     ignored: HashMap<String, Vec<Regex>>,
-    index_props: Vec<String>,
-    /// What each resource slot records for the indexes of `index_props`.
+    /// The paths of `index_props`, which each resource slot reads a key at.
     wanted: super::source::Wanted,
     /// Whether some filter reads the document root, every resource of a side, `$__idx`:
     /// they are then built before mapping.
@@ -710,24 +714,12 @@ impl Engine {
             }
         }
 
-        let mut wanted = super::source::Wanted::default();
-        for p in &index_props {
-            let segs: Vec<&str> = p.split('.').collect();
-            match segs.as_slice() {
-                ["address" | "type" | "mode" | "provider_name"] => {}
-                ["values", name, ..] => {
-                    if !wanted.values.iter().any(|w| w == name) {
-                        wanted.values.push(name.to_string());
-                    }
-                }
-                [name, ..] if *name != "values" => {
-                    if !wanted.top.iter().any(|w| w == name) {
-                        wanted.top.push(name.to_string());
-                    }
-                }
-                _ => {}
-            }
-        }
+        let wanted = super::source::Wanted {
+            props: index_props
+                .iter()
+                .map(|p| p.split('.').map(String::from).collect())
+                .collect(),
+        };
         // entry paths answered from the type index never run
         let native = Regex::new(TYPE_SELECT).expect("static regex");
         let whole = Uses {
@@ -737,6 +729,10 @@ impl Engine {
                 .any(|(f, t)| f.reads_root() && !native.is_match(t)),
             all: filters.iter().any(|f| f.uses.all),
             idx: filters.iter().any(|f| f.uses.idx),
+            // a `cbf::referrers` answered natively reads the module's list itself
+            modconfig: filters
+                .iter()
+                .any(|f| f.uses.modconfig && f.referrers.is_none()),
         };
         let memo_ok = set
             .resources
@@ -758,7 +754,6 @@ impl Engine {
             regexes,
             data,
             ignored,
-            index_props,
             wanted,
             whole,
             memo_ok,

@@ -4,9 +4,10 @@
 //! `planned_values`: the mappings, which read `planned_values`, would then find nothing and the
 //! summary would be silently empty. Each managed change of a mapped type whose address the
 //! mapped plan lacks is mapped from the change's own values (its `after` for the state after
-//! the change, its `before` for the state before), with the plan's `configuration` for
-//! regions. Variables (`var.region`) are not available on this path.
+//! the change, its `before` for the state before), with the plan's `configuration` and
+//! variables for regions.
 
+use super::config::Config;
 use super::{Engine, MappedPlan};
 use crate::plan::Plan;
 use serde_json::{Value, json};
@@ -14,7 +15,12 @@ use std::collections::HashSet;
 
 /// Adds to `mapped` the resources it lacks that `plan`'s resource changes describe. Returns
 /// how many were added (both sides).
-pub fn fill_from_changes(plan: &Plan<'_>, mapped: &mut MappedPlan, engine: &Engine) -> usize {
+pub fn fill_from_changes(
+    plan: &Plan<'_>,
+    mapped: &mut MappedPlan,
+    engine: &Engine,
+    config: &Config<'_>,
+) -> usize {
     let types: HashSet<&str> = engine.resource_mappings().collect();
     let have = |side: &[super::MappedResource]| -> HashSet<String> {
         side.iter().map(|r| r.address.clone()).collect()
@@ -61,29 +67,52 @@ pub fn fill_from_changes(plan: &Plan<'_>, mapped: &mut MappedPlan, engine: &Engi
     if after.is_empty() && before.is_empty() {
         return 0;
     }
-    // The side documents are written as text, the plan's `configuration` spliced in as
-    // written (a `serde_json::Value` of it and its copy as jaq values cost about 40 times its
-    // text), and mapped as any document is.
-    let configuration = plan.configuration.map_or("null", |c| c.get());
-    let side = |resources: Vec<Value>, unknown: &[Value]| {
-        let mut text = String::with_capacity(configuration.len() + 256);
-        text.push_str("{\"configuration\":");
-        text.push_str(configuration);
-        text.push_str(",\"planned_values\":");
-        text.push_str(&json!({"root_module": {"resources": resources}}).to_string());
-        text.push_str(",\"resource_changes\":");
-        text.push_str(&Value::from(unknown.to_vec()).to_string());
-        text.push('}');
-        text
+    // Each side is a small `planned_values` of its own, mapped with the plan's configuration
+    // and variables as they are (read once: `config`). The document root is written out only
+    // for mappings that read it.
+    let side = |resources: Vec<Value>, unknown: &[Value]| -> MappedPlan {
+        let pv = json!({"root_module": {"resources": resources}}).to_string();
+        let Ok(pv) = serde_json::value::RawValue::from_string(pv) else {
+            return MappedPlan::default();
+        };
+        let text = if engine.reads_document() {
+            let configuration = plan.configuration.map_or("null", |c| c.get());
+            format!(
+                "{{\"configuration\":{configuration},\"planned_values\":{},\"resource_changes\":{}}}",
+                pv.get(),
+                Value::from(unknown.to_vec())
+            )
+        } else {
+            String::new()
+        };
+        let marks: Vec<(String, String)> = unknown
+            .iter()
+            .filter_map(|u| {
+                let a = u["address"].as_str()?.to_string();
+                Some((a, u["change"]["after_unknown"].to_string()))
+            })
+            .collect();
+        let sections = super::Sections {
+            text: &text,
+            planned_values: Some(&pv),
+            configuration: plan.configuration,
+            variables: plan.variables,
+            unknown: marks
+                .iter()
+                .map(|(a, u)| (std::borrow::Cow::Borrowed(a.as_str()), u.as_str()))
+                .collect(),
+            ..Default::default()
+        };
+        engine.map_with_config(&sections, config)
     };
     let mut added = 0;
     if !after.is_empty() {
-        let m = engine.map_text(&side(after, &unknown));
+        let m = side(after, &unknown);
         added += m.after.len();
         mapped.after.extend(m.after);
     }
     if !before.is_empty() {
-        let m = engine.map_text(&side(before, &[]));
+        let m = side(before, &[]);
         added += m.after.len();
         mapped.before.extend(m.after);
     }

@@ -4,6 +4,7 @@
 //! `file:line:column: message` diagnostics) and [`Engine::map`] (a plan → [`MappedPlan`]).
 //! The language and design are described in `docs/mappings.md`.
 
+pub mod config;
 pub mod doc;
 pub mod engine;
 pub mod fallback;

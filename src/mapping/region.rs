@@ -1,6 +1,7 @@
 //! Region resolution: from provider configurations (provider_config_key, aliases, module
 //! provider passing, variables), and from a resource's own configuration references.
 
+use super::config::Config;
 use super::jq;
 use super::source::Slot;
 use jaq_json::Val;
@@ -288,7 +289,7 @@ fn as_region(family: &str, attribute: &str, value: &str) -> String {
 
 /// Follows a configuration's expression references to a value the plan knows.
 struct References<'a, 's> {
-    root_module: Option<&'a Val>,
+    config: &'a Config<'a>,
     variables: Option<&'a Val>,
     /// Resources of the state the figures are for (planned values or prior state), then the
     /// prior state's (data sources read during plan), by (module path, resource address).
@@ -304,7 +305,7 @@ fn arr(v: Option<&Val>) -> &[Val] {
 
 impl<'a, 's> References<'a, 's> {
     fn new(
-        configuration: &'a Val,
+        config: &'a Config<'a>,
         variables: &'a Val,
         side: &'s [Slot<'s>],
         prior: &'s [Slot<'s>],
@@ -319,31 +320,18 @@ impl<'a, 's> References<'a, 's> {
             }
         }
         References {
-            root_module: jq::get(configuration, "root_module"),
+            config,
             variables: (!matches!(variables, Val::Null)).then_some(variables),
             values,
         }
     }
 
-    /// The configuration module at `path` (`module.a.module.b`; empty for the root).
-    fn module(&self, path: &str) -> Option<&'a Val> {
-        let mut m = self.root_module?;
-        for seg in split_address(path).chunks(2) {
-            if let [_, name] = seg {
-                m = jq::get(jq::get(jq::get(m, "module_calls")?, name)?, "module")?;
-            }
+    /// The module whose call creates module `path`, and that call's name.
+    fn parent(path: &str) -> Option<String> {
+        match path.rsplit_once(".module.") {
+            Some((p, _)) => Some(p.to_string()),
+            None => path.strip_prefix("module.").map(|_| String::new()),
         }
-        Some(m)
-    }
-
-    /// The call of the module at `path`, and its parent's path.
-    fn call(&self, path: &str) -> Option<(&'a Val, String)> {
-        let (parent, name) = match path.rsplit_once(".module.") {
-            Some((p, n)) => (p.to_string(), n),
-            None => (String::new(), path.strip_prefix("module.")?),
-        };
-        let calls = jq::get(self.module(&parent)?, "module_calls")?;
-        Some((jq::get(calls, name)?, parent))
     }
 
     /// The value of expression `e` in the module at `module`, and the reference it came from.
@@ -370,14 +358,18 @@ impl<'a, 's> References<'a, 's> {
                     let v = jq::get(jq::get(self.variables?, name)?, "value")?;
                     return jq::str_of(v).map(|s| (s, format!("var.{name}")));
                 }
-                let (call, parent) = self.call(module)?;
-                if let Some(e) = jq::get(call, "expressions").and_then(|x| jq::get(x, name))
-                    && let Some(found) = self.eval(e, &parent, depth + 1)
+                if !self.config.has_module(module) {
+                    return None;
+                }
+                let parent = Self::parent(module)?;
+                if let Some(e) = self.config.call_expression(module, name)
+                    && let Some(found) = self.eval(&e, &parent, depth + 1)
                 {
                     return Some(found);
                 }
-                let default = jq::get(jq::get(jq::get(call, "module")?, "variables")?, name)?;
-                jq::get(default, "default")
+                self.config
+                    .variable_default(module, name)
+                    .as_ref()
                     .and_then(jq::str_of)
                     .map(|s| (s, format!("{module}: var.{name}'s default")))
             }
@@ -387,8 +379,8 @@ impl<'a, 's> References<'a, 's> {
                 } else {
                     format!("{module}.module.{name}")
                 };
-                let out = jq::get(jq::get(self.module(&path)?, "outputs")?, output)?;
-                self.eval(jq::get(out, "expression")?, &path, depth + 1)
+                let e = self.config.output_expression(&path, output)?;
+                self.eval(&e, &path, depth + 1)
             }
             [
                 "local" | "each" | "count" | "path" | "terraform" | "self",
@@ -419,16 +411,9 @@ impl<'a, 's> References<'a, 's> {
     /// The region of resource `address` from its configuration's placing expressions.
     fn region_of(&self, address: &str, family: &str) -> Option<(String, String)> {
         let (module, rel) = config_address(address);
-        let conf = arr(jq::get(self.module(&module)?, "resources"))
-            .iter()
-            .find(|r| {
-                jq::get(r, "address")
-                    .and_then(jq::str_ref)
-                    .is_some_and(|a| config_address(a).1 == rel)
-            })?;
-        let ex = jq::get(conf, "expressions")?;
+        let ex = self.config.resource_expressions(&module, &rel)?;
         for attr in placing_attributes(family) {
-            if let Some(e) = jq::get(ex, attr)
+            if let Some(e) = jq::get(&ex, attr)
                 && let Some((value, from)) = self.eval(e, &module, 0)
                 && !value.is_empty()
             {
@@ -446,7 +431,7 @@ impl<'a, 's> References<'a, 's> {
 /// is a module variable set from `azurerm_resource_group.rg.location`). The region found is said
 /// in an assumption, and the engine's "region unknown" warning is dropped.
 pub fn resolve_from_references<'s>(
-    configuration: &Val,
+    config: &Config<'_>,
     variables: &Val,
     side: &'s [Slot<'s>],
     prior: &'s [Slot<'s>],
@@ -455,7 +440,7 @@ pub fn resolve_from_references<'s>(
     if resources.iter().all(|m| m.region.is_some()) {
         return;
     }
-    let refs = References::new(configuration, variables, side, prior);
+    let refs = References::new(config, variables, side, prior);
     for m in resources.iter_mut().filter(|m| m.region.is_none()) {
         if let Some((region, from)) = refs.region_of(&m.address, &m.provider) {
             m.assumed.push(format!(
@@ -574,9 +559,9 @@ mod tests {
             .after()
             .unwrap_or_default()
             .into_iter()
-            .map(|r| Slot::new(r, &wanted))
+            .map(|r| Slot::new(r, &wanted).0)
             .collect();
-        let conf = jq::to_val(&doc["configuration"]);
+        let conf = Config::new(sections.configuration);
         let vars = jq::to_val(&doc["variables"]);
         let mut rs = vec![
             unplaced(

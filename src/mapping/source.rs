@@ -63,31 +63,242 @@ impl<'a> Sections<'a> {
         s
     }
 
-    /// The resources before the change: `prior_state.values.root_module`, in module order.
-    pub fn before(&self) -> Vec<&'a RawValue> {
-        let m = self
-            .prior_state
-            .and_then(|p| member(p, "values"))
-            .and_then(|v| member(v, "root_module"));
-        resources(m)
+    /// The resources before the change: `prior_state.values.root_module`, in module order;
+    /// `None` when the document has no prior state with a root module.
+    pub fn before(&self) -> Option<Vec<&'a RawValue>> {
+        side(self.prior_state?, &["values", "root_module"])
     }
 
     /// The resources after the change: `planned_values.root_module` (or a state's
     /// `values.root_module`), in module order; `None` when the document has neither.
     pub fn after(&self) -> Option<Vec<&'a RawValue>> {
-        let m = match self.planned_values.and_then(|v| member(v, "root_module")) {
-            Some(m) => Some(m),
-            None => self.values.and_then(|v| member(v, "root_module")),
-        }?;
-        Some(resources(Some(m)))
+        self.planned_values
+            .and_then(|v| side(v, &["root_module"]))
+            .or_else(|| side(self.values?, &["root_module"]))
     }
+}
 
-    /// Whether the document has a prior state with a root module.
-    pub fn has_before(&self) -> bool {
-        self.prior_state
-            .and_then(|p| member(p, "values"))
-            .and_then(|v| member(v, "root_module"))
-            .is_some()
+/// The resources of the module at `path` inside a section, and of its child modules, depth
+/// first (the order `cbf::all_select` scans them in), read in one pass over the section:
+/// `None` when the section has no member at `path`. Only objects are resources.
+fn side<'a>(section: &'a RawValue, path: &[&str]) -> Option<Vec<&'a RawValue>> {
+    let mut de = serde_json::Deserializer::from_str(section.get());
+    de::DeserializeSeed::deserialize(Dig { path }, &mut de)
+        .ok()
+        .flatten()
+}
+
+/// Follows `path` through objects to a module (duplicate keys: the last wins).
+struct Dig<'p> {
+    path: &'p [&'p str],
+}
+
+impl<'de> de::DeserializeSeed<'de> for Dig<'_> {
+    type Value = Option<Vec<&'de RawValue>>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        match self.path.split_first() {
+            None => ModuleSeed { depth: 0 }.deserialize(d).map(Some),
+            Some(_) => d.deserialize_any(self),
+        }
+    }
+}
+
+impl<'de> Visitor<'de> for Dig<'_> {
+    type Value = Option<Vec<&'de RawValue>>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let (first, rest) = self.path.split_first().expect("a path");
+        let mut found = None;
+        while let Some(k) = map.next_key::<LenientStr<'de>>()? {
+            if k.0.as_deref() == Some(*first) {
+                found = map.next_value_seed(Dig { path: rest })?;
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(found)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(None)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+}
+
+/// A module: its resources, then its child modules' (anything that is not an object has
+/// none; modules nest at most 64 deep).
+struct ModuleSeed {
+    depth: usize,
+}
+
+impl<'de> de::DeserializeSeed<'de> for ModuleSeed {
+    type Value = Vec<&'de RawValue>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+/// A module's `child_modules`.
+struct Children {
+    depth: usize,
+}
+
+impl<'de> de::DeserializeSeed<'de> for Children {
+    type Value = Vec<&'de RawValue>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        struct V(usize);
+        impl<'de> Visitor<'de> for V {
+            type Value = Vec<&'de RawValue>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a list of modules")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut out = Vec::new();
+                while let Some(rs) = seq.next_element_seed(ModuleSeed { depth: self.0 })? {
+                    out.extend(rs);
+                }
+                Ok(out)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(vec![])
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(vec![])
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+                Ok(vec![])
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+                Ok(vec![])
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+                Ok(vec![])
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+                Ok(vec![])
+            }
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+                Ok(vec![])
+            }
+        }
+        if self.depth >= 64 {
+            return IgnoredAny::deserialize(d).map(|_| vec![]);
+        }
+        d.deserialize_any(V(self.depth + 1))
+    }
+}
+
+impl<'de> Visitor<'de> for ModuleSeed {
+    type Value = Vec<&'de RawValue>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a module")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let (mut own, mut children) = (Vec::new(), Vec::new());
+        while let Some(k) = map.next_key::<LenientStr<'de>>()? {
+            match k.0.as_deref() {
+                Some("resources") => {
+                    own = map.next_value_seed(Slices)?;
+                    own.retain(|r| r.get().starts_with('{'));
+                }
+                Some("child_modules") => {
+                    children = map.next_value_seed(Children { depth: self.depth })?
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        own.extend(children);
+        Ok(own)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(vec![])
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(vec![])
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(vec![])
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(vec![])
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(vec![])
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(vec![])
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(vec![])
+    }
+}
+
+/// A list of slices (anything else: none).
+struct Slices;
+
+impl<'de> de::DeserializeSeed<'de> for Slices {
+    type Value = Vec<&'de RawValue>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Slices {
+    type Value = Vec<&'de RawValue>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a list")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        while let Some(r) = seq.next_element::<&'de RawValue>()? {
+            out.push(r);
+        }
+        Ok(out)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(vec![])
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(vec![])
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(vec![])
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(vec![])
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(vec![])
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(vec![])
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(vec![])
     }
 }
 
@@ -150,36 +361,6 @@ pub(crate) fn member<'a>(raw: &'a RawValue, key: &str) -> Option<&'a RawValue> {
         .rev()
         .find(|(k, _)| k == key)
         .map(|(_, v)| v)
-}
-
-/// The resources of a module and its child modules, depth first (the order `cbf::all_select`
-/// scans them in). Only objects are resources.
-fn resources(module: Option<&RawValue>) -> Vec<&RawValue> {
-    fn walk<'a>(m: &'a RawValue, out: &mut Vec<&'a RawValue>, depth: usize) {
-        let Ok(members) = serde_json::from_str::<Members<'a>>(m.get()) else {
-            return;
-        };
-        // duplicate keys: the last wins, as in a parsed object
-        let last = |key: &str| members.0.iter().rev().find(|(k, _)| k == key).map(|m| m.1);
-        if let Some(rs) = last("resources")
-            && let Ok(list) = serde_json::from_str::<Vec<&'a RawValue>>(rs.get())
-        {
-            out.extend(list.into_iter().filter(|r| r.get().starts_with('{')));
-        }
-        if depth < 64
-            && let Some(cs) = last("child_modules")
-            && let Ok(list) = serde_json::from_str::<Vec<&'a RawValue>>(cs.get())
-        {
-            for c in list {
-                walk(c, out, depth + 1);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    if let Some(m) = module {
-        walk(m, &mut out, 0);
-    }
-    out
 }
 
 /// `resource_changes`: (address, `change.after_unknown` text) of each change; anything that is
@@ -255,13 +436,46 @@ impl<'de: 'a, 'a> Deserialize<'de> for LenientStr<'a> {
     }
 }
 
-/// What the index of one property needs of a resource: the members its path starts with.
+/// The property paths the side's `cbf::all_select` indexes read from each resource's slice
+/// (paths such as `values.self_link`; `address`, `type`, `mode` and `provider_name` are read
+/// from the slot).
 #[derive(Default)]
 pub struct Wanted {
-    /// First segments of the indexed paths other than `values` (and the fields a slot reads).
-    pub top: Vec<String>,
-    /// Second segments of the paths under `values`.
-    pub values: Vec<String>,
+    pub props: Vec<Vec<String>>,
+}
+
+/// How `cbf::all_select` compares a property's value: a string by its text, any other value
+/// by its JSON (jq's `tojson`); null is never found.
+pub fn key_of(raw: &RawValue) -> Option<(bool, Cow<'_, str>)> {
+    let t = raw.get();
+    if t.starts_with('"') {
+        return serde_json::from_str::<LenientStr<'_>>(t)
+            .ok()
+            .and_then(|s| s.0)
+            .map(|s| (true, s));
+    }
+    match value(Some(raw)) {
+        Val::Null => None,
+        v => Some((false, Cow::Owned(v.to_string()))),
+    }
+}
+
+/// The hash an index files a key under.
+pub fn key_hash(string: bool, text: &str) -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = foldhash::fast::FixedState::with_seed(0x1dc5).build_hasher();
+    h.write_u8(string as u8);
+    h.write(text.as_bytes());
+    h.finish()
+}
+
+/// The slice at a path of members (`None` past a missing member or a non-object).
+pub fn dig<'a, S: AsRef<str>>(raw: &'a RawValue, segs: &[S]) -> Option<&'a RawValue> {
+    let mut v = raw;
+    for k in segs {
+        v = member(v, k.as_ref())?;
+    }
+    Some(v)
 }
 
 /// One resource of a side: what the engine reads of every resource, its slice, and its jaq
@@ -272,20 +486,17 @@ pub struct Slot<'a> {
     pub type_: Cow<'a, str>,
     pub mode: Cow<'a, str>,
     pub provider_name: Cow<'a, str>,
-    pub deposed_key: Option<Cow<'a, str>>,
+    pub deposed_key: Option<Box<str>>,
     /// Hash of every member but `address` and `index` (their text): instances of one block
     /// that hash alike are mapped once (checked member by member, [`Slot::same_body`]).
     pub body_hash: u64,
-    /// The members the side's indexes read (top-level name or `values.<name>`, and slice).
-    pub wanted: Vec<(u16, &'a RawValue)>,
     val: OnceLock<Val>,
 }
 
 impl<'a> Slot<'a> {
-    /// Reads a resource slice: one shallow pass over its members (and those of `values`).
-    /// `wanted` lists the members the indexes need; the k-th of `wanted.top` is recorded as
-    /// k, the k-th of `wanted.values` as `wanted.top.len() + k`.
-    pub fn new(raw: &'a RawValue, wanted: &Wanted) -> Slot<'a> {
+    /// Reads a resource slice: one shallow pass over its members. Also returns, for each
+    /// path of `wanted` the resource has a key at, (path's position, [`key_hash`]).
+    pub fn new(raw: &'a RawValue, wanted: &Wanted) -> (Slot<'a>, Vec<(u16, u64)>) {
         use std::hash::{BuildHasher, Hasher};
         let mut slot = Slot {
             raw,
@@ -295,11 +506,10 @@ impl<'a> Slot<'a> {
             provider_name: Cow::Borrowed(""),
             deposed_key: None,
             body_hash: 0,
-            wanted: Vec::new(),
             val: OnceLock::new(),
         };
         let Ok(members) = serde_json::from_str::<Members<'a>>(raw.get()) else {
-            return slot;
+            return (slot, vec![]);
         };
         let mut h = foldhash::fast::FixedState::with_seed(0x5107).build_hasher();
         let text = |v: &'a RawValue| {
@@ -307,7 +517,7 @@ impl<'a> Slot<'a> {
                 .ok()
                 .and_then(|s| s.0)
         };
-        for (k, v) in members.0 {
+        for (k, v) in &members.0 {
             match k.as_ref() {
                 "address" => slot.address = text(v).unwrap_or_default(),
                 "index" => {}
@@ -320,29 +530,40 @@ impl<'a> Slot<'a> {
                         "type" => slot.type_ = text(v).unwrap_or_default(),
                         "mode" => slot.mode = text(v).unwrap_or_default(),
                         "provider_name" => slot.provider_name = text(v).unwrap_or_default(),
-                        "deposed_key" => slot.deposed_key = text(v),
+                        "deposed_key" => slot.deposed_key = text(v).map(|k| k.into()),
                         _ => {}
-                    }
-                    if key == "values" && !wanted.values.is_empty() {
-                        if let Ok(vm) = serde_json::from_str::<Members<'a>>(v.get()) {
-                            for (vk, vv) in vm.0 {
-                                if let Some(i) = wanted.values.iter().position(|w| *w == vk) {
-                                    let id = (wanted.top.len() + i) as u16;
-                                    // the last of duplicate keys wins
-                                    slot.wanted.retain(|(w, _)| *w != id);
-                                    slot.wanted.push((id, vv));
-                                }
-                            }
-                        }
-                    } else if let Some(i) = wanted.top.iter().position(|w| w == key) {
-                        slot.wanted.retain(|(w, _)| *w != i as u16);
-                        slot.wanted.push((i as u16, v));
                     }
                 }
             }
         }
         slot.body_hash = h.finish();
-        slot
+        let mut keys = Vec::new();
+        if !wanted.props.is_empty() {
+            let top = |k: &str| members.0.iter().rev().find(|(m, _)| m == k).map(|m| m.1);
+            // `values` is read once for every path under it
+            let values = OnceLock::new();
+            for (i, segs) in wanted.props.iter().enumerate() {
+                let found = match segs.as_slice() {
+                    [first, rest @ ..] if first == "values" => values
+                        .get_or_init(|| {
+                            top("values")
+                                .and_then(|v| serde_json::from_str::<Members<'a>>(v.get()).ok())
+                        })
+                        .as_ref()
+                        .and_then(|vm| {
+                            let (second, rest) = rest.split_first()?;
+                            let m = vm.0.iter().rev().find(|(m, _)| m == second)?.1;
+                            dig(m, rest)
+                        }),
+                    [first, rest @ ..] => top(first).and_then(|m| dig(m, rest)),
+                    [] => None,
+                };
+                if let Some((string, k)) = found.and_then(key_of) {
+                    keys.push((i as u16, key_hash(string, &k)));
+                }
+            }
+        }
+        (slot, keys)
     }
 
     /// The resource as a jaq value, built now (not kept: the mapping of a resource reads it
@@ -373,21 +594,5 @@ impl<'a> Slot<'a> {
             )
         };
         self.body_hash == other.body_hash && body(self).is_some_and(|a| Some(a) == body(other))
-    }
-
-    /// A copy that shares the slice but not the built value (a data source of the prior
-    /// state looked up from the planned side).
-    pub fn again(&self) -> Slot<'a> {
-        Slot {
-            raw: self.raw,
-            address: self.address.clone(),
-            type_: self.type_.clone(),
-            mode: self.mode.clone(),
-            provider_name: self.provider_name.clone(),
-            deposed_key: self.deposed_key.clone(),
-            body_hash: self.body_hash,
-            wanted: self.wanted.clone(),
-            val: OnceLock::new(),
-        }
     }
 }

@@ -1,10 +1,10 @@
 //! Evaluating one resource's mapping: placeholders, sources, references, lists and storages.
 
-use super::index::Configs;
 use super::map::MapStats;
 use super::profile::{Prof, profiling};
 use super::side::SideCx;
 use super::{Engine, NullRule};
+use crate::mapping::config::Config;
 use crate::mapping::jq::{self, PerResource};
 use crate::mapping::model::{PropDef, Reference, ResourceMapping};
 use crate::mapping::placeholder::PhKind;
@@ -29,7 +29,7 @@ pub(super) struct Found {
 pub(super) struct RCx<'e, 's, 'a> {
     pub(super) e: &'e Engine,
     pub(super) side: &'e SideCx<'s, 'a>,
-    pub(super) configs: &'e Configs,
+    pub(super) configs: &'e Config<'e>,
     pub(super) stats: &'e MapStats,
     /// Module path of the resource without instance keys (`module.a.module.b`).
     pub(super) modpath: String,
@@ -142,18 +142,10 @@ impl RCx<'_, '_, '_> {
         let me = jq::get(&self.per.config, "address")
             .and_then(jq::str_ref)
             .unwrap_or("");
-        let Some(Val::Arr(list)) = self.configs.modules.get(&self.modpath) else {
-            return vec![];
-        };
         let prefix = jq::str_ref(&self.per.modprefix).unwrap_or_default();
-        let index = self.configs.referrers();
         let mut out = Vec::new();
         for ty in types {
-            let key = (self.modpath.clone(), ty.clone(), me.to_string());
-            for &p in index.get(&key).into_iter().flatten() {
-                let Some(a) = jq::get(&list[p], "address").and_then(jq::str_ref) else {
-                    continue;
-                };
+            for a in self.configs.referrers(&self.modpath, ty, me) {
                 if let Some(r) = self.side.by_address(&format!("{prefix}{a}")) {
                     out.push(r.clone());
                     if first {

@@ -1,10 +1,11 @@
 //! Mapping a document: each side's resources read from the plan's text, matched to their mapping and evaluated in parallel.
 
 use super::eval::{Found, Notes, RCx};
-use super::index::{Configs, block_of, module_prefix, regions_doc};
+use super::index::{block_of, module_prefix};
 use super::profile::{phase, profiling};
 use super::side::{self, SideCx};
 use super::{Engine, TYPE_SELECT};
+use crate::mapping::config::Config;
 use crate::mapping::jq::{self, PerResource};
 use crate::mapping::model::ResourceMapping;
 use crate::mapping::region::{self, Regions};
@@ -36,14 +37,32 @@ impl Engine {
 
     /// [`Engine::map_sections`], and what it took.
     pub fn map_sections_stats(&self, s: &Sections<'_>) -> (MappedPlan, MapStats) {
+        self.map_with_config_stats(s, &Config::new(s.configuration))
+    }
+
+    /// [`Engine::map_sections`] with the document's configuration already read (it is read
+    /// once for a plan mapped in two parts: `mapping::fallback`).
+    pub fn map_with_config(&self, s: &Sections<'_>, configs: &Config<'_>) -> MappedPlan {
+        self.map_with_config_stats(s, configs).0
+    }
+
+    /// Whether a loaded filter reads the whole document (`cbf::root`, a path from
+    /// `.planned_values`…): it is then built for it.
+    pub fn reads_document(&self) -> bool {
+        self.whole.root
+    }
+
+    fn map_with_config_stats(
+        &self,
+        s: &Sections<'_>,
+        configs: &Config<'_>,
+    ) -> (MappedPlan, MapStats) {
         let stats = MapStats::default();
         crate::mapping::limits::set_locations(self.locs.clone());
         let t = std::time::Instant::now();
-        let configuration = source::value(s.configuration);
         let variables = source::value(s.variables);
-        let regions_doc = regions_doc(&configuration, &variables);
+        let regions_doc = configs.regions_doc(s.variables);
         let regions = Regions::new(&regions_doc);
-        let configs = Configs::new(&configuration);
         // each change's after_unknown marks, when they mark something (a later change of the
         // same address replaces an earlier one)
         let mut unknown: HashMap<&str, &str> = HashMap::new();
@@ -62,34 +81,38 @@ impl Engine {
         phase("  configuration", t);
         let t = std::time::Instant::now();
         let slots = |raws| slots_of(raws, &self.wanted);
-        let (before, after) = rayon::join(
-            || s.has_before().then(|| slots(s.before())),
-            || s.after().map(slots),
-        );
+        let (before, after) = rayon::join(|| s.before().map(slots), || s.after().map(slots));
+        let (before, before_keys) = before.unzip();
         phase("  resources", t);
         let mut plan = MappedPlan::default();
         let empty = HashMap::new();
-        if let Some(before) = &before {
-            let (mapped, _, _) = self.map_side(before, &root, &configs, &regions, &empty, &stats);
+        if let (Some(before), Some(keys)) = (&before, before_keys) {
+            let (mapped, _, _) =
+                self.map_side(before, keys, &root, configs, &regions, &empty, &stats);
             // ignored / unsupported are reported for the state after the change
             plan.before = mapped;
         }
-        let after = after.map(|mut after| {
+        let after = after.map(|(mut after, mut keys)| {
             // data sources read during plan live in prior_state: make them findable too
             if let Some(before) = &before {
                 let have: HashSet<&str> = after.iter().map(|r| r.address.as_ref()).collect();
-                let extra: Vec<Slot<'_>> = before
+                let extra: Vec<_> = before
                     .iter()
                     .filter(|r| r.mode == "data" && !have.contains(r.address.as_ref()))
-                    .map(Slot::again)
+                    .map(|r| r.raw)
                     .collect();
+                let (extra, extra_keys) = slots_of(extra, &self.wanted);
+                for (k, more) in keys.iter_mut().zip(extra_keys) {
+                    k.extend(more.into_iter().map(|(h, i)| (h, i + after.len() as u32)));
+                }
                 after.extend(extra);
             }
-            after
+            (after, keys)
         });
-        if let Some(after) = &after {
+        let (after, after_keys) = after.unzip();
+        if let (Some(after), Some(keys)) = (&after, after_keys) {
             let (mapped, ignored, unsupported) =
-                self.map_side(after, &root, &configs, &regions, &unknown, &stats);
+                self.map_side(after, keys, &root, configs, &regions, &unknown, &stats);
             plan.after = mapped;
             plan.ignored = ignored;
             plan.unsupported = unsupported;
@@ -97,9 +120,9 @@ impl Engine {
         // regions left unknown: follow the configuration's references (mapping::region)
         let t = std::time::Instant::now();
         let prior = before.as_deref().unwrap_or_default();
-        region::resolve_from_references(&configuration, &variables, prior, prior, &mut plan.before);
+        region::resolve_from_references(configs, &variables, prior, prior, &mut plan.before);
         region::resolve_from_references(
-            &configuration,
+            configs,
             &variables,
             after.as_deref().unwrap_or_default(),
             prior,
@@ -113,8 +136,9 @@ impl Engine {
     fn map_side(
         &self,
         slots: &[Slot<'_>],
+        keys: Vec<Vec<(u64, u32)>>,
         root: &Val,
-        configs: &Configs,
+        configs: &Config<'_>,
         regions: &Regions,
         unknown: &HashMap<&str, &str>,
         stats: &MapStats,
@@ -123,7 +147,7 @@ impl Engine {
         let side = SideCx::new(
             slots,
             &self.wanted,
-            &self.index_props,
+            keys,
             root.clone(),
             (self.whole.all, self.whole.idx),
         );
@@ -243,23 +267,38 @@ impl Engine {
                             .and_then(|u| crate::mapping::doc::build(u, false))
                             .filter(|u| matches!(u, Val::Obj(o) if !o.is_empty()))
                             .unwrap_or(Val::Null),
-                        config: configs
-                            .resources
-                            .get(&(modpath.clone(), rel))
-                            .cloned()
-                            .unwrap_or(Val::Null),
+                        config: configs.block(&modpath, &rel),
                         modprefix: jq::s(&module_prefix(addr)),
-                        modconfig: configs.modules.get(&modpath).cloned().unwrap_or(Val::Null),
+                        modconfig: if self.whole.modconfig {
+                            configs.module_list(&modpath)
+                        } else {
+                            Val::Null
+                        },
                     };
                     self.map_resource(m, r, &side, configs, stats, regions, per)
                 })
             })
             .collect();
+        // each representative moves into the result; a copy is kept only for the instances
+        // that follow it
+        let mut copied = vec![false; work.len()];
+        for (k, &r) in rep.iter().enumerate() {
+            if r != k {
+                copied[r] = true;
+            }
+        }
+        let mut own = own;
+        let mut kept: HashMap<usize, MappedResource> = HashMap::new();
         let mapped: Vec<MappedResource> = (0..work.len())
-            .map(|k| match &own[k] {
-                Some(r) => r.clone(),
+            .map(|k| match own[k].take() {
+                Some(r) => {
+                    if copied[k] {
+                        kept.insert(k, r.clone());
+                    }
+                    r
+                }
                 None => {
-                    let mut r = own[rep[k]].clone().expect("a representative is mapped");
+                    let mut r = kept[&rep[k]].clone();
                     r.address = slots[work[k].0].address.to_string();
                     r
                 }
@@ -318,7 +357,7 @@ impl Engine {
         m: &ResourceMapping,
         slot: &Slot<'_>,
         side: &SideCx<'_, '_>,
-        configs: &Configs,
+        configs: &Config<'_>,
         stats: &MapStats,
         regions: &Regions,
         per: PerResource,
@@ -430,12 +469,24 @@ impl Engine {
     }
 }
 
-/// Each resource slice read into a slot, on every core.
+/// Each resource slice read into a slot, on every core, and per path of `wanted` the
+/// (key hash, position) of every slot that has a key there.
+#[allow(clippy::type_complexity)]
 fn slots_of<'a>(
     raws: Vec<&'a serde_json::value::RawValue>,
     wanted: &source::Wanted,
-) -> Vec<Slot<'a>> {
-    raws.par_iter().map(|r| Slot::new(r, wanted)).collect()
+) -> (Vec<Slot<'a>>, Vec<Vec<(u64, u32)>>) {
+    let read: Vec<(Slot<'a>, Vec<(u16, u64)>)> =
+        raws.par_iter().map(|r| Slot::new(r, wanted)).collect();
+    let mut keys = vec![Vec::new(); wanted.props.len()];
+    let mut slots = Vec::with_capacity(read.len());
+    for (i, (slot, ks)) in read.into_iter().enumerate() {
+        for (p, h) in ks {
+            keys[p as usize].push((h, i as u32));
+        }
+        slots.push(slot);
+    }
+    (slots, keys)
 }
 
 fn push_strings(v: &Val, out: &mut Vec<String>) {

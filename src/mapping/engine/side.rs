@@ -8,58 +8,46 @@
 //! budget, and only when a loaded mapping has such a filter.
 
 use crate::mapping::jq;
-use crate::mapping::source::{Slot, Wanted};
+use crate::mapping::source::{self, Slot, Wanted};
 use jaq_core::native::{Fun, v};
 use jaq_json::Val;
-use std::borrow::Cow;
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-/// The resources of one property's value, by the value: strings by their text, other values
-/// by their JSON (jq's `tojson`). Positions are the side's slot order.
+/// The resources that have a value at one property path, filed by the hash of the value's key
+/// ([`source::key_hash`]): sorted by (hash, position), positions in the side's slot order.
 #[derive(Default)]
 pub(crate) struct PropIndex {
-    s: HashMap<Box<str>, Vec<u32>>,
-    j: HashMap<Box<str>, Vec<u32>>,
+    entries: Vec<(u64, u32)>,
 }
 
 impl PropIndex {
-    fn add(&mut self, v: &Val, i: usize) {
-        match v {
-            Val::Null => {}
-            Val::TStr(_) | Val::BStr(_) => {
-                let k: Box<str> = jq::str_of(v).unwrap_or_default().into();
-                self.s.entry(k).or_default().push(i as u32);
-            }
-            v => self
-                .j
-                .entry(v.to_string().into())
-                .or_default()
-                .push(i as u32),
-        }
+    pub(crate) fn new(mut entries: Vec<(u64, u32)>) -> PropIndex {
+        entries.sort_unstable();
+        PropIndex { entries }
     }
 
-    fn get(&self, key: &Val) -> &[u32] {
-        let found = match key {
-            Val::TStr(_) | Val::BStr(_) => self.s.get(jq::str_ref(key).unwrap_or_default()),
-            v => self.j.get(v.to_string().as_str()),
-        };
-        found.map_or(&[], |v| v.as_slice())
+    /// Positions filed under `hash`, in slot order.
+    fn candidates(&self, hash: u64) -> impl Iterator<Item = usize> + '_ {
+        let start = self.entries.partition_point(|e| e.0 < hash);
+        self.entries[start..]
+            .iter()
+            .take_while(move |e| e.0 == hash)
+            .map(|e| e.1 as usize)
     }
 }
 
 /// What a side's filters may read beyond the resource they map.
 pub(crate) struct SideCx<'s, 'a> {
     pub(crate) slots: &'s [Slot<'a>],
-    /// The members each slot recorded, by index property path.
-    wanted: &'s Wanted,
     /// First slot of each address.
     exact: OnceLock<HashMap<&'s str, u32>>,
     /// First slot whose address starts with `<prefix>[`.
     prefix: OnceLock<HashMap<&'s str, u32>>,
-    /// Indexes of the properties the loaded filters name (`cbf::all_select("P"; …)`).
-    props: HashMap<String, OnceLock<PropIndex>>,
+    /// Indexes of the properties the loaded filters name (`cbf::all_select("P"; …)`), built
+    /// from the keys each slot read.
+    props: HashMap<String, PropIndex>,
     /// Indexes of properties only known while mapping.
     dynamic: Mutex<HashMap<String, Arc<PropIndex>>>,
     /// `$__root`, `$__all`, `$__idx`: built when a loaded filter reads them, else null.
@@ -69,22 +57,25 @@ pub(crate) struct SideCx<'s, 'a> {
 }
 
 impl<'s, 'a> SideCx<'s, 'a> {
+    /// `keys[k]` is the k-th path of `wanted`'s (hash, position) of every slot that has it.
     pub(crate) fn new(
         slots: &'s [Slot<'a>],
-        wanted: &'s Wanted,
-        index_props: &[String],
+        wanted: &Wanted,
+        keys: Vec<Vec<(u64, u32)>>,
         root: Val,
         whole: (bool, bool),
     ) -> SideCx<'s, 'a> {
+        let props = wanted
+            .props
+            .iter()
+            .map(|p| p.join("."))
+            .zip(keys.into_iter().map(PropIndex::new))
+            .collect();
         let mut cx = SideCx {
             slots,
-            wanted,
             exact: OnceLock::new(),
             prefix: OnceLock::new(),
-            props: index_props
-                .iter()
-                .map(|p| (p.clone(), OnceLock::new()))
-                .collect(),
+            props,
             dynamic: Mutex::new(HashMap::new()),
             root,
             all: Val::Null,
@@ -101,7 +92,8 @@ impl<'s, 'a> SideCx<'s, 'a> {
             );
         }
         if idx {
-            cx.idx = cx.legacy_idx(index_props);
+            let names: Vec<String> = wanted.props.iter().map(|p| p.join(".")).collect();
+            cx.idx = cx.legacy_idx(&names);
         }
         cx
     }
@@ -120,29 +112,36 @@ impl<'s, 'a> SideCx<'s, 'a> {
     /// "j": {json: resources}}}`, one resource as itself and several as a list.
     fn legacy_idx(&self, props: &[String]) -> Val {
         let one = |p: &String| {
-            let ix = self.prop(p);
-            let side = |m: &HashMap<Box<str>, Vec<u32>>| {
-                let mut keys: Vec<(&Box<str>, &Vec<u32>)> = m.iter().collect();
-                keys.sort_by_key(|(_, v)| v[0]);
+            let segs: Vec<&str> = p.split('.').collect();
+            let mut s: Vec<(String, Vec<Val>)> = Vec::new();
+            let mut j: Vec<(String, Vec<Val>)> = Vec::new();
+            for slot in self.slots {
+                let Some((string, k)) = source::dig(slot.raw, &segs).and_then(source::key_of)
+                else {
+                    continue;
+                };
+                let group = if string { &mut s } else { &mut j };
+                match group.iter_mut().find(|(g, _)| *g == k) {
+                    Some((_, rs)) => rs.push(slot.cached().clone()),
+                    None => group.push((k.into_owned(), vec![slot.cached().clone()])),
+                }
+            }
+            let side = |g: Vec<(String, Vec<Val>)>| {
                 Val::obj(
-                    keys.into_iter()
-                        .map(|(k, v)| {
-                            let rs: Vec<Val> = v
-                                .iter()
-                                .map(|&i| self.slots[i as usize].cached().clone())
-                                .collect();
+                    g.into_iter()
+                        .map(|(k, rs)| {
                             let r = if rs.len() == 1 {
                                 rs.into_iter().next().unwrap_or(Val::Null)
                             } else {
                                 Val::Arr(rs.into())
                             };
-                            (jq::s(k), r)
+                            (jq::s(&k), r)
                         })
                         .collect(),
                 )
             };
             let v = Val::obj(
-                [(jq::s("s"), side(&ix.s)), (jq::s("j"), side(&ix.j))]
+                [(jq::s("s"), side(s)), (jq::s("j"), side(j))]
                     .into_iter()
                     .collect(),
             );
@@ -190,67 +189,30 @@ impl<'s, 'a> SideCx<'s, 'a> {
         Some(self.slots[i as usize].cached())
     }
 
-    /// The index of property path `p` (dot-separated, as `cbf::all_select` names it).
+    /// The index of property path `p` (dot-separated, as `cbf::all_select` names it): kept
+    /// from the slots' keys, or built now for a path no loaded filter names.
     fn prop(&self, p: &str) -> PropRef<'_> {
-        if let Some(cell) = self.props.get(p) {
-            return PropRef::Kept(cell.get_or_init(|| self.build_prop(p)));
+        if let Some(ix) = self.props.get(p) {
+            return PropRef::Kept(ix);
         }
         let mut d = self.dynamic.lock().unwrap_or_else(|e| e.into_inner());
         PropRef::Dynamic(
             d.entry(p.to_string())
-                .or_insert_with(|| Arc::new(self.build_prop(p)))
+                .or_insert_with(|| {
+                    let segs: Vec<&str> = p.split('.').collect();
+                    let entries = self
+                        .slots
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(i, s)| {
+                            let (string, k) = source::dig(s.raw, &segs).and_then(source::key_of)?;
+                            Some((source::key_hash(string, &k), i as u32))
+                        })
+                        .collect();
+                    Arc::new(PropIndex::new(entries))
+                })
                 .clone(),
         )
-    }
-
-    /// Builds the index of `p` from the members the slots recorded (or, for a path no
-    /// loaded filter names, from each resource's slice).
-    fn build_prop(&self, p: &str) -> PropIndex {
-        let segs: Vec<&str> = p.split('.').collect();
-        let mut ix = PropIndex::default();
-        // the fields every slot read (an empty one may be absent or not a string: the
-        // resource then answers for itself)
-        let meta = |s: &Slot<'_>| -> Option<Val> {
-            let t: &Cow<'_, str> = match segs.as_slice() {
-                ["address"] => &s.address,
-                ["type"] => &s.type_,
-                ["mode"] => &s.mode,
-                ["provider_name"] => &s.provider_name,
-                _ => return None,
-            };
-            (!t.is_empty()).then(|| jq::s(t))
-        };
-        // the recorded member the path starts with, and the segments left under it
-        let recorded: Option<(u16, usize)> = match segs.as_slice() {
-            ["values", name, ..] => self
-                .wanted
-                .values
-                .iter()
-                .position(|w| w == name)
-                .map(|i| ((self.wanted.top.len() + i) as u16, 2)),
-            [name, ..] => self
-                .wanted
-                .top
-                .iter()
-                .position(|w| w == name)
-                .map(|i| (i as u16, 1)),
-            [] => None,
-        };
-        for (i, s) in self.slots.iter().enumerate() {
-            let v = if let Some(v) = meta(s) {
-                v
-            } else if let Some((id, used)) = recorded {
-                let Some((_, raw)) = s.wanted.iter().find(|(w, _)| *w == id) else {
-                    continue;
-                };
-                let v = crate::mapping::source::value(Some(raw));
-                dig(&v, &segs[used..])
-            } else {
-                dig(s.cached(), &segs)
-            };
-            ix.add(&v, i);
-        }
-        ix
     }
 
     /// `cbf::all_select(a; b)`: the resources whose property `a` equals `b`, in side order.
@@ -258,10 +220,21 @@ impl<'s, 'a> SideCx<'s, 'a> {
         let Some(p) = jq::str_ref(a) else {
             return vec![];
         };
+        let key: (bool, String) = match b {
+            Val::Null => return vec![],
+            Val::TStr(_) | Val::BStr(_) => (true, jq::str_of(b).unwrap_or_default()),
+            v => (false, v.to_string()),
+        };
         let ix = self.prop(p);
-        ix.get(b)
-            .iter()
-            .map(|&i| self.slots[i as usize].cached().clone())
+        let segs: Vec<&str> = p.split('.').collect();
+        ix.candidates(source::key_hash(key.0, &key.1))
+            .filter(|&i| {
+                // a hash is not an equality: the candidate's own key
+                source::dig(self.slots[i].raw, &segs)
+                    .and_then(source::key_of)
+                    .is_some_and(|(s, k)| s == key.0 && k == key.1)
+            })
+            .map(|i| self.slots[i].cached().clone())
             .collect()
     }
 }
@@ -280,18 +253,6 @@ impl std::ops::Deref for PropRef<'_> {
             PropRef::Dynamic(ix) => ix,
         }
     }
-}
-
-/// `__get`: the value at a dotted path (null past a non-object).
-fn dig(v: &Val, segs: &[&str]) -> Val {
-    let mut v = v;
-    for k in segs {
-        match jq::get(v, k) {
-            Some(x) => v = x,
-            None => return Val::Null,
-        }
-    }
-    v.clone()
 }
 
 thread_local! {

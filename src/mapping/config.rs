@@ -1,0 +1,354 @@
+//! The plan's `configuration` as the mapping engine reads it: its module tree over borrowed slices of the text, each piece (a resource's block, a module's resource list, an expression) built into a value only when a mapping asks for it.
+//!
+//! The configuration of a large plan is a few MB of text that, built whole into jaq values,
+//! would cost more than ten times that; a mapping reads the block of the resource it maps and
+//! now and then an expression.
+
+use super::region::config_address;
+use super::source::{Members, value};
+use jaq_json::Val;
+use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::OnceLock;
+
+type Map<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
+
+/// One module of the configuration.
+struct Module<'a> {
+    /// Its `resources` list as written (`$__modconfig`).
+    list: Option<&'a RawValue>,
+    /// Each configuration resource: its address as written, and its block.
+    resources: Vec<(Cow<'a, str>, &'a RawValue)>,
+    /// The module call that creates it (none for the root module).
+    call: Option<&'a RawValue>,
+    /// The module object itself (`variables`, `outputs`).
+    body: &'a RawValue,
+    list_val: OnceLock<Val>,
+    /// (type, referred address or attribute prefix) → positions in `resources`.
+    referrers: OnceLock<Map<(String, String), Vec<u32>>>,
+}
+
+/// The configuration: modules by path (`""` for the root, `module.a.module.b`).
+#[derive(Default)]
+pub struct Config<'a> {
+    provider_config: Option<&'a RawValue>,
+    modules: Map<String, Module<'a>>,
+    /// (module path, module-relative address) → (module path, position): the last block of
+    /// an address wins, as in an object read twice.
+    blocks: Map<(String, String), usize>,
+}
+
+fn last<'a>(m: &Members<'a>, key: &str) -> Option<&'a RawValue> {
+    m.0.iter().rev().find(|(k, _)| k == key).map(|(_, v)| *v)
+}
+
+/// A slice as JSON (small pieces only).
+fn json(r: Option<&RawValue>) -> Option<serde_json::Value> {
+    r.and_then(|r| serde_json::from_str(r.get()).ok())
+}
+
+fn members(raw: &RawValue) -> Members<'_> {
+    serde_json::from_str::<Members<'_>>(raw.get()).unwrap_or(Members(Vec::new()))
+}
+
+/// A string slice's text, or `None` for any other value.
+fn text(raw: &RawValue) -> Option<Cow<'_, str>> {
+    serde_json::from_str::<Cow<'_, str>>(raw.get())
+        .ok()
+        .filter(|_| raw.get().starts_with('"'))
+}
+
+impl<'a> Config<'a> {
+    /// Reads the module tree of a `configuration` slice (no value is built).
+    pub fn new(configuration: Option<&'a RawValue>) -> Config<'a> {
+        let mut c = Config::default();
+        let Some(conf) = configuration else {
+            return c;
+        };
+        let m = members(conf);
+        c.provider_config = last(&m, "provider_config");
+        if let Some(root) = last(&m, "root_module") {
+            c.walk(root, None, String::new(), 0);
+        }
+        c
+    }
+
+    fn walk(&mut self, body: &'a RawValue, call: Option<&'a RawValue>, path: String, depth: usize) {
+        let m = members(body);
+        let list = last(&m, "resources").filter(|l| l.get().starts_with('['));
+        let mut resources = Vec::new();
+        if let Some(l) = list
+            && let Ok(items) = serde_json::from_str::<Vec<&'a RawValue>>(l.get())
+        {
+            for r in items {
+                let a = last(&members(r), "address").and_then(text);
+                if let Some(a) = &a {
+                    let (_, rel) = config_address(a);
+                    self.blocks.insert((path.clone(), rel), resources.len());
+                }
+                resources.push((a.unwrap_or_default(), r));
+            }
+        }
+        let calls = last(&m, "module_calls").map(members);
+        self.modules.insert(
+            path.clone(),
+            Module {
+                list,
+                resources,
+                call,
+                body,
+                list_val: OnceLock::new(),
+                referrers: OnceLock::new(),
+            },
+        );
+        if depth > 64 {
+            return;
+        }
+        for (name, call) in calls.map(|c| c.0).into_iter().flatten() {
+            if !call.get().starts_with('{') {
+                continue;
+            }
+            let child = if path.is_empty() {
+                format!("module.{name}")
+            } else {
+                format!("{path}.module.{name}")
+            };
+            if let Some(module) = last(&members(call), "module") {
+                self.walk(module, Some(call), child, depth + 1);
+            }
+        }
+    }
+
+    /// The block of configuration resource `rel` in module `modpath` (`$__config`).
+    pub fn block(&self, modpath: &str, rel: &str) -> Val {
+        self.blocks
+            .get(&(modpath.to_string(), rel.to_string()))
+            .and_then(|&i| self.modules.get(modpath)?.resources.get(i))
+            .map_or(Val::Null, |(_, r)| value(Some(r)))
+    }
+
+    /// The resource list of module `modpath` (`$__modconfig`), built once.
+    pub fn module_list(&self, modpath: &str) -> Val {
+        match self.modules.get(modpath) {
+            Some(m) if m.list.is_some() => m.list_val.get_or_init(|| value(m.list)).clone(),
+            _ => Val::Null,
+        }
+    }
+
+    /// `cbf::referrers(T)` of the resource whose configuration address is `me` in module
+    /// `modpath`: the addresses of the module's configuration resources of type `ty` whose
+    /// expressions refer to `me` or to one of its attributes, in the module's order.
+    pub fn referrers(&self, modpath: &str, ty: &str, me: &str) -> Vec<&str> {
+        let Some(m) = self.modules.get(modpath) else {
+            return vec![];
+        };
+        let index = m.referrers.get_or_init(|| {
+            let mut index: Map<(String, String), Vec<u32>> = Map::default();
+            for (p, (_, r)) in m.resources.iter().enumerate() {
+                let Some(ty) = last(&members(r), "type").and_then(text) else {
+                    continue;
+                };
+                let mut refs = Vec::new();
+                let mut de = serde_json::Deserializer::from_str(r.get());
+                let _ = de.deserialize_any(Refs {
+                    out: &mut refs,
+                    member: false,
+                    collect: false,
+                });
+                for reference in refs {
+                    // `. == $me or startswith($me + ".")`: the reference and its prefixes
+                    // ending before a dot
+                    let ends = reference
+                        .match_indices('.')
+                        .map(|(i, _)| i)
+                        .chain([reference.len()]);
+                    for e in ends {
+                        let v = index
+                            .entry((ty.to_string(), reference[..e].to_string()))
+                            .or_default();
+                        if v.last() != Some(&(p as u32)) {
+                            v.push(p as u32);
+                        }
+                    }
+                }
+            }
+            for v in index.values_mut() {
+                v.sort_unstable();
+                v.dedup();
+            }
+            index
+        });
+        index
+            .get(&(ty.to_string(), me.to_string()))
+            .into_iter()
+            .flatten()
+            .filter_map(|&p| m.resources.get(p as usize))
+            .map(|(a, _)| a.as_ref())
+            .filter(|a| !a.is_empty())
+            .collect()
+    }
+
+    /// What `mapping::region::Regions` reads, as JSON: provider configurations, variables,
+    /// and per module its module calls' expressions and its variables (small next to the
+    /// configuration). Resources are left out: the engine gives `Regions` each resource's
+    /// `provider_config_key` from its own block ([`Config::block`]), and a block without one
+    /// has none to find there either.
+    pub fn regions_doc(&self, variables: Option<&RawValue>) -> serde_json::Value {
+        use serde_json::{Map as JMap, Value};
+        let mut conf = JMap::new();
+        if let Some(pc) = json(self.provider_config) {
+            conf.insert("provider_config".into(), pc);
+        }
+        if self.modules.contains_key("") {
+            conf.insert("root_module".into(), self.module_json("", 0));
+        }
+        let mut doc = JMap::new();
+        doc.insert("configuration".into(), Value::Object(conf));
+        if let Some(v) = json(variables) {
+            doc.insert("variables".into(), v);
+        }
+        Value::Object(doc)
+    }
+
+    fn module_json(&self, path: &str, depth: usize) -> serde_json::Value {
+        use serde_json::{Map as JMap, Value};
+        let mut out = JMap::new();
+        let Some(m) = self.modules.get(path) else {
+            return Value::Object(out);
+        };
+        let body = members(m.body);
+        if let Some(v) = json(last(&body, "variables")) {
+            out.insert("variables".into(), v);
+        }
+        if let Some(calls) = last(&body, "module_calls").filter(|c| c.get().starts_with('{')) {
+            let mut cs = JMap::new();
+            for (name, call) in members(calls).0 {
+                let mut c = JMap::new();
+                let cm = members(call);
+                if let Some(e) = json(last(&cm, "expressions")) {
+                    c.insert("expressions".into(), e);
+                }
+                if last(&cm, "module").is_some() && depth < 64 {
+                    let child = if path.is_empty() {
+                        format!("module.{name}")
+                    } else {
+                        format!("{path}.module.{name}")
+                    };
+                    c.insert("module".into(), self.module_json(&child, depth + 1));
+                }
+                cs.insert(name.to_string(), Value::Object(c));
+            }
+            out.insert("module_calls".into(), Value::Object(cs));
+        }
+        Value::Object(out)
+    }
+
+    /// `expressions.<name>` of the call of module `path`.
+    pub fn call_expression(&self, path: &str, name: &str) -> Option<Val> {
+        let call = self.modules.get(path)?.call?;
+        let e = last(&members(call), "expressions")?;
+        Some(value(Some(last(&members(e), name)?)))
+    }
+
+    /// The default of variable `name` of module `path`.
+    pub fn variable_default(&self, path: &str, name: &str) -> Option<Val> {
+        let m = self.modules.get(path)?;
+        let vars = last(&members(m.body), "variables")?;
+        let var = last(&members(vars), name)?;
+        Some(value(Some(last(&members(var), "default")?)))
+    }
+
+    /// The expression of output `output` of module `path`.
+    pub fn output_expression(&self, path: &str, output: &str) -> Option<Val> {
+        let m = self.modules.get(path)?;
+        let outs = last(&members(m.body), "outputs")?;
+        let out = last(&members(outs), output)?;
+        Some(value(Some(last(&members(out), "expression")?)))
+    }
+
+    /// The `expressions` of configuration resource `rel` in module `modpath`.
+    pub fn resource_expressions(&self, modpath: &str, rel: &str) -> Option<Val> {
+        let m = self.modules.get(modpath)?;
+        let (_, r) = m
+            .resources
+            .iter()
+            .find(|(a, _)| !a.is_empty() && config_address(a).1 == rel)?;
+        Some(value(Some(last(&members(r), "expressions")?)))
+    }
+
+    /// Whether module `path` is in the configuration.
+    pub fn has_module(&self, path: &str) -> bool {
+        self.modules.contains_key(path)
+    }
+}
+
+/// Collects the strings of every `references` array, at any depth.
+struct Refs<'o> {
+    out: &'o mut Vec<String>,
+    /// This value is a `references` member: the strings of its array are collected.
+    member: bool,
+    /// This value is an element of a `references` array.
+    collect: bool,
+}
+
+impl<'de> Visitor<'de> for Refs<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<(), E> {
+        if self.collect {
+            self.out.push(s.to_string());
+        }
+        Ok(())
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(k) = map.next_key::<Cow<'de, str>>()? {
+            let member = k == "references";
+            map.next_value_seed(Seed(Refs {
+                out: self.out,
+                member,
+                collect: false,
+            }))?;
+        }
+        Ok(())
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while seq
+            .next_element_seed(Seed(Refs {
+                out: self.out,
+                member: false,
+                collect: self.member,
+            }))?
+            .is_some()
+        {}
+        Ok(())
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+}
+
+struct Seed<'o>(Refs<'o>);
+
+impl<'de> de::DeserializeSeed<'de> for Seed<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self.0)
+    }
+}
