@@ -24,6 +24,10 @@ pub use source::Sections;
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
+/// A hash map with a fast hasher (keys are addresses and names from the plan; no hash
+/// flooding concern for a one-shot run over a file the user gave).
+pub(crate) type FastMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
+
 /// Finds a data file (`aws_instances.json`…) by name and returns its contents.
 pub type DataResolver = dyn Fn(&str) -> Option<Cow<'static, str>>;
 

@@ -50,14 +50,24 @@ fn strip_index(seg: &str) -> &str {
 /// (module path without instance keys, e.g. `module.a.module.b`; resource address within it, e.g. `aws_instance.web`).
 pub fn config_address(addr: &str) -> (String, String) {
     let segs = split_address(addr);
-    let mut module = Vec::new();
+    let mut module = String::new();
     let mut i = 0;
     while i + 1 < segs.len() && segs[i] == "module" {
-        module.push(format!("module.{}", strip_index(segs[i + 1])));
+        if !module.is_empty() {
+            module.push('.');
+        }
+        module.push_str("module.");
+        module.push_str(strip_index(segs[i + 1]));
         i += 2;
     }
-    let rest: Vec<&str> = segs[i..].iter().map(|s| strip_index(s)).collect();
-    (module.join("."), rest.join("."))
+    let mut rest = String::with_capacity(addr.len());
+    for (k, seg) in segs[i..].iter().enumerate() {
+        if k > 0 {
+            rest.push('.');
+        }
+        rest.push_str(strip_index(seg));
+    }
+    (module, rest)
 }
 
 /// Provider configurations of a plan, and which one each configured resource uses.
@@ -291,9 +301,12 @@ fn as_region(family: &str, attribute: &str, value: &str) -> String {
 struct References<'a, 's> {
     config: &'a Config<'a>,
     variables: Option<&'a Val>,
+    side: &'s [Slot<'s>],
+    prior: &'s [Slot<'s>],
     /// Resources of the state the figures are for (planned values or prior state), then the
-    /// prior state's (data sources read during plan), by (module path, resource address).
-    values: HashMap<(String, String), Vec<&'s Slot<'s>>>,
+    /// prior state's (data sources read during plan), by (module path, resource address):
+    /// built when a reference first leads to a resource.
+    values: std::sync::OnceLock<super::FastMap<(String, String), Vec<&'s Slot<'s>>>>,
 }
 
 fn arr(v: Option<&Val>) -> &[Val] {
@@ -310,19 +323,12 @@ impl<'a, 's> References<'a, 's> {
         side: &'s [Slot<'s>],
         prior: &'s [Slot<'s>],
     ) -> References<'a, 's> {
-        let mut values: HashMap<(String, String), Vec<&'s Slot<'s>>> = HashMap::new();
-        for r in side.iter().chain(prior) {
-            if !r.address.is_empty() {
-                values
-                    .entry(config_address(&r.address))
-                    .or_default()
-                    .push(r);
-            }
-        }
         References {
             config,
             variables: (!matches!(variables, Val::Null)).then_some(variables),
-            values,
+            side,
+            prior,
+            values: std::sync::OnceLock::new(),
         }
     }
 
@@ -395,7 +401,20 @@ impl<'a, 's> References<'a, 's> {
     /// A known string attribute of a resource of the module (the first instance that has it).
     fn attribute(&self, module: &str, address: &str, attr: &str) -> Option<(String, String)> {
         let key = (module.to_string(), address.to_string());
-        let value = self.values.get(&key)?.iter().find_map(|r| {
+        let values = self.values.get_or_init(|| {
+            let mut values: super::FastMap<(String, String), Vec<&'s Slot<'s>>> =
+                super::FastMap::default();
+            for r in self.side.iter().chain(self.prior) {
+                if !r.address.is_empty() {
+                    values
+                        .entry(config_address(&r.address))
+                        .or_default()
+                        .push(r);
+                }
+            }
+            values
+        });
+        let value = values.get(&key)?.iter().find_map(|r| {
             jq::get(r.cached(), "values")
                 .and_then(|v| jq::get(v, attr))
                 .and_then(jq::str_of)

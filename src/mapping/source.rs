@@ -478,6 +478,84 @@ pub fn dig<'a, S: AsRef<str>>(raw: &'a RawValue, segs: &[S]) -> Option<&'a RawVa
     Some(v)
 }
 
+/// What one pass over a resource's members keeps: the members a slot or an index reads, the
+/// `values` members an index reads, and the hash of every member but `address` and `index`.
+struct Read<'a> {
+    fields: Vec<(Cow<'a, str>, &'a RawValue)>,
+    values: Vec<(Cow<'a, str>, &'a RawValue)>,
+    hash: u64,
+}
+
+struct ResourceSeed<'w> {
+    wanted: &'w Wanted,
+}
+
+impl<'de> de::DeserializeSeed<'de> for ResourceSeed<'_> {
+    type Value = Read<'de>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ResourceSeed<'_> {
+    type Value = Read<'de>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a resource")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        use std::hash::{BuildHasher, Hasher};
+        const FIELDS: [&str; 5] = ["address", "type", "mode", "provider_name", "deposed_key"];
+        let mut h = foldhash::fast::FixedState::with_seed(0x5107).build_hasher();
+        let mut read = Read {
+            fields: Vec::new(),
+            values: Vec::new(),
+            hash: 0,
+        };
+        let under_values = self
+            .wanted
+            .props
+            .iter()
+            .any(|p| p.len() > 1 && p[0] == "values");
+        while let Some(k) = map.next_key::<LenientStr<'de>>()? {
+            let k = k.0.unwrap_or_default();
+            if k == "values" && under_values {
+                // read member by member: the index keys under it come from this pass
+                h.write(b"values");
+                h.write_u8(0xff);
+                let members = map.next_value::<Members<'de>>()?;
+                for (vk, vv) in members.0 {
+                    h.write(vk.as_bytes());
+                    h.write_u8(0xfd);
+                    h.write(vv.get().as_bytes());
+                    h.write_u8(0xfc);
+                    let wanted = self
+                        .wanted
+                        .props
+                        .iter()
+                        .any(|p| p.len() > 1 && p[0] == "values" && p[1] == vk);
+                    if wanted {
+                        read.values.push((vk, vv));
+                    }
+                }
+                h.write_u8(0xfe);
+                continue;
+            }
+            let v = map.next_value::<&'de RawValue>()?;
+            if k != "address" && k != "index" {
+                h.write(k.as_bytes());
+                h.write_u8(0xff);
+                h.write(v.get().as_bytes());
+                h.write_u8(0xfe);
+            }
+            if FIELDS.contains(&k.as_ref()) || self.wanted.props.iter().any(|p| p[0] == k) {
+                read.fields.push((k, v));
+            }
+        }
+        read.hash = h.finish();
+        Ok(read)
+    }
+}
+
 /// One resource of a side: what the engine reads of every resource, its slice, and its jaq
 /// value once something looked it up.
 pub struct Slot<'a> {
@@ -497,7 +575,6 @@ impl<'a> Slot<'a> {
     /// Reads a resource slice: one shallow pass over its members. Also returns, for each
     /// path of `wanted` the resource has a key at, (path's position, [`key_hash`]).
     pub fn new(raw: &'a RawValue, wanted: &Wanted) -> (Slot<'a>, Vec<(u16, u64)>) {
-        use std::hash::{BuildHasher, Hasher};
         let mut slot = Slot {
             raw,
             address: Cow::Borrowed(""),
@@ -508,59 +585,46 @@ impl<'a> Slot<'a> {
             body_hash: 0,
             val: OnceLock::new(),
         };
-        let Ok(members) = serde_json::from_str::<Members<'a>>(raw.get()) else {
+        let mut de = serde_json::Deserializer::from_str(raw.get());
+        let Ok(read) = de::DeserializeSeed::deserialize(ResourceSeed { wanted }, &mut de) else {
             return (slot, vec![]);
         };
-        let mut h = foldhash::fast::FixedState::with_seed(0x5107).build_hasher();
         let text = |v: &'a RawValue| {
             serde_json::from_str::<LenientStr<'a>>(v.get())
                 .ok()
                 .and_then(|s| s.0)
         };
-        for (k, v) in &members.0 {
+        // duplicate keys: the last wins
+        for (k, v) in &read.fields {
             match k.as_ref() {
                 "address" => slot.address = text(v).unwrap_or_default(),
-                "index" => {}
-                key => {
-                    h.write(key.as_bytes());
-                    h.write_u8(0xff);
-                    h.write(v.get().as_bytes());
-                    h.write_u8(0xfe);
-                    match key {
-                        "type" => slot.type_ = text(v).unwrap_or_default(),
-                        "mode" => slot.mode = text(v).unwrap_or_default(),
-                        "provider_name" => slot.provider_name = text(v).unwrap_or_default(),
-                        "deposed_key" => slot.deposed_key = text(v).map(|k| k.into()),
-                        _ => {}
-                    }
-                }
+                "type" => slot.type_ = text(v).unwrap_or_default(),
+                "mode" => slot.mode = text(v).unwrap_or_default(),
+                "provider_name" => slot.provider_name = text(v).unwrap_or_default(),
+                "deposed_key" => slot.deposed_key = text(v).map(|k| k.into()),
+                _ => {}
             }
         }
-        slot.body_hash = h.finish();
+        slot.body_hash = read.hash;
         let mut keys = Vec::new();
-        if !wanted.props.is_empty() {
-            let top = |k: &str| members.0.iter().rev().find(|(m, _)| m == k).map(|m| m.1);
-            // `values` is read once for every path under it
-            let values = OnceLock::new();
-            for (i, segs) in wanted.props.iter().enumerate() {
-                let found = match segs.as_slice() {
-                    [first, rest @ ..] if first == "values" => values
-                        .get_or_init(|| {
-                            top("values")
-                                .and_then(|v| serde_json::from_str::<Members<'a>>(v.get()).ok())
-                        })
-                        .as_ref()
-                        .and_then(|vm| {
-                            let (second, rest) = rest.split_first()?;
-                            let m = vm.0.iter().rev().find(|(m, _)| m == second)?.1;
-                            dig(m, rest)
-                        }),
-                    [first, rest @ ..] => top(first).and_then(|m| dig(m, rest)),
-                    [] => None,
-                };
-                if let Some((string, k)) = found.and_then(key_of) {
-                    keys.push((i as u16, key_hash(string, &k)));
-                }
+        for (i, segs) in wanted.props.iter().enumerate() {
+            let found = match segs.as_slice() {
+                [first, second, rest @ ..] if first == "values" => read
+                    .values
+                    .iter()
+                    .rev()
+                    .find(|(k, _)| k == second)
+                    .and_then(|(_, m)| dig(m, rest)),
+                [first, rest @ ..] => read
+                    .fields
+                    .iter()
+                    .rev()
+                    .find(|(k, _)| k == first)
+                    .and_then(|(_, m)| dig(m, rest)),
+                [] => None,
+            };
+            if let Some((string, k)) = found.and_then(key_of) {
+                keys.push((i as u16, key_hash(string, &k)));
             }
         }
         (slot, keys)

@@ -10,12 +10,12 @@ use crate::mapping::jq::{self, PerResource};
 use crate::mapping::model::ResourceMapping;
 use crate::mapping::region::{self, Regions};
 use crate::mapping::source::{self, Sections, Slot};
-use crate::mapping::{MappedPlan, MappedResource};
+use crate::mapping::{FastMap, MappedPlan, MappedResource};
 use jaq_json::Val;
 use rayon::prelude::*;
 use regex::Regex;
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 impl Engine {
@@ -65,7 +65,7 @@ impl Engine {
         let regions = Regions::new(&regions_doc);
         // each change's after_unknown marks, when they mark something (a later change of the
         // same address replaces an earlier one)
-        let mut unknown: HashMap<&str, &str> = HashMap::new();
+        let mut unknown: FastMap<&str, &str> = FastMap::default();
         for (a, u) in &s.unknown {
             let u = u.trim();
             if u.starts_with('{') && u[1..].trim_start() != "}" {
@@ -85,7 +85,7 @@ impl Engine {
         let (before, before_keys) = before.unzip();
         phase("  resources", t);
         let mut plan = MappedPlan::default();
-        let empty = HashMap::new();
+        let empty = FastMap::default();
         if let (Some(before), Some(keys)) = (&before, before_keys) {
             let (mapped, _, _) =
                 self.map_side(before, keys, &root, configs, &regions, &empty, &stats);
@@ -95,7 +95,8 @@ impl Engine {
         let after = after.map(|(mut after, mut keys)| {
             // data sources read during plan live in prior_state: make them findable too
             if let Some(before) = &before {
-                let have: HashSet<&str> = after.iter().map(|r| r.address.as_ref()).collect();
+                let have: std::collections::HashSet<&str, foldhash::fast::RandomState> =
+                    after.iter().map(|r| r.address.as_ref()).collect();
                 let extra: Vec<_> = before
                     .iter()
                     .filter(|r| r.mode == "data" && !have.contains(r.address.as_ref()))
@@ -140,7 +141,7 @@ impl Engine {
         root: &Val,
         configs: &Config<'_>,
         regions: &Regions,
-        unknown: &HashMap<&str, &str>,
+        unknown: &FastMap<&str, &str>,
         stats: &MapStats,
     ) -> (Vec<MappedResource>, Vec<String>, Vec<String>) {
         let t = std::time::Instant::now();
@@ -151,7 +152,7 @@ impl Engine {
             root.clone(),
             (self.whole.all, self.whole.idx),
         );
-        let mut by_type: HashMap<&str, Vec<usize>> = HashMap::new();
+        let mut by_type: FastMap<&str, Vec<usize>> = FastMap::default();
         for (i, r) in slots.iter().enumerate() {
             by_type.entry(r.type_.as_ref()).or_default().push(i);
         }
@@ -198,7 +199,7 @@ impl Engine {
         work.sort_by_key(|w| w.0);
         phase("  side: entry paths", t);
         let t = std::time::Instant::now();
-        let mut block_size: HashMap<&str, usize> = HashMap::new();
+        let mut block_size: FastMap<&str, usize> = FastMap::default();
         for (i, _) in &work {
             *block_size.entry(block_of(&slots[*i].address)).or_default() += 1;
         }
@@ -229,7 +230,7 @@ impl Engine {
         };
         let keys: Vec<Option<u64>> = (0..work.len()).into_par_iter().map(key).collect();
         let mut rep: Vec<usize> = (0..work.len()).collect();
-        let mut first: HashMap<u64, usize> = HashMap::new();
+        let mut first: FastMap<u64, usize> = FastMap::default();
         for (k, key) in keys.iter().enumerate() {
             if let Some(h) = key {
                 rep[k] = *first.entry(*h).or_insert(k);
@@ -288,7 +289,7 @@ impl Engine {
             }
         }
         let mut own = own;
-        let mut kept: HashMap<usize, MappedResource> = HashMap::new();
+        let mut kept: FastMap<usize, MappedResource> = FastMap::default();
         let mapped: Vec<MappedResource> = (0..work.len())
             .map(|k| match own[k].take() {
                 Some(r) => {

@@ -7,7 +7,7 @@
 //! document (`cbf::root`) get it built before mapping starts, outside every evaluation's
 //! budget, and only when a loaded mapping has such a filter.
 
-use crate::mapping::jq;
+use crate::mapping::{FastMap, jq};
 use crate::mapping::source::{self, Slot, Wanted};
 use jaq_core::native::{Fun, v};
 use jaq_json::Val;
@@ -42,9 +42,9 @@ impl PropIndex {
 pub(crate) struct SideCx<'s, 'a> {
     pub(crate) slots: &'s [Slot<'a>],
     /// First slot of each address.
-    exact: OnceLock<HashMap<&'s str, u32>>,
+    exact: OnceLock<FastMap<&'s str, u32>>,
     /// First slot whose address starts with `<prefix>[`.
-    prefix: OnceLock<HashMap<&'s str, u32>>,
+    prefix: OnceLock<FastMap<&'s str, u32>>,
     /// Indexes of the properties the loaded filters name (`cbf::all_select("P"; …)`), built
     /// from the keys each slot read.
     props: HashMap<String, PropIndex>,
@@ -150,9 +150,9 @@ impl<'s, 'a> SideCx<'s, 'a> {
         Val::obj(props.iter().map(one).collect())
     }
 
-    fn exact(&self) -> &HashMap<&'s str, u32> {
+    fn exact(&self) -> &FastMap<&'s str, u32> {
         self.exact.get_or_init(|| {
-            let mut m = HashMap::with_capacity(self.slots.len());
+            let mut m = FastMap::with_capacity_and_hasher(self.slots.len(), Default::default());
             for (i, s) in self.slots.iter().enumerate() {
                 if !s.address.is_empty() {
                     m.entry(s.address.as_ref()).or_insert(i as u32);
@@ -175,7 +175,7 @@ impl<'s, 'a> SideCx<'s, 'a> {
             None => *self
                 .prefix
                 .get_or_init(|| {
-                    let mut m = HashMap::new();
+                    let mut m = FastMap::default();
                     for (i, s) in self.slots.iter().enumerate() {
                         let a: &'s str = s.address.as_ref();
                         for (j, _) in a.match_indices('[') {
