@@ -739,7 +739,9 @@ const TYPE_SELECT: &str = r#"^\s*cbf::all_select\(\s*"type"\s*;\s*"([^"]+)"\s*\)
 /// non-indexed `all_select`, `by_address`), the root, or a module's configuration resources.
 pub fn may_scan(text: &str) -> bool {
     let t = text.trim_start();
-    let literal_select = Regex::new(r#"all_select\(\s*"[^"]+"\s*;"#).expect("static regex");
+    static LITERAL_SELECT: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let literal_select = LITERAL_SELECT
+        .get_or_init(|| Regex::new(r#"all_select\(\s*"[^"]+"\s*;"#).expect("static regex"));
     [
         "$__all",
         "$__root",
