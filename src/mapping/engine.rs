@@ -75,7 +75,8 @@ pub struct Engine {
     program: Program,
     filters: Vec<FilterInfo>,
     regexes: HashMap<String, Regex>,
-    data: HashMap<String, Val>,
+    /// `json_data` tables by file name; their entries are converted when first looked up.
+    data: HashMap<String, super::table::Table>,
     ignored: HashMap<String, Vec<Regex>>,
     index_props: Vec<String>,
     /// Resource mappings none of whose filters reads an address or an index: their identical
@@ -597,9 +598,9 @@ impl Engine {
                         kind: DiagKind::Data,
                         message: format!("data file {file:?} not found"),
                     }),
-                    Some(text) => match serde_json::from_str::<serde_json::Value>(&text) {
-                        Ok(v) => {
-                            data.insert(file.clone(), jq::to_val(&v));
+                    Some(text) => match super::table::Table::new(text) {
+                        Ok(t) => {
+                            data.insert(file.clone(), t);
                         }
                         Err(e) => diags.push(Diagnostic {
                             loc: loc.clone(),

@@ -13,6 +13,7 @@ pub mod limits;
 pub mod model;
 pub mod placeholder;
 pub mod region;
+pub mod table;
 
 pub use doc::Document;
 pub use engine::{Engine, MappingFile, read_dir};
