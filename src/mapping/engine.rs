@@ -557,6 +557,10 @@ impl Engine {
         }
         let mut ignored: HashMap<String, Vec<Regex>> = HashMap::new();
         for (prov, g) in &set.general {
+            if let Some(re) = super::ignored::combined(g.ignored.iter().map(|(p, _)| p.as_str())) {
+                ignored.insert(prov.clone(), vec![re]);
+                continue;
+            }
             for (pat, loc) in &g.ignored {
                 match Regex::new(&format!("^(?:{pat})$")) {
                     Ok(re) => ignored.entry(prov.clone()).or_default().push(re),

@@ -8,6 +8,7 @@ pub mod doc;
 pub mod engine;
 pub mod fallback;
 pub mod fast;
+pub mod ignored;
 pub mod jq;
 pub mod limits;
 pub mod model;
