@@ -35,7 +35,10 @@ fn main() {
             if let Ok(root) = node::parse(&text) {
                 node::encode(&root, &mut bytes);
             }
-            let name = format!("{}.node", path.file_name().expect("a file name").to_string_lossy());
+            let name = format!(
+                "{}.node",
+                path.file_name().expect("a file name").to_string_lossy()
+            );
             std::fs::write(out.join(folder).join(name), bytes).expect("OUT_DIR is writable");
         }
     }

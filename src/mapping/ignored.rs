@@ -40,7 +40,13 @@ mod tests {
 
     #[test]
     fn matches_what_one_of_the_patterns_matches() {
-        let pats = ["aws_vpc.*", "aws_subnet", "(?i)AZURERM_x", "a|b", "google_[a-z]+_firewall"];
+        let pats = [
+            "aws_vpc.*",
+            "aws_subnet",
+            "(?i)AZURERM_x",
+            "a|b",
+            "google_[a-z]+_firewall",
+        ];
         let one = combined(pats).unwrap();
         let each: Vec<Regex> = pats
             .iter()

@@ -143,7 +143,9 @@ builtin![
 
 /// The YAML nodes of embedded mapping file `path` if `text` is its text, without parsing it.
 fn builtin_nodes(path: &str, text: &str) -> Option<node::Spanned<node::Node>> {
-    let i = BUILTIN.iter().position(|(_, p, t)| *p == path && *t == text)?;
+    let i = BUILTIN
+        .iter()
+        .position(|(_, p, t)| *p == path && *t == text)?;
     node::decode(BUILTIN_NODES[i])
 }
 
