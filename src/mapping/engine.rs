@@ -128,7 +128,8 @@ pub struct Engine {
     program: Program,
     filters: Vec<FilterInfo>,
     regexes: HashMap<String, Regex>,
-    data: HashMap<String, Val>,
+    /// `json_data` tables by file name; their entries are converted when first looked up.
+    data: HashMap<String, super::table::Table>,
     ignored: HashMap<String, Vec<Regex>>,
     /// The paths of `index_props`, which each resource slot reads a key at.
     wanted: super::source::Wanted,
@@ -619,6 +620,10 @@ impl Engine {
         }
         let mut ignored: HashMap<String, Vec<Regex>> = HashMap::new();
         for (prov, g) in &set.general {
+            if let Some(re) = super::ignored::combined(g.ignored.iter().map(|(p, _)| p.as_str())) {
+                ignored.insert(prov.clone(), vec![re]);
+                continue;
+            }
             for (pat, loc) in &g.ignored {
                 match Regex::new(&format!("^(?:{pat})$")) {
                     Ok(re) => ignored.entry(prov.clone()).or_default().push(re),
@@ -660,9 +665,9 @@ impl Engine {
                         kind: DiagKind::Data,
                         message: format!("data file {file:?} not found"),
                     }),
-                    Some(text) => match serde_json::from_str::<serde_json::Value>(&text) {
-                        Ok(v) => {
-                            data.insert(file.clone(), jq::to_val(&v));
+                    Some(text) => match super::table::Table::new(text) {
+                        Ok(t) => {
+                            data.insert(file.clone(), t);
                         }
                         Err(e) => diags.push(Diagnostic {
                             loc: loc.clone(),
@@ -799,6 +804,18 @@ fn referrers_shape(text: &str) -> Option<(bool, Vec<String>)> {
 
 /// The first call in `text` of a builtin mappings may not use: (byte offset, name).
 fn unsafe_call(text: &str) -> Option<(usize, &'static str)> {
+    // a match is one of these names followed by a word boundary: the filters that have none
+    // (nearly all) are told apart without compiling the regex
+    let word = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_';
+    let candidate = ["halt_error", "halt", "inputs", "input", "env", "$ENV"]
+        .iter()
+        .any(|w| {
+            text.match_indices(w)
+                .any(|(i, _)| text.as_bytes().get(i + w.len()).is_none_or(|b| !word(b)))
+        });
+    if !candidate {
+        return None;
+    }
     static RE: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
     let re = RE.get_or_init(|| {
         Regex::new(r#"(^|[^.$\w"])(halt_error|halt|inputs|input|env)\b($|[^\w":])|\$ENV\b"#)
@@ -823,7 +840,9 @@ const TYPE_SELECT: &str = r#"^\s*cbf::all_select\(\s*"type"\s*;\s*"([^"]+)"\s*\)
 /// non-indexed `all_select`, `by_address`), the root, or a module's configuration resources.
 pub fn may_scan(text: &str) -> bool {
     let t = text.trim_start();
-    let literal_select = Regex::new(r#"all_select\(\s*"[^"]+"\s*;"#).expect("static regex");
+    static LITERAL_SELECT: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let literal_select = LITERAL_SELECT
+        .get_or_init(|| Regex::new(r#"all_select\(\s*"[^"]+"\s*;"#).expect("static regex"));
     [
         "$__all",
         "$__root",

@@ -9,12 +9,15 @@ pub mod doc;
 pub mod engine;
 pub mod fallback;
 pub mod fast;
+pub mod ignored;
 pub mod jq;
 pub mod limits;
 pub mod model;
+pub mod node;
 pub mod placeholder;
 pub mod region;
 pub mod source;
+pub mod table;
 
 pub use doc::Document;
 pub use engine::{Engine, MappingFile, read_dir};
@@ -106,12 +109,15 @@ pub struct MappedPlan {
 
 macro_rules! builtin {
     ($($folder:literal / $file:literal),* $(,)?) => {
-        &[$(($folder, concat!("mappings/", $folder, "/", $file), include_str!(concat!("../../mappings/", $folder, "/", $file)))),*]
+        /// Our shipped mappings, embedded in the binary: (provider folder, path, text).
+        pub const BUILTIN: &[(&str, &str, &str)] = &[$(($folder, concat!("mappings/", $folder, "/", $file), include_str!(concat!("../../mappings/", $folder, "/", $file)))),*];
+        /// The YAML nodes of each of [`BUILTIN`], read by `build.rs` (see `node.rs`; empty when
+        /// the build could not read the file).
+        pub(crate) const BUILTIN_NODES: &[&[u8]] = &[$(include_bytes!(concat!(env!("OUT_DIR"), "/mappings/", $folder, "/", $file, ".node"))),*];
     };
 }
 
-/// Our shipped mappings, embedded in the binary: (provider folder, path, text).
-pub const BUILTIN: &[(&str, &str, &str)] = builtin![
+builtin![
     "aws" / "general.yaml",
     "aws" / "ec2.yaml",
     "aws" / "ebs.yaml",
@@ -141,6 +147,14 @@ pub const BUILTIN: &[(&str, &str, &str)] = builtin![
     "azure" / "apps.yaml",
     "azure" / "unsupported.yaml",
 ];
+
+/// The YAML nodes of embedded mapping file `path` if `text` is its text, without parsing it.
+fn builtin_nodes(path: &str, text: &str) -> Option<node::Spanned<node::Node>> {
+    let i = BUILTIN
+        .iter()
+        .position(|(_, p, t)| *p == path && *t == text)?;
+    node::decode(BUILTIN_NODES[i])
+}
 
 /// The embedded mapping files.
 /// The address a deposed object (left over from a failed create-before-destroy replacement) is

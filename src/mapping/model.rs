@@ -1,7 +1,6 @@
 //! The YAML model of mapping files (general, compute_resource, properties…), read with locations, and layered merging.
 
-use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde_saphyr::Spanned;
+use super::node::{Node, Spanned};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
@@ -63,72 +62,6 @@ impl Diagnostic {
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.loc, self.message)
-    }
-}
-
-/// A generic YAML node with locations.
-#[derive(Debug, Clone)]
-pub enum Node {
-    Null,
-    Bool(bool),
-    Num(f64),
-    Str(String),
-    Seq(Vec<Spanned<Node>>),
-    Map(Vec<(Spanned<String>, Spanned<Node>)>),
-}
-
-impl<'de> Deserialize<'de> for Node {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Node;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("any YAML value")
-            }
-            fn visit_bool<E>(self, v: bool) -> Result<Node, E> {
-                Ok(Node::Bool(v))
-            }
-            fn visit_i64<E>(self, v: i64) -> Result<Node, E> {
-                Ok(Node::Num(v as f64))
-            }
-            fn visit_u64<E>(self, v: u64) -> Result<Node, E> {
-                Ok(Node::Num(v as f64))
-            }
-            fn visit_f64<E>(self, v: f64) -> Result<Node, E> {
-                Ok(Node::Num(v))
-            }
-            fn visit_str<E>(self, v: &str) -> Result<Node, E> {
-                Ok(Node::Str(v.to_string()))
-            }
-            fn visit_string<E>(self, v: String) -> Result<Node, E> {
-                Ok(Node::Str(v))
-            }
-            fn visit_unit<E>(self) -> Result<Node, E> {
-                Ok(Node::Null)
-            }
-            fn visit_none<E>(self) -> Result<Node, E> {
-                Ok(Node::Null)
-            }
-            fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Node, D::Error> {
-                Node::deserialize(d)
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<Node, A::Error> {
-                let mut v = Vec::new();
-                while let Some(x) = a.next_element::<Spanned<Node>>()? {
-                    v.push(x);
-                }
-                Ok(Node::Seq(v))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<Node, A::Error> {
-                let mut v = Vec::new();
-                while let Some(k) = a.next_key::<Spanned<String>>()? {
-                    let val = a.next_value::<Spanned<Node>>()?;
-                    v.push((k, val));
-                }
-                Ok(Node::Map(v))
-            }
-        }
-        d.deserialize_any(V)
     }
 }
 
@@ -522,7 +455,12 @@ pub fn parse_into(
     diags: &mut Vec<Diagnostic>,
 ) {
     let file: Arc<str> = Arc::from(file);
-    let root: Spanned<Node> = match serde_saphyr::from_str(text) {
+    // an embedded file is read from the nodes the build stored, the others are parsed
+    let parsed = match super::builtin_nodes(&file, text) {
+        Some(root) => Ok(root),
+        None => super::node::parse(text),
+    };
+    let root = match parsed {
         Ok(r) => r,
         Err(e) => {
             let (line, col) = e

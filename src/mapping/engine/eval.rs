@@ -366,7 +366,7 @@ impl RCx<'_, '_, '_> {
                 .and_then(|g| g.json_data.get(name))
                 .or_else(|| general.values().find_map(|g| g.json_data.get(name)))?;
             let table = self.e.data.get(&file.0)?;
-            let item = jq::get(table, &key_s)?;
+            let item = table.get(&key_s)?;
             return match &r.property {
                 Some(p) if p.id != usize::MAX => self.eval(p.id, item, None).into_iter().next(),
                 Some(p) => jq::get(item, p.text.trim())

@@ -1,0 +1,45 @@
+//! Build script: reads the embedded mapping files (`mappings/<provider>/*.yaml`) into the compact
+//! binary form of their YAML nodes (`src/mapping/node.rs`), which the binary decodes instead of
+//! parsing the YAML at every run.
+
+use std::path::Path;
+
+#[allow(dead_code)]
+#[path = "src/mapping/node.rs"]
+mod node;
+
+fn main() {
+    println!("cargo::rerun-if-changed=mappings");
+    println!("cargo::rerun-if-changed=src/mapping/node.rs");
+    let out = std::env::var("OUT_DIR").expect("OUT_DIR is set for build scripts");
+    let out = Path::new(&out).join("mappings");
+    let mut folders: Vec<_> = std::fs::read_dir("mappings")
+        .expect("mappings/")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir())
+        .collect();
+    folders.sort();
+    for dir in folders {
+        let folder = dir.file_name().expect("a folder name");
+        std::fs::create_dir_all(out.join(folder)).expect("OUT_DIR is writable");
+        for file in std::fs::read_dir(&dir).expect("a mappings folder") {
+            let path = file.expect("a folder entry").path();
+            if path.extension().is_none_or(|e| e != "yaml") {
+                continue;
+            }
+            println!("cargo::rerun-if-changed={}", path.display());
+            let text = std::fs::read_to_string(&path).expect("a readable mapping file");
+            // a file that does not parse is stored empty: the binary parses its YAML and
+            // reports the error as for any mapping file
+            let mut bytes = Vec::new();
+            if let Ok(root) = node::parse(&text) {
+                node::encode(&root, &mut bytes);
+            }
+            let name = format!(
+                "{}.node",
+                path.file_name().expect("a file name").to_string_lossy()
+            );
+            std::fs::write(out.join(folder).join(name), bytes).expect("OUT_DIR is writable");
+        }
+    }
+}
