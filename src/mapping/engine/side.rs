@@ -7,8 +7,8 @@
 //! document (`cbf::root`) get it built before mapping starts, outside every evaluation's
 //! budget, and only when a loaded mapping has such a filter.
 
-use crate::mapping::{FastMap, jq};
 use crate::mapping::source::{self, Slot, Wanted};
+use crate::mapping::{FastMap, jq};
 use jaq_core::native::{Fun, v};
 use jaq_json::Val;
 use std::cell::Cell;
