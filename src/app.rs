@@ -111,7 +111,7 @@ pub fn assessment(
 }
 
 /// What the mapping engine reads of a parsed plan: its sections, as the plan keeps them.
-pub fn sections<'a>(plan: &Plan<'a>) -> mapping::Sections<'a> {
+pub fn sections<'a>(plan: &'a Plan<'_>) -> mapping::Sections<'a> {
     let values = if plan.values.is_some() {
         // a state document's resources: the renderer's typed values keep no slices
         serde_json::from_str::<&serde_json::value::RawValue>(plan.text)
@@ -127,11 +127,14 @@ pub fn sections<'a>(plan: &Plan<'a>) -> mapping::Sections<'a> {
         values,
         configuration: plan.configuration,
         variables: plan.variables,
+        // only the marks that mark something
         unknown: plan
             .resource_changes
             .iter()
             .flatten()
-            .map(|rc| (rc.address.clone(), rc.change.after_unknown.text()))
+            .map(|rc| (rc.address.as_ref(), rc.change.after_unknown.text().trim()))
+            .filter(|(_, u)| u.starts_with('{') && u[1..].trim_start() != "}")
+            .map(|(a, u)| (Cow::Borrowed(a), u))
             .collect(),
     }
 }
@@ -149,6 +152,9 @@ fn map(plan: &Plan<'_>, engine: &mapping::Engine, c: &CarbonOptions) -> mapping:
     // resources planned_values lacks, from the changes' own values
     let t = std::time::Instant::now();
     mapping::fallback::fill_from_changes(plan, &mut m, engine, &config);
+    drop(config);
+    // what mapping built and freed goes back before the report is built
+    crate::memory::release();
     phase("map: resources planned_values lacks", t);
     override_regions(&mut m, &c.regions);
     m

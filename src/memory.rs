@@ -27,13 +27,19 @@ pub fn tune() {
     }
 }
 
-/// Returns the pages freed so far to the operating system (with mimalloc; a no-op otherwise).
+/// Returns the pages freed so far to the operating system (with mimalloc; a no-op otherwise),
+/// on this thread and on every thread of the rayon pool (each keeps its own heap).
 pub fn release() {
     #[cfg(feature = "mimalloc")]
-    // SAFETY: `mi_collect` has no preconditions; it only walks mimalloc's own free lists.
-    unsafe {
-        libmimalloc_sys::mi_collect(true)
-    };
+    {
+        fn collect() {
+            // SAFETY: `mi_collect` has no preconditions; it only walks mimalloc's own free
+            // lists (of the calling thread's heap, and abandoned pages).
+            unsafe { libmimalloc_sys::mi_collect(true) };
+        }
+        rayon::broadcast(|_| collect());
+        collect();
+    }
 }
 
 /// Resident memory now and at its peak so far, as `/proc/self/status` gives them (`"123 kB"`;

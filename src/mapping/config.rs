@@ -45,11 +45,6 @@ fn last<'a>(m: &Members<'a>, key: &str) -> Option<&'a RawValue> {
     m.0.iter().rev().find(|(k, _)| k == key).map(|(_, v)| *v)
 }
 
-/// A slice as JSON (small pieces only).
-fn json(r: Option<&RawValue>) -> Option<serde_json::Value> {
-    r.and_then(|r| serde_json::from_str(r.get()).ok())
-}
-
 fn members(raw: &RawValue) -> Members<'_> {
     serde_json::from_str::<Members<'_>>(raw.get()).unwrap_or(Members(Vec::new()))
 }
@@ -191,74 +186,45 @@ impl<'a> Config<'a> {
             .collect()
     }
 
-    /// What `mapping::region::Regions` reads, as JSON: provider configurations, variables,
-    /// and per module its module calls' expressions and its variables (small next to the
-    /// configuration). Resources are left out: the engine gives `Regions` each resource's
-    /// `provider_config_key` from its own block ([`Config::block`]), and a block without one
-    /// has none to find there either.
-    pub fn regions_doc(&self, variables: Option<&RawValue>) -> serde_json::Value {
-        use serde_json::{Map as JMap, Value};
-        let mut conf = JMap::new();
-        if let Some(pc) = json(self.provider_config) {
-            conf.insert("provider_config".into(), pc);
-        }
-        if self.modules.contains_key("") {
-            conf.insert("root_module".into(), self.module_json("", 0));
-        }
-        let mut doc = JMap::new();
-        doc.insert("configuration".into(), Value::Object(conf));
-        if let Some(v) = json(variables) {
-            doc.insert("variables".into(), v);
-        }
-        Value::Object(doc)
-    }
-
-    fn module_json(&self, path: &str, depth: usize) -> serde_json::Value {
-        use serde_json::{Map as JMap, Value};
-        let mut out = JMap::new();
-        let Some(m) = self.modules.get(path) else {
-            return Value::Object(out);
-        };
-        let body = members(m.body);
-        if let Some(v) = json(last(&body, "variables")) {
-            out.insert("variables".into(), v);
-        }
-        if let Some(calls) = last(&body, "module_calls").filter(|c| c.get().starts_with('{')) {
-            let mut cs = JMap::new();
-            for (name, call) in members(calls).0 {
-                let mut c = JMap::new();
-                let cm = members(call);
-                if let Some(e) = json(last(&cm, "expressions")) {
-                    c.insert("expressions".into(), e);
-                }
-                if last(&cm, "module").is_some() && depth < 64 {
-                    let child = if path.is_empty() {
-                        format!("module.{name}")
-                    } else {
-                        format!("{path}.module.{name}")
-                    };
-                    c.insert("module".into(), self.module_json(&child, depth + 1));
-                }
-                cs.insert(name.to_string(), Value::Object(c));
-            }
-            out.insert("module_calls".into(), Value::Object(cs));
-        }
-        Value::Object(out)
-    }
-
     /// `expressions.<name>` of the call of module `path`.
     pub fn call_expression(&self, path: &str, name: &str) -> Option<Val> {
+        Some(value(Some(self.call_expression_raw(path, name)?)))
+    }
+
+    /// [`Config::call_expression`] as written.
+    pub fn call_expression_raw(&self, path: &str, name: &str) -> Option<&'a RawValue> {
         let call = self.modules.get(path)?.call?;
         let e = last(&members(call), "expressions")?;
-        Some(value(Some(last(&members(e), name)?)))
+        last(&members(e), name)
     }
 
     /// The default of variable `name` of module `path`.
     pub fn variable_default(&self, path: &str, name: &str) -> Option<Val> {
+        Some(value(Some(self.variable_default_raw(path, name)?)))
+    }
+
+    /// [`Config::variable_default`] as written.
+    pub fn variable_default_raw(&self, path: &str, name: &str) -> Option<&'a RawValue> {
         let m = self.modules.get(path)?;
         let vars = last(&members(m.body), "variables")?;
         let var = last(&members(vars), name)?;
-        Some(value(Some(last(&members(var), "default")?)))
+        last(&members(var), "default")
+    }
+
+    /// The configuration's `provider_config` as written.
+    pub fn provider_config(&self) -> Option<&'a RawValue> {
+        self.provider_config
+    }
+
+    /// The `provider_config_key` of configuration resource `rel` in module `modpath`.
+    pub fn provider_key(&self, modpath: &str, rel: &str) -> Option<String> {
+        let i = *self.blocks.get(&(modpath.to_string(), rel.to_string()))?;
+        let (_, r) = self.modules.get(modpath)?.resources.get(i)?;
+        let k = last(&members(r), "provider_config_key")?;
+        k.get()
+            .starts_with('"')
+            .then(|| serde_json::from_str::<String>(k.get()).ok())
+            .flatten()
     }
 
     /// The expression of output `output` of module `path`.

@@ -5,7 +5,8 @@ use super::config::Config;
 use super::jq;
 use super::source::Slot;
 use jaq_json::Val;
-use serde_json::Value;
+use serde_json::value::RawValue;
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 /// Provider families the engine maps.
@@ -70,87 +71,62 @@ pub fn config_address(addr: &str) -> (String, String) {
     (module, rest)
 }
 
-/// Provider configurations of a plan, and which one each configured resource uses.
-#[derive(Default)]
+/// Provider configurations of a plan, and which one each configured resource uses: read from
+/// the configuration's slices (`mapping::config`), nothing of it built but the strings an
+/// expression leads to.
 pub struct Regions<'a> {
-    configs: HashMap<&'a str, &'a Value>,
-    /// Built on first use (the engine passes keys it already has).
-    resource_keys: std::sync::OnceLock<HashMap<(String, String), &'a str>>,
-    root: Option<&'a Value>,
+    config: &'a Config<'a>,
+    configs: HashMap<Cow<'a, str>, &'a RawValue>,
     /// The region of every configured provider key, per provider family.
-    pre: HashMap<(&'a str, &'static str), Option<String>>,
-    module_calls: HashMap<String, &'a Value>,
-    variables: HashMap<&'a str, &'a Value>,
+    pre: HashMap<(String, &'static str), Option<String>>,
+    /// Root module variables: their `value`.
+    variables: HashMap<Cow<'a, str>, &'a RawValue>,
+}
+
+/// A string slice's text.
+fn string(raw: Option<&RawValue>) -> Option<String> {
+    let raw = raw?;
+    raw.get()
+        .starts_with('"')
+        .then(|| serde_json::from_str::<String>(raw.get()).ok())
+        .flatten()
+}
+
+fn field<'a>(raw: Option<&'a RawValue>, key: &str) -> Option<&'a RawValue> {
+    super::source::member(raw?, key)
 }
 
 impl<'a> Regions<'a> {
-    pub fn new(doc: &'a Value) -> Regions<'a> {
-        let mut r = Regions::default();
-        let conf = &doc["configuration"];
-        if let Some(pc) = conf["provider_config"].as_object() {
-            r.configs = pc.iter().map(|(k, v)| (k.as_str(), v)).collect();
-        }
-        if let Some(vars) = doc["variables"].as_object() {
-            r.variables = vars
-                .iter()
-                .map(|(k, v)| (k.as_str(), &v["value"]))
-                .collect();
-        }
-        r.root = Some(&conf["root_module"]);
-        r.calls(&conf["root_module"], String::new());
+    /// The provider configurations of `config` and the root module's `variables` section.
+    pub fn new(config: &'a Config<'a>, variables: Option<&'a RawValue>) -> Regions<'a> {
+        let members = |r: Option<&'a RawValue>| {
+            r.and_then(|r| serde_json::from_str::<super::source::Members<'a>>(r.get()).ok())
+                .map(|m| m.0)
+                .unwrap_or_default()
+        };
+        let mut r = Regions {
+            config,
+            configs: members(config.provider_config()).into_iter().collect(),
+            pre: HashMap::new(),
+            variables: members(variables)
+                .into_iter()
+                .filter_map(|(k, v)| Some((k, field(Some(v), "value")?)))
+                .collect(),
+        };
         let mut pre = HashMap::new();
         for key in r.configs.keys() {
             for fam in ["aws", "gcp", "azure"] {
-                pre.insert((*key, fam), r.region_for_key(key, fam, 0));
+                pre.insert((key.to_string(), fam), r.region_for_key(key, fam, 0));
             }
         }
         r.pre = pre;
         r
     }
 
-    fn calls(&mut self, module: &'a Value, path: String) {
-        for (name, call) in module["module_calls"].as_object().into_iter().flatten() {
-            let child = if path.is_empty() {
-                format!("module.{name}")
-            } else {
-                format!("{path}.module.{name}")
-            };
-            self.module_calls.insert(child.clone(), call);
-            self.calls(&call["module"], child);
-        }
-    }
-
-    fn walk(module: &'a Value, path: String, out: &mut HashMap<(String, String), &'a str>) {
-        for res in module["resources"].as_array().into_iter().flatten() {
-            if let (Some(a), Some(k)) =
-                (res["address"].as_str(), res["provider_config_key"].as_str())
-            {
-                // addresses inside module_calls are module-relative in most versions; be tolerant
-                let (_, rel) = config_address(a);
-                out.insert((path.clone(), rel), k);
-            }
-        }
-        for (name, call) in module["module_calls"].as_object().into_iter().flatten() {
-            let child = if path.is_empty() {
-                format!("module.{name}")
-            } else {
-                format!("{path}.module.{name}")
-            };
-            Self::walk(&call["module"], child, out);
-        }
-    }
-
     /// The provider_config_key of a resource instance address, if the configuration has it.
-    pub fn key_of(&self, address: &str) -> Option<&str> {
-        let keys = self.resource_keys.get_or_init(|| {
-            let mut out = HashMap::new();
-            if let Some(root) = self.root {
-                Self::walk(root, String::new(), &mut out);
-            }
-            out
-        });
+    pub fn key_of(&self, address: &str) -> Option<String> {
         let (m, r) = config_address(address);
-        keys.get(&(m, r)).copied()
+        self.config.provider_key(&m, &r)
     }
 
     /// Like [`Regions::region_for`], with the resource's provider_config_key when the caller has it.
@@ -162,7 +138,7 @@ impl<'a> Regions<'a> {
         provider_name: &str,
     ) -> Option<String> {
         match key {
-            Some(k) => match self.pre.get(&(k, family)) {
+            Some(k) => match self.pre.get(&(k.to_string(), fam_static(family))) {
                 Some(r) => r.clone(),
                 None => self.region_for_key(k, family, 0),
             },
@@ -171,54 +147,62 @@ impl<'a> Regions<'a> {
     }
 
     /// Value of an expression (`constant_value`, or a reference to `var.x`) in the module at `module`.
-    fn expr(&self, e: &Value, module: &str, depth: usize) -> Option<String> {
+    fn expr(&self, e: Option<&RawValue>, module: &str, depth: usize) -> Option<String> {
         if depth > 8 {
             return None;
         }
-        if let Some(s) = e["constant_value"].as_str() {
-            return Some(s.to_string());
+        let e = e?;
+        if let Some(s) = string(field(Some(e), "constant_value")) {
+            return Some(s);
         }
-        let refs = e["references"].as_array()?;
-        for r in refs.iter().filter_map(Value::as_str) {
+        let refs = field(Some(e), "references")?;
+        let refs: Vec<Cow<'_, str>> = serde_json::from_str::<Vec<&RawValue>>(refs.get())
+            .ok()?
+            .into_iter()
+            .filter_map(|r| string(Some(r)).map(Cow::Owned))
+            .collect();
+        for r in refs {
             let Some(var) = r.strip_prefix("var.") else {
                 continue;
             };
             let var = var.split(['.', '[']).next().unwrap_or(var);
             if module.is_empty() {
-                if let Some(s) = self.variables.get(var).and_then(|v| v.as_str()) {
-                    return Some(s.to_string());
+                if let Some(s) = string(self.variables.get(var).copied()) {
+                    return Some(s);
                 }
-            } else if let Some(call) = self.module_calls.get(module) {
+            } else if self.config.has_module(module) {
                 let parent = module.rfind(".module.").map_or("", |i| &module[..i]);
-                if let Some(v) = self.expr(&call["expressions"][var], parent, depth + 1) {
+                let call_expr = self.config.call_expression_raw(module, var);
+                if let Some(v) = self.expr(call_expr, parent, depth + 1) {
                     return Some(v);
                 }
                 // the module variable's own default
-                if let Some(s) = call["module"]["variables"][var]["default"].as_str() {
-                    return Some(s.to_string());
+                if let Some(s) = string(self.config.variable_default_raw(module, var)) {
+                    return Some(s);
                 }
             }
         }
         None
     }
 
-    fn region_of_config(&self, cfg: &Value, family: &str) -> Option<String> {
-        let module = cfg["module_address"].as_str().unwrap_or("");
-        let ex = &cfg["expressions"];
+    fn region_of_config(&self, cfg: &RawValue, family: &str) -> Option<String> {
+        let module = string(field(Some(cfg), "module_address")).unwrap_or_default();
+        let ex = field(Some(cfg), "expressions");
+        let at = |k: &str| field(ex, k);
         match family {
-            "gcp" => self.expr(&ex["region"], module, 0).or_else(|| {
-                self.expr(&ex["zone"], module, 0)
+            "gcp" => self.expr(at("region"), &module, 0).or_else(|| {
+                self.expr(at("zone"), &module, 0)
                     .map(|z| gcp_zone_region(&z))
             }),
-            "azure" => self.expr(&ex["location"], module, 0),
-            _ => self.expr(&ex["region"], module, 0),
+            "azure" => self.expr(at("location"), &module, 0),
+            _ => self.expr(at("region"), &module, 0),
         }
     }
 
     /// Region of the provider configuration a resource uses, following aliases and module passing.
     pub fn region_for(&self, address: &str, family: &str, provider_name: &str) -> Option<String> {
         let key = match self.key_of(address) {
-            Some(k) => k.to_string(),
+            Some(k) => k,
             None => {
                 // no configuration entry (state document): the module's default provider
                 let (m, _) = config_address(address);
@@ -230,7 +214,7 @@ impl<'a> Regions<'a> {
                 }
             }
         };
-        match self.pre.get(&(key.as_str(), family)) {
+        match self.pre.get(&(key.clone(), fam_static(family))) {
             Some(r) => r.clone(),
             None => self.region_for_key(&key, family, 0),
         }
@@ -272,6 +256,15 @@ impl<'a> Regions<'a> {
             return self.region_for_key(name, family, depth + 1);
         }
         None
+    }
+}
+
+/// A family name as the `'static` key of [`Regions`]' table.
+fn fam_static(family: &str) -> &'static str {
+    match family {
+        "gcp" => "gcp",
+        "azure" => "azure",
+        _ => "aws",
     }
 }
 
@@ -639,7 +632,10 @@ mod tests {
                 }
             }
         });
-        let r = Regions::new(&doc);
+        let text = doc.to_string();
+        let sections = crate::mapping::source::Sections::from_text(&text);
+        let config = Config::new(sections.configuration);
+        let r = Regions::new(&config, sections.variables);
         let reg = |a: &str, f: &str| r.region_for(a, f, "registry.terraform.io/hashicorp/aws");
         assert_eq!(
             reg("aws_instance.a[0]", "aws").as_deref(),

@@ -61,8 +61,7 @@ impl Engine {
         crate::mapping::limits::set_locations(self.locs.clone());
         let t = std::time::Instant::now();
         let variables = source::value(s.variables);
-        let regions_doc = configs.regions_doc(s.variables);
-        let regions = Regions::new(&regions_doc);
+        let regions = Regions::new(configs, s.variables);
         // each change's after_unknown marks, when they mark something (a later change of the
         // same address replaces an earlier one)
         let mut unknown: FastMap<&str, &str> = FastMap::default();
