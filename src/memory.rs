@@ -42,6 +42,18 @@ pub fn release() {
     }
 }
 
+/// CPU time (user + system) the process has used so far, in seconds (0 where `getrusage`
+/// fails). For `CARBON_SHOW_PROFILE`.
+pub fn cpu_seconds() -> f64 {
+    // SAFETY: `getrusage` writes one `rusage` it is given; a zeroed one is valid to pass.
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) } != 0 {
+        return 0.0;
+    }
+    let t = |v: libc::timeval| v.tv_sec as f64 + v.tv_usec as f64 / 1e6;
+    t(u.ru_utime) + t(u.ru_stime)
+}
+
 /// Resident memory now and at its peak so far, as `/proc/self/status` gives them (`"123 kB"`;
 /// empty strings elsewhere than on Linux). For `CARBON_SHOW_PROFILE`.
 pub fn resident() -> (String, String) {

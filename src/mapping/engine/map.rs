@@ -251,6 +251,10 @@ impl Engine {
                 if same { r } else { k }
             })
             .collect();
+        if profiling() {
+            let reps = rep.iter().enumerate().filter(|(k, r)| k == *r).count();
+            eprintln!("  side: {} to map, {reps} mapped (the others equal to one of them)", work.len());
+        }
         phase("  side: prepare", t);
         let t = std::time::Instant::now();
         let own: Vec<Option<MappedResource>> = work

@@ -7,8 +7,9 @@ pub(super) fn phase(name: &str, since: std::time::Instant) {
     if profiling() {
         let (now, peak) = crate::memory::resident();
         eprintln!(
-            "{name}: {:.3}s (RSS {now}, peak {peak})",
-            since.elapsed().as_secs_f64()
+            "{name}: {:.3}s (RSS {now}, peak {peak}; process CPU so far {:.3}s)",
+            since.elapsed().as_secs_f64(),
+            crate::memory::cpu_seconds()
         );
     }
 }
