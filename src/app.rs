@@ -489,23 +489,20 @@ fn assess(
         secrets.extend(crate::redact::schema_sensitive_strings(plan, s));
     }
     let hide = crate::redact::Redactor::new(&secrets);
+    drop(secrets);
     if let Some(h) = &hide {
         h.mapped(&mut mapped);
     }
     phase("  assess: sensitive values", t);
-    let managed: Vec<(&ResourceChange, Cow<'_, str>)> = plan
+    let changes: Vec<Change<'_>> = plan
         .resource_changes
         .iter()
         .flatten()
         .filter(|rc| rc.mode == "managed")
-        .map(|rc| (rc, carbon_address(rc)))
-        .collect();
-    let changes: Vec<Change<'_>> = managed
-        .iter()
-        .map(|(rc, address)| Change {
-            address,
+        .map(|rc| Change {
+            address: carbon_address(rc),
             resource_type: &rc.type_,
-            actions: rc.change.actions.iter().map(|a| a.to_string()).collect(),
+            actions: &rc.change.actions,
         })
         .collect();
     let mut a = carbon::assess_keeping(&changes, &mapped, c.settings, keep_inputs);
@@ -519,9 +516,18 @@ fn assess(
         ));
     }
     phase("  assess: figures", t);
-    if let Some(h) = &hide {
-        a.report.redact_with(h);
-    }
+    drop(changes);
+    // what the mappings found is done with: freed on both cores, beside the redaction
+    let mapping::MappedPlan { before, after, .. } = mapped;
+    rayon::join(
+        || drop(before),
+        || {
+            drop(after);
+            if let Some(h) = &hide {
+                a.report.redact_with(h);
+            }
+        },
+    );
     phase("assess", t);
     a
 }

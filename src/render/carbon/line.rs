@@ -177,7 +177,7 @@ fn hardware(s: &Side) -> [(&'static str, f64, &'static str, u8); 5] {
 
 fn place(s: &Side) -> String {
     match &s.region {
-        Some(r) => r.clone(),
+        Some(r) => r.to_string(),
         None => "region unknown".into(),
     }
 }

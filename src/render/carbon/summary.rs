@@ -580,7 +580,7 @@ mod tests {
                 ..Figures::default()
             },
             range_per_hour: Default::default(),
-            sources: vec!["aws_instances".into()],
+            sources: crate::report::Sources::NONE.with(crate::report::Table::AwsInstances),
         })
     }
 
