@@ -180,51 +180,129 @@ pub fn assess_keeping(
     settings: Settings,
     keep_inputs: bool,
 ) -> Assessment {
-    // each address's mapped resources, and whether the report has it yet
-    let mut slots: Map<&str, Slot<'_>> = Map::with_capacity_and_hasher(
-        mapped.before.len().max(mapped.after.len()),
-        Default::default(),
-    );
-    fn slot<'s, 'a>(
-        slots: &'s mut Map<&'a str, Slot<'a>>,
-        m: &'a MappedResource,
-    ) -> &'s mut Slot<'a> {
-        let address = m.address.as_str();
-        slots.entry(address).or_insert(Slot {
-            address,
-            ..Slot::default()
-        })
-    }
-    for m in &mapped.before {
-        slot(&mut slots, m).before = Some(m);
-    }
-    for m in &mapped.after {
-        slot(&mut slots, m).after = Some(m);
-    }
-    let mut order: Vec<Entry<'_>> = Vec::new();
-    for c in changes {
-        if let Some(slot) = slots.get_mut(&*c.address)
-            && !slot.reported
-        {
-            slot.reported = true;
-            order.push((*slot, c.resource_type, Actions::Plan(c.actions)));
-        }
-    }
-    for m in mapped.after.iter().chain(mapped.before.iter()) {
-        let slot = slots.get_mut(m.address.as_str()).expect("indexed above");
-        if !slot.reported {
-            slot.reported = true;
-            let action = match (slot.before, slot.after) {
-                (Some(_), Some(_)) => "no-op",
-                _ if changes.is_empty() => "no-op",
-                (_, Some(_)) => "create",
-                _ => "delete",
-            };
-            order.push((*slot, &m.resource_type, Actions::One(action)));
-        }
-    }
-    drop(slots);
+    assess_order(&Order::new(changes, mapped), mapped, settings, keep_inputs)
+}
 
+/// The resources of a report, in the plan's order: every address the mappings found, with
+/// its type and actions (its change's, or those its sides imply). Held as indices into the
+/// mapped plan, so that it can be worked out while the plan's sensitive values are still
+/// being found (and then hidden in the mapped resources).
+pub struct Order<'a> {
+    entries: Vec<Entry<'a>>,
+}
+
+/// One resource of an [`Order`]: its mapped resources (indices into `before` and `after`),
+/// type and actions.
+#[derive(Clone, Copy)]
+struct Entry<'a> {
+    before: Option<u32>,
+    after: Option<u32>,
+    resource_type: Type<'a>,
+    actions: Actions<'a>,
+}
+
+/// Where a resource's type is read: its change, or a mapped resource (a side and an index).
+#[derive(Clone, Copy)]
+enum Type<'a> {
+    Change(&'a str),
+    Mapped(bool, u32),
+}
+
+impl<'a> Order<'a> {
+    /// The resources of `changes` (in plan order) that the mappings found, then the mapped
+    /// resources that no change names (a state document, or a plan that leaves out no-op
+    /// changes), as unchanged, created or deleted.
+    pub fn new(changes: &[Change<'a>], mapped: &MappedPlan) -> Order<'a> {
+        // each address's mapped resources, and whether the order has it yet
+        #[derive(Default)]
+        struct Slot {
+            before: Option<u32>,
+            after: Option<u32>,
+            listed: bool,
+        }
+        let mut slots: Map<&str, Slot> = Map::with_capacity_and_hasher(
+            mapped.before.len().max(mapped.after.len()),
+            Default::default(),
+        );
+        // per side: whether each resource is the one its slot holds (the last of its address),
+        // and whether that slot is listed (so that the resources of listed slots are passed
+        // over without a lookup)
+        let mut held = [
+            vec![true; mapped.before.len()],
+            vec![true; mapped.after.len()],
+        ];
+        let mut listed = [
+            vec![false; mapped.before.len()],
+            vec![false; mapped.after.len()],
+        ];
+        for (i, m) in mapped.before.iter().enumerate() {
+            let slot = slots.entry(&m.address).or_default();
+            if let Some(was) = slot.before.replace(i as u32) {
+                held[0][was as usize] = false;
+            }
+        }
+        for (i, m) in mapped.after.iter().enumerate() {
+            let slot = slots.entry(&m.address).or_default();
+            if let Some(was) = slot.after.replace(i as u32) {
+                held[1][was as usize] = false;
+            }
+        }
+        fn list(slot: &mut Slot, listed: &mut [Vec<bool>; 2]) {
+            slot.listed = true;
+            for (side, i) in [(0, slot.before), (1, slot.after)] {
+                if let Some(i) = i {
+                    listed[side][i as usize] = true;
+                }
+            }
+        }
+        let mut entries = Vec::new();
+        for c in changes {
+            if let Some(slot) = slots.get_mut(&*c.address)
+                && !slot.listed
+            {
+                list(slot, &mut listed);
+                entries.push(Entry {
+                    before: slot.before,
+                    after: slot.after,
+                    resource_type: Type::Change(c.resource_type),
+                    actions: Actions::Plan(c.actions),
+                });
+            }
+        }
+        let after = mapped.after.iter().enumerate().map(|(i, m)| (1, i, m));
+        let before = mapped.before.iter().enumerate().map(|(i, m)| (0, i, m));
+        for (side, i, m) in after.chain(before) {
+            if held[side][i] && listed[side][i] {
+                continue;
+            }
+            let slot = slots.get_mut(m.address.as_str()).expect("indexed above");
+            if !slot.listed {
+                list(slot, &mut listed);
+                let action = match (slot.before, slot.after) {
+                    (Some(_), Some(_)) => "no-op",
+                    _ if changes.is_empty() => "no-op",
+                    (_, Some(_)) => "create",
+                    _ => "delete",
+                };
+                entries.push(Entry {
+                    before: slot.before,
+                    after: slot.after,
+                    resource_type: Type::Mapped(side == 1, i as u32),
+                    actions: Actions::One(action),
+                });
+            }
+        }
+        Order { entries }
+    }
+}
+
+/// [`assess_keeping`] of the resources of `order`.
+pub fn assess_order(
+    order: &Order<'_>,
+    mapped: &MappedPlan,
+    settings: Settings,
+    keep_inputs: bool,
+) -> Assessment {
     let want = if keep_inputs {
         Want::Inputs
     } else {
@@ -232,13 +310,24 @@ pub fn assess_keeping(
     };
     // Each resource is priced on its own: in parallel, in the plan's order.
     let (resources, inputs): (Vec<ResourceReport>, Vec<Option<Box<Inputs>>>) = order
+        .entries
         .par_iter()
-        .map(|&(slot, resource_type, actions)| {
-            let address = slot.address;
+        .map(|e| {
+            let actions = e.actions;
+            let b = at(e.before, &mapped.before);
+            let address = b.or(at(e.after, &mapped.after)).map_or("", |m| &m.address);
+            let resource_type = match e.resource_type {
+                Type::Change(t) => t,
+                Type::Mapped(true, i) => &mapped.after[i as usize].resource_type,
+                Type::Mapped(false, i) => &mapped.before[i as usize].resource_type,
+            };
             let forget = actions.any(|a| a == "forget");
-            let b = slot.before;
             // A forgotten resource keeps running outside OpenTofu: its emissions do not change.
-            let a = if forget { b } else { slot.after };
+            let a = if forget {
+                b
+            } else {
+                at(e.after, &mapped.after)
+            };
             // An unchanged resource seen on one side only (a state document's `values`, or a no-op
             // change whose prior state is left out) runs the same before and after: it adds nothing.
             let unchanged = actions.all(|a| a == "no-op");
@@ -340,17 +429,10 @@ pub fn assess_keeping(
     }
 }
 
-/// An address's mapped resources, and whether the report has it yet.
-#[derive(Default, Clone, Copy)]
-struct Slot<'a> {
-    address: &'a str,
-    before: Option<&'a MappedResource>,
-    after: Option<&'a MappedResource>,
-    reported: bool,
+/// The mapped resource at index `i` of a side.
+fn at(i: Option<u32>, side: &[MappedResource]) -> Option<&MappedResource> {
+    i.map(|i| &side[i as usize])
 }
-
-/// A resource of the report to be: its slot, type and actions.
-type Entry<'a> = (Slot<'a>, &'a str, Actions<'a>);
 
 /// The inputs of a resource's before and after sides (with `keep_inputs`).
 type Inputs = (Option<Priced>, Option<Priced>);

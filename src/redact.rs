@@ -52,6 +52,9 @@ const NONE: u32 = u32::MAX;
 /// Forms of at least this many bytes are found by one window of this many bytes they hold.
 const GRAM: usize = 8;
 
+/// [`Forms::filter`] has 2^this many bits.
+const FILTER_BITS: u32 = 20;
+
 /// Every form of every sensitive value, stored once, and two indexes that find them: by the
 /// hash of a whole form, and (forms of at least [`GRAM`] bytes) by one [`GRAM`]-byte window of
 /// each. Building it costs a hash or two per form (an Aho-Corasick automaton of the 35,000 forms
@@ -69,6 +72,9 @@ struct Forms {
     grams: Map<u64, (u32, u32)>,
     same_gram: Vec<u32>,
     at: Vec<u32>,
+    /// One bit per [`Forms::bit`] of the windows in `grams`: most windows of a text are ruled
+    /// out by it (128 KiB, in cache) without a lookup in `grams`.
+    filter: Vec<u64>,
     /// Bit `l` set: some form has `l` bytes, `l` < [`GRAM`] (found by `whole`).
     short_lengths: u32,
     min_len: usize,
@@ -85,6 +91,7 @@ impl Forms {
             grams: Map::default(),
             same_gram: Vec::new(),
             at: Vec::new(),
+            filter: Vec::new(),
             short_lengths: 0,
             min_len: usize::MAX,
             hasher: foldhash::fast::FixedState::with_seed(0x5ec2_e75e),
@@ -96,6 +103,11 @@ impl Forms {
         &self.text.as_bytes()[s as usize..e as usize]
     }
 
+    /// The bit of [`Forms::filter`] a window sets.
+    fn bit(gram: u64) -> usize {
+        (gram.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - FILTER_BITS)) as usize
+    }
+
     fn gram(bytes: &[u8], at: usize) -> u64 {
         let mut w = [0u8; GRAM];
         w.copy_from_slice(&bytes[at..at + GRAM]);
@@ -104,7 +116,12 @@ impl Forms {
 
     /// The form equal to `bytes`, if any.
     fn find_whole(&self, bytes: &[u8]) -> Option<u32> {
-        let mut f = *self.whole.get(&self.hasher.hash_one(bytes))?;
+        self.find_hashed(self.hasher.hash_one(bytes), bytes)
+    }
+
+    /// [`Forms::find_whole`] of bytes of that hash.
+    fn find_hashed(&self, hash: u64, bytes: &[u8]) -> Option<u32> {
+        let mut f = *self.whole.get(&hash)?;
         while f != NONE {
             if self.form(f) == bytes {
                 return Some(f);
@@ -115,18 +132,16 @@ impl Forms {
     }
 
     fn insert(&mut self, form: &str) {
-        if form.is_empty() || self.find_whole(form.as_bytes()).is_some() {
+        let bytes = form.as_bytes();
+        let hash = self.hasher.hash_one(bytes);
+        if form.is_empty() || self.find_hashed(hash, bytes).is_some() {
             return;
         }
         let f = self.spans.len() as u32;
         let start = self.text.len() as u32;
         self.text.push_str(form);
         self.spans.push((start, self.text.len() as u32));
-        let bytes = form.as_bytes();
-        let head = self
-            .whole
-            .entry(self.hasher.hash_one(bytes))
-            .or_insert(NONE);
+        let head = self.whole.entry(hash).or_insert(NONE);
         self.same_hash.push(std::mem::replace(head, f));
         self.min_len = self.min_len.min(bytes.len());
         if bytes.len() < GRAM {
@@ -145,7 +160,13 @@ impl Forms {
                     .map_or(0, |&(_, n)| n)
             })
             .unwrap_or(0);
-        let (head, n) = self.grams.entry(Self::gram(bytes, at)).or_insert((NONE, 0));
+        let gram = Self::gram(bytes, at);
+        if self.filter.is_empty() {
+            self.filter = vec![0; (1 << FILTER_BITS) / 64];
+        }
+        let bit = Self::bit(gram);
+        self.filter[bit / 64] |= 1 << (bit % 64);
+        let (head, n) = self.grams.entry(gram).or_insert((NONE, 0));
         self.same_gram.push(std::mem::replace(head, f));
         *n += 1;
         self.at.push(at as u32);
@@ -158,7 +179,12 @@ impl Forms {
         }
         if text.len() >= GRAM && !self.grams.is_empty() {
             for j in 0..=text.len() - GRAM {
-                let Some(&(mut f, _)) = self.grams.get(&Self::gram(text, j)) else {
+                let gram = Self::gram(text, j);
+                let bit = Self::bit(gram);
+                if self.filter[bit / 64] & 1 << (bit % 64) == 0 {
+                    continue;
+                }
+                let Some(&(mut f, _)) = self.grams.get(&gram) else {
                     continue;
                 };
                 while f != NONE {
