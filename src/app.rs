@@ -514,6 +514,8 @@ fn assess(
             (changes, order)
         },
     );
+    // the changes are read again only for a what-if
+    let changes = (!c.what_if.is_empty()).then_some(changes);
     if let Some(h) = &hide {
         h.mapped(&mut mapped);
     }
@@ -524,7 +526,7 @@ fn assess(
     if !c.what_if.is_empty() {
         // the actual figures are done with `mapped`: the scenario is applied in place
         c.what_if.apply(&mut mapped);
-        let w = carbon::assess(&changes, &mapped, c.settings);
+        let w = carbon::assess(changes.as_deref().unwrap_or_default(), &mapped, c.settings);
         a.report.what_if = Some(crate::alternatives::WhatIf::new(
             &c.what_if, &a.report, &w.report,
         ));

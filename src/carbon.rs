@@ -3,11 +3,13 @@
 
 use rayon::prelude::*;
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use crate::estimate::{self, Coefficients, Footprint, Period};
 use crate::mapping::{MappedPlan, MappedResource};
-use crate::report::{Band, Figures, Report, ResourceReport, Side, Status};
+use crate::report::{Band, Figures, Report, ResourceReport, Side, Status, Text};
 
 mod lookups;
 mod pricing;
@@ -371,8 +373,8 @@ pub fn assess_order(
             let mut inputs = None;
             let (address, resource_type, actions) = (
                 address.to_string(),
-                resource_type.to_string(),
-                actions.to_vec(),
+                lookups::intern(resource_type),
+                actions.shared(),
             );
             let mut r = match reason {
                 // An update whose after side is not known (a machine type known only after
@@ -382,15 +384,20 @@ pub fn assess_order(
                     if keep_inputs {
                         inputs = Some(Box::new((bs.priced, None)));
                     }
-                    let mut r =
-                        ResourceReport::new(address, resource_type, actions, Some(bs.side), None);
+                    let mut r = ResourceReport::shared(
+                        address,
+                        resource_type,
+                        actions,
+                        Some(bs.side),
+                        None,
+                    );
                     r.status = Status::NotEstimated { reason };
                     r.delta_per_hour = Figures::default();
                     r.delta_range_per_hour = Band::default();
                     r
                 }
                 Some(reason) => {
-                    let mut r = ResourceReport::new(address, resource_type, actions, None, None);
+                    let mut r = ResourceReport::shared(address, resource_type, actions, None, None);
                     r.status = status_of(reason);
                     r
                 }
@@ -401,7 +408,7 @@ pub fn assess_order(
                     if keep_inputs {
                         inputs = Some(Box::new((bp.flatten(), ap.flatten())));
                     }
-                    ResourceReport::new(address, resource_type, actions, bs, as_)
+                    ResourceReport::shared(address, resource_type, actions, bs, as_)
                 }
             };
             r.warnings = warnings;
@@ -459,11 +466,32 @@ impl Actions<'_> {
         }
     }
 
-    fn to_vec(self) -> Vec<String> {
-        match self {
-            Actions::Plan(a) => a.iter().map(|a| a.to_string()).collect(),
-            Actions::One(a) => vec![a.to_string()],
+    /// The actions as the report holds them: one list for every resource of this thread with
+    /// the same ones.
+    fn shared(self) -> Arc<[Text]> {
+        thread_local! {
+            static SEEN: RefCell<Vec<Arc<[Text]>>> = const { RefCell::new(Vec::new()) };
         }
+        let same = |list: &[Text]| match self {
+            Actions::Plan(a) => {
+                a.len() == list.len() && a.iter().zip(list).all(|(a, b)| **a == **b)
+            }
+            Actions::One(a) => list.len() == 1 && *list[0] == *a,
+        };
+        SEEN.with_borrow_mut(|seen| {
+            if let Some(list) = seen.iter().find(|l| same(l)) {
+                return list.clone();
+            }
+            let list: Arc<[Text]> = match self {
+                Actions::Plan(a) => a.iter().map(|a| lookups::intern(a)).collect(),
+                Actions::One(a) => Arc::from([lookups::intern(a)]),
+            };
+            if seen.len() >= 64 {
+                seen.clear();
+            }
+            seen.push(list.clone());
+            list
+        })
     }
 }
 

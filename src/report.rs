@@ -161,9 +161,9 @@ pub enum Status {
 pub struct ResourceReport {
     pub address: String,
     #[serde(rename = "type")]
-    pub resource_type: String,
+    pub resource_type: Text,
     /// OpenTofu's actions for this resource (`["create"]`, `["delete","create"]`, …).
-    pub actions: Vec<String>,
+    pub actions: std::sync::Arc<[Text]>,
     #[serde(flatten)]
     pub status: Status,
     pub before: Option<Side>,
@@ -187,6 +187,18 @@ impl ResourceReport {
         address: String,
         resource_type: String,
         actions: Vec<String>,
+        before: Option<Side>,
+        after: Option<Side>,
+    ) -> Self {
+        let actions = actions.into_iter().map(Text::from).collect();
+        Self::shared(address, resource_type.into(), actions, before, after)
+    }
+
+    /// [`ResourceReport::new`] with the type and actions that many entries share.
+    pub fn shared(
+        address: String,
+        resource_type: Text,
+        actions: std::sync::Arc<[Text]>,
         before: Option<Side>,
         after: Option<Side>,
     ) -> Self {
@@ -397,7 +409,7 @@ pub(crate) mod fixtures {
     /// An m5.xlarge side in us-east-1 emitting `g_per_hour` (80 % operational), with no band.
     pub fn side(vcpus: f64, mem: f64, g_per_hour: f64, instances: f64) -> Side {
         no_spread(Side {
-            provider: "aws".into(),
+            provider: "aws",
             region: Some("us-east-1".into()),
             grid_g_per_kwh: Some(384.0),
             machine_type: Some("m5.xlarge".into()),

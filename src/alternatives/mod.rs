@@ -149,7 +149,7 @@ const CAP: usize = 4096;
 struct RegionChoice {
     here: Option<&'static tables::Place>,
     best: Option<&'static tables::Place>,
-    reason: Option<(u64, u64, Text)>,
+    reason: Option<Reason>,
 }
 
 /// A machine type's ARM equivalent and the reason that names it.
@@ -172,14 +172,15 @@ thread_local! {
     static MEMO: RefCell<Memo> = RefCell::default();
 }
 
-/// The row of `region` and the cleanest region of its jurisdiction (when there is a cleaner
-/// one), with the reason last written for moving there, remembered on this thread.
+/// The row of a region and the cleanest region of its jurisdiction.
 type Places = (&'static tables::Place, &'static tables::Place);
 
-fn region_alternative(
-    provider: Provider,
-    region: &str,
-) -> Option<(Places, Option<(u64, u64, Text)>)> {
+/// A region alternative's reason, and the grid intensities (as bits) it quotes.
+type Reason = (u64, u64, Text);
+
+/// The row of `region` and the cleanest region of its jurisdiction (when there is a cleaner
+/// one), with the reason last written for moving there, remembered on this thread.
+fn region_alternative(provider: Provider, region: &str) -> Option<(Places, Option<Reason>)> {
     let (here, best, cached) = MEMO.with_borrow_mut(|memo| {
         let map = &mut memo.regions[provider as usize];
         if map.len() >= CAP && !map.contains_key(region) {
@@ -313,7 +314,7 @@ pub fn attach(report: &mut Report, mapped: &MappedPlan, settings: Settings) {
         Map::with_capacity_and_hasher(mapped.after.len(), Default::default());
     after.extend(mapped.after.iter().map(|m| (m.address.as_str(), m)));
     report.resources.par_iter_mut().for_each(|r| {
-        let forget = r.actions.iter().any(|a| a == "forget");
+        let forget = r.actions.iter().any(|a| &**a == "forget");
         if forget || r.status != Status::Estimated {
             return;
         }

@@ -22,7 +22,6 @@ fn phrase(a: &Alternative, period: Period, detail: bool, share: bool) -> String 
     let why = match a.kind {
         AlternativeKind::Region => a
             .jurisdiction
-            .as_deref()
             .map(|j| format!(" (same jurisdiction, {j})"))
             .unwrap_or_default(),
         AlternativeKind::Arm => " (ARM, same vCPU and memory)".to_string(),

@@ -419,7 +419,7 @@ fn state_document_resources_are_unchanged_not_added() {
     };
     let a = assess(&[], &plan, Settings::default());
     let r = &a.report.resources[0];
-    assert_eq!(r.actions, ["no-op"]);
+    assert_eq!(r.actions[..], [Text::from("no-op")]);
     assert_eq!(r.before, r.after);
     assert!(r.after.is_some());
     assert_eq!(r.delta_per_hour.total_gco2eq, 0.0);

@@ -76,7 +76,7 @@ pub fn annotation(r: &ResourceReport, period: Period) -> Vec<String> {
             drop: 3,
         })
     };
-    let footprint = r.actions.iter().all(|a| a == "no-op");
+    let footprint = r.actions.iter().all(|a| &**a == "no-op");
     let d = r.delta_per_hour.total_gco2eq;
     let mut parts: Vec<Part> = Vec::new();
     match (&r.before, &r.after) {
