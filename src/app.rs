@@ -303,39 +303,52 @@ fn assess(
     schemas: Option<&Schemas>,
     keep_inputs: bool,
 ) -> Assessment {
+    use rayon::prelude::*;
     let t = std::time::Instant::now();
     // one redactor, knowing the plan's masks and the schema's sensitive attributes: what the
-    // mappings found is hidden before reasons are built from it, the report after
-    let mut secrets = crate::plan::sensitive_strings(plan);
-    if let Some(s) = schemas {
-        secrets.extend(crate::redact::schema_sensitive_strings(plan, s));
-    }
-    let hide = crate::redact::Redactor::new(&secrets);
+    // mappings found is hidden before reasons are built from it, the report after. The order
+    // of the report's resources is worked out meanwhile (it holds no sensitive value).
+    let (hide, (changes, order)) = rayon::join(
+        || {
+            let mut secrets = crate::plan::sensitive_strings(plan);
+            if let Some(s) = schemas {
+                secrets.extend(crate::redact::schema_sensitive_strings(plan, s));
+            }
+            crate::redact::Redactor::new(&secrets)
+        },
+        || {
+            let changes: Vec<Change<'_>> = plan
+                .resource_changes
+                .as_deref()
+                .unwrap_or_default()
+                .par_iter()
+                .filter(|rc| rc.mode == "managed")
+                .map(|rc| Change {
+                    address: carbon_address(rc),
+                    resource_type: &rc.type_,
+                    actions: &rc.change.actions,
+                })
+                .collect();
+            let order = carbon::Order::new(&changes, &mapped);
+            // the reference tables, read once per process, loaded before pricing needs them
+            crate::data::load_error();
+            crate::alternatives::tables::arm_rules();
+            (changes, order)
+        },
+    );
+    // the changes are read again only for a what-if
+    let changes = (!c.what_if.is_empty()).then_some(changes);
     if let Some(h) = &hide {
         h.mapped(&mut mapped);
     }
     phase("  assess: sensitive values", t);
-    let managed: Vec<(&ResourceChange, Cow<'_, str>)> = plan
-        .resource_changes
-        .iter()
-        .flatten()
-        .filter(|rc| rc.mode == "managed")
-        .map(|rc| (rc, carbon_address(rc)))
-        .collect();
-    let changes: Vec<Change<'_>> = managed
-        .iter()
-        .map(|(rc, address)| Change {
-            address,
-            resource_type: &rc.type_,
-            actions: rc.change.actions.iter().map(|a| a.to_string()).collect(),
-        })
-        .collect();
-    let mut a = carbon::assess_keeping(&changes, &mapped, c.settings, keep_inputs);
+    let mut a = carbon::assess_order(&order, &mapped, c.settings, keep_inputs);
+    drop(order);
     crate::alternatives::attach(&mut a.report, &mapped, c.settings);
     if !c.what_if.is_empty() {
         // the actual figures are done with `mapped`: the scenario is applied in place
         c.what_if.apply(&mut mapped);
-        let w = carbon::assess(&changes, &mapped, c.settings);
+        let w = carbon::assess(changes.as_deref().unwrap_or_default(), &mapped, c.settings);
         a.report.what_if = Some(crate::alternatives::WhatIf::new(
             &c.what_if, &a.report, &w.report,
         ));
@@ -345,6 +358,10 @@ fn assess(
         a.report.redact_with(h);
     }
     phase("assess", t);
+    // what the mappings found is done with: freed on both cores
+    drop(changes);
+    let mapping::MappedPlan { before, after, .. } = mapped;
+    rayon::join(|| drop(before), || drop(after));
     a
 }
 

@@ -2,12 +2,22 @@
 //! estimate arithmetic, and produces the [`Report`] that every output format reads.
 
 use rayon::prelude::*;
+use std::borrow::Cow;
+use std::cell::RefCell;
 use std::collections::HashMap;
+use std::sync::Arc;
 
-use crate::data::{self, Provider};
 use crate::estimate::{self, Coefficients, Footprint, Period};
-use crate::mapping::{DiskKind, MappedPlan, MappedResource};
-use crate::report::{Band, Figures, Report, ResourceReport, Side, Status};
+use crate::mapping::{MappedPlan, MappedResource};
+use crate::report::{Band, Figures, Report, ResourceReport, Side, Status, Text};
+
+mod lookups;
+mod pricing;
+
+pub(crate) use pricing::Subject;
+use pricing::Want;
+
+type Map<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 
 /// How figures are computed.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -34,10 +44,10 @@ impl Default for Settings {
 /// One resource change of the plan, as the report needs it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Change<'a> {
-    pub address: &'a str,
+    pub address: Cow<'a, str>,
     pub resource_type: &'a str,
     /// OpenTofu's action names (`create`, `delete`, `update`, `no-op`, `read`, `forget`).
-    pub actions: Vec<String>,
+    pub actions: &'a [Cow<'a, str>],
 }
 
 /// Where one figure of an estimate comes from: what `explain` prints beside it.
@@ -82,14 +92,14 @@ pub struct Priced {
 impl Priced {
     /// Low, central and high figures of all instances for one hour.
     pub fn ranged(&self) -> estimate::Ranged {
-        estimate::estimate_range(
+        ranged(
             &self.footprint,
             &self.low,
             &self.coefficients,
             &self.high,
             self.utilization,
+            self.instances,
         )
-        .scaled(self.instances)
     }
 }
 
@@ -102,453 +112,27 @@ pub struct Assessment {
     pub before_inputs: Vec<Priced>,
 }
 
-/// A side that could be priced, with the notes it produced.
-struct Pricing {
-    side: Side,
-    priced: Priced,
-    warnings: Vec<String>,
-    assumptions: Vec<String>,
-}
-
-/// The instance table a machine type was found in, and its source id.
-fn lookup(provider: Provider, t: &str) -> Option<(data::Instance, &'static str)> {
-    let id = match provider {
-        Provider::Aws => "aws_instances",
-        Provider::Gcp => "gcp_instances",
-        Provider::Azure => "azure_instances",
-    };
-    let sql = |t: &str| data::gcp_sql_tier(t).map(|i| (i, "gcp_sql_tiers"));
-    if provider == Provider::Gcp && t.trim().to_ascii_lowercase().starts_with("db-") {
-        return sql(t);
-    }
-    data::instance(provider, t)
-        .map(|i| (i, id))
-        .or_else(|| {
-            (provider == Provider::Gcp)
-                .then(|| data::gcp_custom(t).map(|i| (i, id)))
-                .flatten()
-        })
-        .or_else(|| (provider == Provider::Gcp).then(|| sql(t)).flatten())
-}
-
-/// The hand table (`scripts/data/hand/`, docs/mappings.md "Coverage") a mapping reads this
-/// resource type's node or plan size from, and the row of `machine_type` in it (`Standard C1` →
-/// `C1`), if the table has that row.
-fn hand_table(resource_type: &str, machine_type: &str) -> Option<(&'static str, String)> {
-    let id = match resource_type {
-        "aws_redshift_cluster" => "aws_redshift_nodes",
-        "azurerm_service_plan" | "azurerm_app_service_plan" => "azure_app_service_plans",
-        "azurerm_redis_cache" => "azure_redis_cache_sizes",
-        _ => return None,
-    };
-    let key = machine_type.rsplit(' ').next()?;
-    let rows: serde_json::Value =
-        serde_json::from_str(data::json_file(&format!("{id}.json"))?).ok()?;
-    rows.get(key).map(|_| (id, key.to_string()))
-}
-
-/// The lowest and highest per-vCPU watts among the microarchitectures that could apply: the
-/// listed ones with a figure, or every one in the table when none is known.
-fn cpu_spread(archs: &[String], central: data::PowerRange) -> (data::PowerRange, data::PowerRange) {
-    let mut known: Vec<data::PowerRange> = archs
-        .iter()
-        .filter_map(|a| data::architecture_watts(a))
-        .collect();
-    if known.is_empty() {
-        known = data::architectures()
-            .into_iter()
-            .filter_map(data::architecture_watts)
-            .collect();
-    }
-    let fold = |f: fn(&data::PowerRange) -> f64, pick: fn(f64, f64) -> f64, start: f64| {
-        known.iter().map(f).fold(start, pick)
-    };
-    let low = data::PowerRange {
-        min_watts: fold(|w| w.min_watts, f64::min, central.min_watts),
-        max_watts: fold(|w| w.max_watts, f64::min, central.max_watts),
-    };
-    let high = data::PowerRange {
-        min_watts: fold(|w| w.min_watts, f64::max, central.min_watts),
-        max_watts: fold(|w| w.max_watts, f64::max, central.max_watts),
-    };
-    (low, high)
-}
-
-/// The lowest and highest grid intensity among a provider's regions.
-fn grid_spread(provider: Provider) -> Option<(f64, f64)> {
-    let v: Vec<f64> = data::regions(provider)
-        .into_iter()
-        .filter_map(|r| data::grid_intensity(provider, r).map(|g| g.g_co2eq_per_kwh))
-        .collect();
-    let lo = v.iter().copied().reduce(f64::min)?;
-    let hi = v.iter().copied().reduce(f64::max)?;
-    Some((lo, hi))
+/// The hourly figures (low, central, high) of one instance's coefficients, for all
+/// `instances`.
+fn ranged(
+    footprint: &Footprint,
+    low: &Coefficients,
+    central: &Coefficients,
+    high: &Coefficients,
+    utilization: f64,
+    instances: f64,
+) -> estimate::Ranged {
+    estimate::estimate_range(footprint, low, central, high, utilization).scaled(instances)
 }
 
 /// The warning the mapping engine leaves on a resource whose region it could not find.
 pub const REGION_UNKNOWN: &str = "region unknown";
 
-/// Prices one mapped resource: its footprint, coefficients and hourly figures; `Err` says why it
-/// could not be estimated.
-fn price(m: &MappedResource, settings: Settings) -> Result<Pricing, String> {
-    let provider =
-        Provider::parse(&m.provider).ok_or_else(|| format!("unknown provider {:?}", m.provider))?;
-    let mut warnings = Vec::new();
-    let mut prov: Vec<Provenance> = Vec::new();
-    let mut note = |what: &'static str, source: &str, detail: String| {
-        prov.push(Provenance {
-            what,
-            source: source.to_string(),
-            detail,
-        })
-    };
-    let found = m.machine_type.as_deref().and_then(|t| lookup(provider, t));
-    let table = found.as_ref().map(|(i, _)| i);
-    let table_id = found.as_ref().map(|(_, id)| *id);
-    let mut assumptions = Vec::new();
-    // A burstable or shared-core type runs at its published baseline unless asked otherwise.
-    let baseline = m
-        .machine_type
-        .as_deref()
-        .filter(|_| !settings.utilization_given)
-        .and_then(|t| data::baseline_utilization(provider, t).map(|u| (t, u)));
-    let utilization = match baseline {
-        Some((t, u)) => {
-            assumptions.push(format!(
-                "CPU utilisation {} % ({t}'s published baseline; --utilization overrides)",
-                crate::render::carbon::trim_num(u * 100.0)
-            ));
-            u
-        }
-        None => settings.utilization,
-    };
-    let vcpus = m.vcpus.or(table.map(|i| i.vcpus));
-    let has_storage = m.storage.iter().any(|s| s.size_gb > 0.0);
-    // Without vCPUs, only a pure storage resource (a disk) can be estimated: an instance
-    // whose machine type is unknown is not estimated from its disks alone.
-    // a mapping's "assumed: …" note is not a problem (see `mapping_note`), nor an unknown
-    // region (estimated below with the provider's range)
-    let mut problems = m
-        .warnings
-        .iter()
-        .filter(|w| *w != REGION_UNKNOWN && !matches!(mapping_note(w), Some((true, _))));
-    let problem = problems.next();
-    if vcpus.is_none() && (m.machine_type.is_some() || !has_storage || problem.is_some()) {
-        return Err(match (&m.machine_type, problem) {
-            (Some(t), _) => format!("unknown machine type {t:?}"),
-            (None, Some(w)) => mapping_note(w).map_or_else(|| w.clone(), |n| n.1),
-            (None, None) => "machine type unknown".to_string(),
-        });
-    }
-    // Where a shape figure comes from: the instance table when it holds that value (the
-    // mappings read it from the same table), else the plan (read by the mapping).
-    let origin = |in_table: bool| match (in_table, table_id, &m.machine_type) {
-        (true, Some(id), Some(t)) => (id, format!("machine type {t}")),
-        _ => ("plan", "read from the plan by the mapping".to_string()),
-    };
-    // A shape the mapping read from a hand table is credited to that table, not to the plan.
-    let hand = table_id
-        .is_none()
-        .then(|| hand_table(&m.resource_type, m.machine_type.as_deref()?))
-        .flatten();
-    let origin_shape = |in_table: bool| match &hand {
-        Some((id, key)) => (*id, format!("row {key}, read by the mapping")),
-        None => origin(in_table),
-    };
-    let (src, detail) = origin_shape(m.vcpus.is_none() || m.vcpus == table.map(|i| i.vcpus));
-    if vcpus.is_some() {
-        note("vcpus", src, detail);
-    }
-    let vcpus = vcpus.unwrap_or(0.0);
-    let memory_gb = m.memory_gb.or(table.map(|i| i.memory_gib)).unwrap_or(0.0);
-    let (src, detail) =
-        origin_shape(m.memory_gb.is_none() || m.memory_gb == table.map(|i| i.memory_gib));
-    note("memory_gb", src, detail);
-    let archs: Vec<String> = if m.cpu_types.is_empty() {
-        table
-            .map(|i| i.cpu_architectures.clone())
-            .unwrap_or_default()
-    } else {
-        m.cpu_types.clone()
-    };
-    let (src, detail) = origin(table.is_some_and(|i| i.cpu_architectures == archs));
-    note(
-        "cpu_architectures",
-        src,
-        format!("{} ({detail})", archs.join(", ")),
-    );
-    let gpu_models: Vec<String> = if m.gpus.is_empty() {
-        table
-            .map(|i| {
-                i.gpus
-                    .iter()
-                    .flat_map(|g| std::iter::repeat_n(g.model.clone(), g.count.max(0.0) as usize))
-                    .collect()
-            })
-            .unwrap_or_default()
-    } else {
-        m.gpus.clone()
-    };
-    let mut gpus = Vec::new();
-    let mut gpu_notes = Vec::new();
-    for model in &gpu_models {
-        match data::gpu_watts(model) {
-            Some(w) => {
-                gpus.push((w.min_watts, w.max_watts));
-                gpu_notes.push(format!("{model}: {} – {} W", w.min_watts, w.max_watts));
-            }
-            None => warnings.push(format!("no power figure for GPU {model}: not counted")),
-        }
-    }
-    if !gpu_notes.is_empty() {
-        gpu_notes.dedup();
-        note(
-            "gpus",
-            "coefficients",
-            format!("gpus.{}", gpu_notes.join("; ")),
-        );
-    }
-    let (mut ssd_tb, mut hdd_tb) = (0.0, 0.0);
-    for s in &m.storage {
-        match s.kind {
-            DiskKind::Ssd => ssd_tb += s.size_gb / 1000.0,
-            DiskKind::Hdd => hdd_tb += s.size_gb / 1000.0,
-        }
-    }
-    if !m.storage.is_empty() {
-        note(
-            "storage",
-            "plan",
-            "disk sizes read from the plan by the mapping".into(),
-        );
-    }
-    let p = provider.as_str();
-    let (grid, grid_low, grid_high) = match &m.region {
-        Some(region) => {
-            let g = match data::grid_intensity(provider, region) {
-                Some(g) => {
-                    note(
-                        "grid",
-                        "grid_intensity",
-                        format!("{p} {region}: {} ({}, via {})", g.source, g.year, g.via),
-                    );
-                    g.g_co2eq_per_kwh
-                }
-                None => {
-                    let f = data::grid_fallback(provider)
-                        .ok_or_else(|| format!("no grid intensity for region {region}"))?;
-                    warnings.push(format!(
-                        "no grid intensity for region {region}: {p} average used"
-                    ));
-                    note(
-                        "grid",
-                        "grid_intensity",
-                        format!("{p} fallback ({}, via {})", f.method, f.via),
-                    );
-                    f.g_co2eq_per_kwh
-                }
-            };
-            (g, g, g)
-        }
-        None => {
-            // Unknown region: the provider's average, within the range of its regions.
-            let f = data::grid_fallback(provider)
-                .ok_or_else(|| format!("region unknown and no {p} grid average"))?;
-            let (lo, hi) = grid_spread(provider).unwrap_or((f.g_co2eq_per_kwh, f.g_co2eq_per_kwh));
-            warnings.push(format!(
-                "region unknown: {p} average grid intensity used, range {}–{} gCO2eq/kWh over its regions",
-                crate::estimate::sig3(lo),
-                crate::estimate::sig3(hi)
-            ));
-            note(
-                "grid",
-                "grid_intensity",
-                format!(
-                    "region unknown: {p} fallback ({}, via {}); low and high: its regions' lowest and highest",
-                    f.method, f.via
-                ),
-            );
-            (f.g_co2eq_per_kwh, lo, hi)
-        }
-    };
-    let c = data::coefficients(provider).ok_or_else(|| format!("no coefficients for {p}"))?;
-    let cpu = data::cpu_watts_per_vcpu(provider, &archs)
-        .ok_or_else(|| format!("no CPU power figure for {p}"))?;
-    let (cpu_low, cpu_high) = cpu_spread(&archs, cpu);
-    let known_archs: Vec<&str> = archs
-        .iter()
-        .filter(|a| data::architecture_watts(a).is_some())
-        .map(|a| data::canonical_architecture(a))
-        .collect();
-    note(
-        "cpu_w",
-        "coefficients",
-        if known_archs.is_empty() {
-            format!(
-                "{p} fallback ({} of its microarchitectures); low and high: every microarchitecture's lowest and highest",
-                c.cpu_fallback_method
-            )
-        } else {
-            format!(
-                "cpuArchitectures {} (CCF: average, or median with Sandy/Ivy Bridge); low and high: their lowest and highest",
-                known_archs.join(", ")
-            )
-        },
-    );
-    let pue = m
-        .region
-        .as_deref()
-        .and_then(|r| data::pue_in_region(provider, r))
-        .unwrap_or(c.pue);
-    note(
-        "memory_w",
-        "coefficients",
-        format!("providers.{p}.memoryWattsPerGB"),
-    );
-    note(
-        "storage_w",
-        "coefficients",
-        format!("providers.{p}.ssdWattsPerTB / hddWattsPerTB"),
-    );
-    note(
-        "pue",
-        "coefficients",
-        if pue == c.pue {
-            format!("providers.{p}.pue")
-        } else {
-            format!("providers.{p}.pueByRegion")
-        },
-    );
-    let embodied = match m.machine_type.as_deref() {
-        Some(t) if vcpus > 0.0 => data::embodied(provider, t),
-        _ => None,
-    };
-    let embodied_kg_per_hour = match (&embodied, vcpus > 0.0) {
-        (Some(e), _) => {
-            note(
-                "embodied",
-                "embodied",
-                format!(
-                    "{:?}{}: {} kgCO2eq/h",
-                    e.method,
-                    e.family
-                        .as_deref()
-                        .map(|f| format!(" (family {f})"))
-                        .unwrap_or_default(),
-                    e.kg_co2eq_per_hour
-                ),
-            );
-            if let (Some(platform), Some(kg), Some(host)) =
-                (&e.platform, e.platform_kg_co2eq, e.host_vcpus)
-            {
-                note(
-                    "embodied",
-                    "hosts",
-                    format!(
-                        "platform {platform}: {kg} kgCO2eq per host of {host} vCPUs; share {} / {host} vCPU",
-                        e.vcpus
-                    ),
-                );
-            }
-            e.kg_co2eq_per_hour
-        }
-        (None, true) => match data::embodied_fallback_per_vcpu_hour(provider) {
-            Some(k) => {
-                note(
-                    "embodied",
-                    "embodied",
-                    format!("{p} fallback: {k} kgCO2eq per vCPU-hour × {vcpus} vCPU"),
-                );
-                k * vcpus
-            }
-            None => 0.0,
-        },
-        (None, false) => 0.0,
-    };
-    let coefficients = Coefficients {
-        cpu_min_w: cpu.min_watts,
-        cpu_max_w: cpu.max_watts,
-        memory_w_per_gb: c.memory_watts_per_gb,
-        ssd_w_per_tb: c.ssd_watts_per_tb,
-        hdd_w_per_tb: c.hdd_watts_per_tb,
-        pue,
-        grid_g_per_kwh: Some(grid),
-        embodied_g_per_hour: embodied_kg_per_hour * 1000.0,
-    };
-    let low = Coefficients {
-        cpu_min_w: cpu_low.min_watts,
-        cpu_max_w: cpu_low.max_watts,
-        grid_g_per_kwh: Some(grid_low),
-        ..coefficients.clone()
-    };
-    let high = Coefficients {
-        cpu_min_w: cpu_high.min_watts,
-        cpu_max_w: cpu_high.max_watts,
-        grid_g_per_kwh: Some(grid_high),
-        ..coefficients.clone()
-    };
-    let footprint = Footprint {
-        vcpus,
-        memory_gb,
-        ssd_tb,
-        hdd_tb,
-        gpus,
-    };
-    let instances = f64::from(m.count) * f64::from(m.replication_factor.max(1));
-    let mut sources: Vec<String> = prov
-        .iter()
-        .map(|p| p.source.clone())
-        .filter(|s| s != "plan")
-        .collect();
-    sources.sort();
-    sources.dedup();
-    let priced = Priced {
-        address: m.address.clone(),
-        resource_type: m.resource_type.clone(),
-        provider: p.to_string(),
-        region: m.region.clone(),
-        machine_type: m.machine_type.clone(),
-        footprint,
-        coefficients,
-        low,
-        high,
-        utilization,
-        instances,
-        provenance: prov,
-        sources,
-    };
-    let r = priced.ranged();
-    let side = Side {
-        provider: p.to_string(),
-        region: m.region.clone(),
-        grid_g_per_kwh: Some(grid),
-        machine_type: m.machine_type.clone(),
-        vcpus,
-        memory_gb,
-        gpus: gpu_models.len() as u32,
-        ssd_gb: ssd_tb * 1000.0,
-        hdd_gb: hdd_tb * 1000.0,
-        instances,
-        per_hour: Figures::from(&r.central),
-        range_per_hour: Band {
-            low: Figures::from(&r.low),
-            high: Figures::from(&r.high),
-        },
-        sources: priced.sources.clone(),
-    };
-    Ok(Pricing {
-        side,
-        priced,
-        warnings,
-        assumptions,
-    })
-}
-
-/// One mapped resource priced on its own, as `assess` prices each side: its side, or `None`
-/// when it cannot be estimated. Alternatives and what-if scenarios re-run this over a copy of
-/// the resource with its region or type substituted (`crate::alternatives`).
-pub(crate) fn price_side(m: &MappedResource, settings: Settings) -> Option<Side> {
-    price(m, settings).ok().map(|p| p.side)
+/// One subject priced on its own, as `assess` prices each side: its side, or `None` when it
+/// cannot be estimated. Alternatives re-run this with the region or type substituted
+/// (`crate::alternatives`).
+pub(crate) fn price_side(s: &Subject<'_>, settings: Settings) -> Option<Side> {
+    pricing::price(s, settings, Want::Side).ok().map(|p| p.side)
 }
 
 /// A note a mapping writes with a validator that fails on purpose (docs/mappings.md, "Notes
@@ -598,67 +182,169 @@ pub fn assess_keeping(
     settings: Settings,
     keep_inputs: bool,
 ) -> Assessment {
-    let before: HashMap<&str, &MappedResource> = mapped
-        .before
-        .iter()
-        .map(|m| (m.address.as_str(), m))
-        .collect();
-    let after: HashMap<&str, &MappedResource> = mapped
-        .after
-        .iter()
-        .map(|m| (m.address.as_str(), m))
-        .collect();
-    let mut order: Vec<(String, String, Vec<String>)> = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    for c in changes {
-        if (before.contains_key(c.address) || after.contains_key(c.address))
-            && seen.insert(c.address.to_string())
-        {
-            order.push((
-                c.address.to_string(),
-                c.resource_type.to_string(),
-                c.actions.clone(),
-            ));
-        }
-    }
-    for m in mapped.after.iter().chain(mapped.before.iter()) {
-        if seen.insert(m.address.clone()) {
-            let in_both =
-                before.contains_key(m.address.as_str()) && after.contains_key(m.address.as_str());
-            let actions = if in_both || changes.is_empty() {
-                vec!["no-op".to_string()]
-            } else if after.contains_key(m.address.as_str()) {
-                vec!["create".to_string()]
-            } else {
-                vec!["delete".to_string()]
-            };
-            order.push((m.address.clone(), m.resource_type.clone(), actions));
-        }
-    }
+    assess_order(&Order::new(changes, mapped), mapped, settings, keep_inputs)
+}
 
+/// The resources of a report, in the plan's order: every address the mappings found, with
+/// its type and actions (its change's, or those its sides imply). Held as indices into the
+/// mapped plan, so that it can be worked out while the plan's sensitive values are still
+/// being found (and then hidden in the mapped resources).
+pub struct Order<'a> {
+    entries: Vec<Entry<'a>>,
+}
+
+/// One resource of an [`Order`]: its mapped resources (indices into `before` and `after`),
+/// type and actions.
+#[derive(Clone, Copy)]
+struct Entry<'a> {
+    before: Option<u32>,
+    after: Option<u32>,
+    resource_type: Type<'a>,
+    actions: Actions<'a>,
+}
+
+/// Where a resource's type is read: its change, or a mapped resource (a side and an index).
+#[derive(Clone, Copy)]
+enum Type<'a> {
+    Change(&'a str),
+    Mapped(bool, u32),
+}
+
+impl<'a> Order<'a> {
+    /// The resources of `changes` (in plan order) that the mappings found, then the mapped
+    /// resources that no change names (a state document, or a plan that leaves out no-op
+    /// changes), as unchanged, created or deleted.
+    pub fn new(changes: &[Change<'a>], mapped: &MappedPlan) -> Order<'a> {
+        // each address's mapped resources, and whether the order has it yet
+        #[derive(Default)]
+        struct Slot {
+            before: Option<u32>,
+            after: Option<u32>,
+            listed: bool,
+        }
+        let mut slots: Map<&str, Slot> = Map::with_capacity_and_hasher(
+            mapped.before.len().max(mapped.after.len()),
+            Default::default(),
+        );
+        // per side: whether each resource is the one its slot holds (the last of its address),
+        // and whether that slot is listed (so that the resources of listed slots are passed
+        // over without a lookup)
+        let mut held = [
+            vec![true; mapped.before.len()],
+            vec![true; mapped.after.len()],
+        ];
+        let mut listed = [
+            vec![false; mapped.before.len()],
+            vec![false; mapped.after.len()],
+        ];
+        for (i, m) in mapped.before.iter().enumerate() {
+            let slot = slots.entry(&m.address).or_default();
+            if let Some(was) = slot.before.replace(i as u32) {
+                held[0][was as usize] = false;
+            }
+        }
+        for (i, m) in mapped.after.iter().enumerate() {
+            let slot = slots.entry(&m.address).or_default();
+            if let Some(was) = slot.after.replace(i as u32) {
+                held[1][was as usize] = false;
+            }
+        }
+        fn list(slot: &mut Slot, listed: &mut [Vec<bool>; 2]) {
+            slot.listed = true;
+            for (side, i) in [(0, slot.before), (1, slot.after)] {
+                if let Some(i) = i {
+                    listed[side][i as usize] = true;
+                }
+            }
+        }
+        let mut entries = Vec::new();
+        for c in changes {
+            if let Some(slot) = slots.get_mut(&*c.address)
+                && !slot.listed
+            {
+                list(slot, &mut listed);
+                entries.push(Entry {
+                    before: slot.before,
+                    after: slot.after,
+                    resource_type: Type::Change(c.resource_type),
+                    actions: Actions::Plan(c.actions),
+                });
+            }
+        }
+        let after = mapped.after.iter().enumerate().map(|(i, m)| (1, i, m));
+        let before = mapped.before.iter().enumerate().map(|(i, m)| (0, i, m));
+        for (side, i, m) in after.chain(before) {
+            if held[side][i] && listed[side][i] {
+                continue;
+            }
+            let slot = slots.get_mut(m.address.as_str()).expect("indexed above");
+            if !slot.listed {
+                list(slot, &mut listed);
+                let action = match (slot.before, slot.after) {
+                    (Some(_), Some(_)) => "no-op",
+                    _ if changes.is_empty() => "no-op",
+                    (_, Some(_)) => "create",
+                    _ => "delete",
+                };
+                entries.push(Entry {
+                    before: slot.before,
+                    after: slot.after,
+                    resource_type: Type::Mapped(side == 1, i as u32),
+                    actions: Actions::One(action),
+                });
+            }
+        }
+        Order { entries }
+    }
+}
+
+/// [`assess_keeping`] of the resources of `order`.
+pub fn assess_order(
+    order: &Order<'_>,
+    mapped: &MappedPlan,
+    settings: Settings,
+    keep_inputs: bool,
+) -> Assessment {
+    let want = if keep_inputs {
+        Want::Inputs
+    } else {
+        Want::Notes
+    };
     // Each resource is priced on its own: in parallel, in the plan's order.
-    #[allow(clippy::type_complexity)]
-    let (resources, inputs): (Vec<ResourceReport>, Vec<(Option<Priced>, Option<Priced>)>) = order
-        .into_par_iter()
-        .map(|(address, resource_type, actions)| {
-            let forget = actions.iter().any(|a| a == "forget");
-            let b = before.get(address.as_str()).copied();
+    let (resources, inputs): (Vec<ResourceReport>, Vec<Option<Box<Inputs>>>) = order
+        .entries
+        .par_iter()
+        .map(|e| {
+            let actions = e.actions;
+            let b = at(e.before, &mapped.before);
+            let address = b.or(at(e.after, &mapped.after)).map_or("", |m| &m.address);
+            let resource_type = match e.resource_type {
+                Type::Change(t) => t,
+                Type::Mapped(true, i) => &mapped.after[i as usize].resource_type,
+                Type::Mapped(false, i) => &mapped.before[i as usize].resource_type,
+            };
+            let forget = actions.any(|a| a == "forget");
             // A forgotten resource keeps running outside OpenTofu: its emissions do not change.
             let a = if forget {
                 b
             } else {
-                after.get(address.as_str()).copied()
+                at(e.after, &mapped.after)
             };
             // An unchanged resource seen on one side only (a state document's `values`, or a no-op
             // change whose prior state is left out) runs the same before and after: it adds nothing.
-            let unchanged = actions.iter().all(|a| a == "no-op");
+            let unchanged = actions.all(|a| a == "no-op");
             let (b, a) = if unchanged {
                 (b.or(a), a.or(b))
             } else {
                 (b, a)
             };
-            let pb = b.map(|m| price(m, settings));
-            let pa = a.map(|m| price(m, settings));
+            let price = |m: &MappedResource| pricing::price(&Subject::of(m), settings, want);
+            let pb = b.map(price);
+            let pa = match (b, a, &pb) {
+                // the same resource on both sides: priced once
+                (Some(b), Some(a), Some(p)) if std::ptr::eq(b, a) || b == a => Some(p.clone()),
+                _ => a.map(price),
+            };
             let reason = match (&pb, &pa) {
                 (_, Some(Err(r))) | (Some(Err(r)), None) => Some(r.clone()),
                 _ => None,
@@ -684,24 +370,34 @@ pub fn assess_keeping(
                 push_unique(&mut warnings, p.warnings.iter().cloned());
                 push_unique(&mut assumptions, p.assumptions.iter().cloned());
             }
-            let mut inputs = (None, None);
+            let mut inputs = None;
+            let (address, resource_type, actions) = (
+                address.to_string(),
+                lookups::intern(resource_type),
+                actions.shared(),
+            );
             let mut r = match reason {
                 // An update whose after side is not known (a machine type known only after
                 // apply) keeps its before figures; its delta is unknown, not −before.
                 Some(reason) if matches!(pb, Some(Ok(_))) => {
                     let bs = pb.and_then(Result::ok).expect("matched Ok");
                     if keep_inputs {
-                        inputs.0 = Some(bs.priced);
+                        inputs = Some(Box::new((bs.priced, None)));
                     }
-                    let mut r =
-                        ResourceReport::new(address, resource_type, actions, Some(bs.side), None);
+                    let mut r = ResourceReport::shared(
+                        address,
+                        resource_type,
+                        actions,
+                        Some(bs.side),
+                        None,
+                    );
                     r.status = Status::NotEstimated { reason };
                     r.delta_per_hour = Figures::default();
                     r.delta_range_per_hour = Band::default();
                     r
                 }
                 Some(reason) => {
-                    let mut r = ResourceReport::new(address, resource_type, actions, None, None);
+                    let mut r = ResourceReport::shared(address, resource_type, actions, None, None);
                     r.status = status_of(reason);
                     r
                 }
@@ -710,9 +406,9 @@ pub fn assess_keeping(
                     let (bs, bp) = bs.map(|p| (p.side, p.priced)).unzip();
                     let (as_, ap) = as_.map(|p| (p.side, p.priced)).unzip();
                     if keep_inputs {
-                        inputs = (bp, ap);
+                        inputs = Some(Box::new((bp.flatten(), ap.flatten())));
                     }
-                    ResourceReport::new(address, resource_type, actions, bs, as_)
+                    ResourceReport::shared(address, resource_type, actions, bs, as_)
                 }
             };
             r.warnings = warnings;
@@ -722,7 +418,7 @@ pub fn assess_keeping(
         .unzip();
     let mut after_inputs = Vec::new();
     let mut before_inputs = Vec::new();
-    for (before, after) in inputs {
+    for (before, after) in inputs.into_iter().flatten().map(|b| *b) {
         before_inputs.extend(before);
         after_inputs.extend(after);
     }
@@ -737,6 +433,65 @@ pub fn assess_keeping(
         report,
         after_inputs,
         before_inputs,
+    }
+}
+
+/// The mapped resource at index `i` of a side.
+fn at(i: Option<u32>, side: &[MappedResource]) -> Option<&MappedResource> {
+    i.map(|i| &side[i as usize])
+}
+
+/// The inputs of a resource's before and after sides (with `keep_inputs`).
+type Inputs = (Option<Priced>, Option<Priced>);
+
+/// A resource's actions: the plan's, or the one its sides imply.
+#[derive(Clone, Copy)]
+enum Actions<'a> {
+    Plan(&'a [Cow<'a, str>]),
+    One(&'static str),
+}
+
+impl Actions<'_> {
+    fn any(self, f: impl Fn(&str) -> bool) -> bool {
+        match self {
+            Actions::Plan(a) => a.iter().any(|a| f(a)),
+            Actions::One(a) => f(a),
+        }
+    }
+
+    fn all(self, f: impl Fn(&str) -> bool) -> bool {
+        match self {
+            Actions::Plan(a) => a.iter().all(|a| f(a)),
+            Actions::One(a) => f(a),
+        }
+    }
+
+    /// The actions as the report holds them: one list for every resource of this thread with
+    /// the same ones.
+    fn shared(self) -> Arc<[Text]> {
+        thread_local! {
+            static SEEN: RefCell<Vec<Arc<[Text]>>> = const { RefCell::new(Vec::new()) };
+        }
+        let same = |list: &[Text]| match self {
+            Actions::Plan(a) => {
+                a.len() == list.len() && a.iter().zip(list).all(|(a, b)| **a == **b)
+            }
+            Actions::One(a) => list.len() == 1 && *list[0] == *a,
+        };
+        SEEN.with_borrow_mut(|seen| {
+            if let Some(list) = seen.iter().find(|l| same(l)) {
+                return list.clone();
+            }
+            let list: Arc<[Text]> = match self {
+                Actions::Plan(a) => a.iter().map(|a| lookups::intern(a)).collect(),
+                Actions::One(a) => Arc::from([lookups::intern(a)]),
+            };
+            if seen.len() >= 64 {
+                seen.clear();
+            }
+            seen.push(list.clone());
+            list
+        })
     }
 }
 

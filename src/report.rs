@@ -8,6 +8,13 @@ use serde::Serialize;
 use crate::estimate::{Estimate, Period};
 
 pub mod modules;
+mod sources;
+
+pub use sources::{Sources, Table};
+
+/// A string many entries of a report share (a region, a machine type, an alternative's
+/// reason): one allocation for all of them.
+pub type Text = std::sync::Arc<str>;
 
 /// Version of the JSON document written by `--format json` (see docs/json-format.md).
 pub const JSON_SCHEMA_VERSION: &str = "1.2";
@@ -15,11 +22,11 @@ pub const JSON_SCHEMA_VERSION: &str = "1.2";
 /// What is known of one side (before or after) of a resource.
 #[derive(Debug, Clone, Serialize, JsonSchema, PartialEq)]
 pub struct Side {
-    pub provider: String,
-    pub region: Option<String>,
+    pub provider: &'static str,
+    pub region: Option<Text>,
     /// Grid carbon intensity used, gCO2eq/kWh (`None`: region unknown).
     pub grid_g_per_kwh: Option<f64>,
-    pub machine_type: Option<String>,
+    pub machine_type: Option<Text>,
     /// Per instance.
     pub vcpus: f64,
     /// Per instance, in GiB.
@@ -38,7 +45,7 @@ pub struct Side {
     pub range_per_hour: Band,
     /// Ids of the data tables the figures come from (`data/<id>.json`, sources listed in
     /// `data/<id>.source.json`), sorted.
-    pub sources: Vec<String>,
+    pub sources: Sources,
 }
 
 /// The low and high ends of a range of hourly figures.
@@ -154,9 +161,9 @@ pub enum Status {
 pub struct ResourceReport {
     pub address: String,
     #[serde(rename = "type")]
-    pub resource_type: String,
+    pub resource_type: Text,
     /// OpenTofu's actions for this resource (`["create"]`, `["delete","create"]`, …).
-    pub actions: Vec<String>,
+    pub actions: std::sync::Arc<[Text]>,
     #[serde(flatten)]
     pub status: Status,
     pub before: Option<Side>,
@@ -180,6 +187,18 @@ impl ResourceReport {
         address: String,
         resource_type: String,
         actions: Vec<String>,
+        before: Option<Side>,
+        after: Option<Side>,
+    ) -> Self {
+        let actions = actions.into_iter().map(Text::from).collect();
+        Self::shared(address, resource_type.into(), actions, before, after)
+    }
+
+    /// [`ResourceReport::new`] with the type and actions that many entries share.
+    pub fn shared(
+        address: String,
+        resource_type: Text,
+        actions: std::sync::Arc<[Text]>,
         before: Option<Side>,
         after: Option<Side>,
     ) -> Self {
@@ -319,10 +338,16 @@ impl Report {
 
     /// [`Report::redact`] with a redactor already built.
     pub fn redact_with(&mut self, hide: &Redactor) {
+        // regions, machine types and reasons are shared: each is looked at once
+        let cache = &mut crate::redact::SharedCache::default();
         for r in &mut self.resources {
             for side in [&mut r.before, &mut r.after].into_iter().flatten() {
-                side.region.iter_mut().for_each(|v| hide.field(v));
-                side.machine_type.iter_mut().for_each(|v| hide.field(v));
+                side.region
+                    .iter_mut()
+                    .for_each(|v| hide.shared_field(v, cache));
+                side.machine_type
+                    .iter_mut()
+                    .for_each(|v| hide.shared_field(v, cache));
             }
             if let Status::NotEstimated { reason } | Status::Unsupported { reason } = &mut r.status
             {
@@ -331,9 +356,13 @@ impl Report {
             r.assumptions.iter_mut().for_each(|t| hide.text(t));
             r.warnings.iter_mut().for_each(|t| hide.text(t));
             for a in &mut r.alternatives {
-                a.region.iter_mut().for_each(|v| hide.field(v));
-                a.machine_type.iter_mut().for_each(|v| hide.field(v));
-                hide.text(&mut a.reason);
+                a.region
+                    .iter_mut()
+                    .for_each(|v| hide.shared_field(v, cache));
+                a.machine_type
+                    .iter_mut()
+                    .for_each(|v| hide.shared_field(v, cache));
+                hide.shared_text(&mut a.reason, cache);
             }
         }
     }
@@ -380,7 +409,7 @@ pub(crate) mod fixtures {
     /// An m5.xlarge side in us-east-1 emitting `g_per_hour` (80 % operational), with no band.
     pub fn side(vcpus: f64, mem: f64, g_per_hour: f64, instances: f64) -> Side {
         no_spread(Side {
-            provider: "aws".into(),
+            provider: "aws",
             region: Some("us-east-1".into()),
             grid_g_per_kwh: Some(384.0),
             machine_type: Some("m5.xlarge".into()),
@@ -397,7 +426,7 @@ pub(crate) mod fixtures {
                 ..Figures::default()
             },
             range_per_hour: Band::default(),
-            sources: vec!["aws_instances".into()],
+            sources: Sources::NONE.with(Table::AwsInstances),
         })
     }
 

@@ -8,16 +8,18 @@ pub mod tables;
 pub mod whatif;
 pub mod words;
 
+use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use rayon::prelude::*;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::carbon::{self, Settings};
+use crate::carbon::{self, Settings, Subject};
 use crate::data::{self, Provider};
 use crate::mapping::{MappedPlan, MappedResource};
-use crate::report::{Figures, Report, Side, Status};
+use crate::report::{Figures, Report, Side, Sources, Status, Table, Text};
 
 pub use whatif::{Scenario, WhatIf, WhatIfSpec};
 
@@ -41,11 +43,11 @@ pub enum AlternativeKind {
 pub struct Alternative {
     pub kind: AlternativeKind,
     /// The region the alternative runs in.
-    pub region: Option<String>,
+    pub region: Option<Text>,
     /// The machine type the alternative runs on.
-    pub machine_type: Option<String>,
+    pub machine_type: Option<Text>,
     /// The jurisdiction both regions share (`EU/EEA`, `US`, `UK`…; data/geography.json).
-    pub jurisdiction: Option<String>,
+    pub jurisdiction: Option<&'static str>,
     /// The alternative's grid intensity, gCO2eq/kWh.
     pub grid_g_per_kwh: Option<f64>,
     /// The alternative's figures for one hour of all instances, by the same estimate.
@@ -57,9 +59,9 @@ pub struct Alternative {
     /// The saving as a share of the actual after side's total (0..1).
     pub saving_share: f64,
     /// Why it is an alternative, in words.
-    pub reason: String,
+    pub reason: Text,
     /// Ids of the data tables the alternative's figures and choice come from.
-    pub sources: Vec<String>,
+    pub sources: Sources,
 }
 
 /// Whether an alternative is worth a line in the human output and the Markdown comment.
@@ -82,8 +84,9 @@ pub fn cleanest_region(provider: Provider, region: &str) -> Option<&'static tabl
     let here = tables::place(provider, region)?;
     let jurisdiction = here.jurisdiction.as_deref()?;
     let own = region_factor(provider, region)?;
-    tables::places(provider)
-        .into_iter()
+    tables::sorted_places(provider)
+        .iter()
+        .copied()
         .filter(|p| p.candidate && p.jurisdiction.as_deref() == Some(jurisdiction))
         .filter(|p| p.region != here.region)
         .filter_map(|p| region_factor(provider, &p.region).map(|f| (p, f)))
@@ -111,24 +114,20 @@ fn saving(
     kind: AlternativeKind,
     actual: &Side,
     alt: Side,
-    jurisdiction: Option<String>,
-    reason: String,
+    jurisdiction: Option<&'static str>,
+    reason: Text,
     settings: Settings,
-    extra_source: &str,
+    extra_source: Table,
 ) -> Option<Alternative> {
     let own = actual.per_hour.total_gco2eq;
     let s = own - alt.per_hour.total_gco2eq;
     if !(s > 0.0 && own > 0.0) {
         return None;
     }
-    let mut sources = alt.sources.clone();
-    sources.push(extra_source.to_string());
-    sources.sort();
-    sources.dedup();
     Some(Alternative {
         kind,
-        region: alt.region.clone(),
-        machine_type: alt.machine_type.clone(),
+        region: alt.region,
+        machine_type: alt.machine_type,
         jurisdiction,
         grid_g_per_kwh: alt.grid_g_per_kwh,
         per_hour: alt.per_hour,
@@ -136,8 +135,65 @@ fn saving(
         saving_gco2eq_per_period: s * settings.period.hours(),
         saving_share: s / own,
         reason,
-        sources,
+        sources: alt.sources.with(extra_source),
     })
+}
+
+type Map<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
+
+/// Past this many entries, a memo of this thread is emptied before it takes another.
+const CAP: usize = 4096;
+
+/// A region's row and the cleanest region of its jurisdiction, and the reason last written
+/// for moving there (by the grid intensities it quotes).
+struct RegionChoice {
+    here: Option<&'static tables::Place>,
+    best: Option<&'static tables::Place>,
+    reason: Option<Reason>,
+}
+
+/// A machine type's ARM equivalent and the reason that names it.
+struct ArmChoice {
+    target: data::Instance,
+    reason: Text,
+}
+
+/// The ARM equivalents of the types seen, by what decides one: the name, the vCPUs and
+/// memory the mapping read.
+type ArmKey = (Option<u64>, Option<u64>, Option<Rc<ArmChoice>>);
+
+#[derive(Default)]
+struct Memo {
+    regions: [Map<Box<str>, RegionChoice>; 3],
+    arm: [Map<Box<str>, Vec<ArmKey>>; 3],
+}
+
+thread_local! {
+    static MEMO: RefCell<Memo> = RefCell::default();
+}
+
+/// The row of a region and the cleanest region of its jurisdiction.
+type Places = (&'static tables::Place, &'static tables::Place);
+
+/// A region alternative's reason, and the grid intensities (as bits) it quotes.
+type Reason = (u64, u64, Text);
+
+/// The row of `region` and the cleanest region of its jurisdiction (when there is a cleaner
+/// one), with the reason last written for moving there, remembered on this thread.
+fn region_alternative(provider: Provider, region: &str) -> Option<(Places, Option<Reason>)> {
+    let (here, best, cached) = MEMO.with_borrow_mut(|memo| {
+        let map = &mut memo.regions[provider as usize];
+        if map.len() >= CAP && !map.contains_key(region) {
+            map.clear();
+        }
+        let c = map.entry(region.into()).or_insert_with(|| RegionChoice {
+            here: tables::place(provider, region),
+            best: cleanest_region(provider, region),
+            reason: None,
+        });
+        (c.here, c.best, c.reason.clone())
+    });
+    Some(((here?, best?), cached))
 }
 
 /// The alternatives of one resource's after side (`m` is what the mapping found for it,
@@ -147,70 +203,118 @@ pub fn for_resource(m: &MappedResource, actual: &Side, settings: Settings) -> Ve
         return Vec::new();
     };
     let mut out = Vec::new();
-    let sig = crate::estimate::sig3;
     if let Some(region) = m.region.as_deref()
-        && let Some(best) = cleanest_region(provider, region)
-        && let Some(here) = tables::place(provider, region)
+        && let Some(((here, best), cached)) = region_alternative(provider, region)
     {
-        let moved = MappedResource {
-            region: Some(best.region.clone()),
-            ..m.clone()
+        let moved = Subject {
+            region: Some(&best.region),
+            ..Subject::of(m)
         };
         if let Some(alt) = carbon::price_side(&moved, settings) {
-            let reason = format!(
-                "the same resource in {} ({}), the lowest grid intensity of the {} regions: {} vs {} gCO2eq/kWh in {} (that the type is offered there is assumed: the tables do not say)",
-                best.region,
-                best.location,
-                here.jurisdiction.as_deref().unwrap_or(""),
-                sig(alt.grid_g_per_kwh.unwrap_or(0.0)),
-                sig(actual.grid_g_per_kwh.unwrap_or(0.0)),
-                here.region,
+            let grids = (
+                alt.grid_g_per_kwh.unwrap_or(0.0).to_bits(),
+                actual.grid_g_per_kwh.unwrap_or(0.0).to_bits(),
             );
+            let reason = match cached {
+                Some((a, b, text)) if (a, b) == grids => text,
+                _ => {
+                    let sig = crate::estimate::sig3;
+                    let text: Text = format!(
+                        "the same resource in {} ({}), the lowest grid intensity of the {} regions: {} vs {} gCO2eq/kWh in {} (that the type is offered there is assumed: the tables do not say)",
+                        best.region,
+                        best.location,
+                        here.jurisdiction.as_deref().unwrap_or(""),
+                        sig(alt.grid_g_per_kwh.unwrap_or(0.0)),
+                        sig(actual.grid_g_per_kwh.unwrap_or(0.0)),
+                        here.region,
+                    )
+                    .into();
+                    MEMO.with_borrow_mut(|memo| {
+                        if let Some(c) = memo.regions[provider as usize].get_mut(region) {
+                            c.reason = Some((grids.0, grids.1, text.clone()));
+                        }
+                    });
+                    text
+                }
+            };
             out.extend(saving(
                 AlternativeKind::Region,
                 actual,
                 alt,
-                here.jurisdiction.clone(),
+                here.jurisdiction.as_deref(),
                 reason,
                 settings,
-                "geography",
+                Table::Geography,
             ));
         }
     }
-    if let Some((target, rule)) = tables::arm_equivalent(m)
-        && let Some(alt) = carbon::price_side(&as_type(m, &target), settings)
-    {
-        let reason = format!(
-            "{} ({}), the same {} vCPU and {} GiB as {}",
-            target.name,
-            rule.processor,
-            crate::render::carbon::trim_num(target.vcpus),
-            crate::render::carbon::trim_num(target.memory_gib),
-            m.machine_type.as_deref().unwrap_or(""),
-        );
-        out.extend(saving(
-            AlternativeKind::Arm,
-            actual,
-            alt,
-            None,
-            reason,
-            settings,
-            "arm_equivalents",
-        ));
+    if let Some(arm) = arm_choice(provider, m) {
+        let as_arm = Subject {
+            shape: Some(&arm.target),
+            ..Subject::of(m)
+        };
+        if let Some(alt) = carbon::price_side(&as_arm, settings) {
+            out.extend(saving(
+                AlternativeKind::Arm,
+                actual,
+                alt,
+                None,
+                arm.reason.clone(),
+                settings,
+                Table::ArmEquivalents,
+            ));
+        }
     }
+    out.shrink_to_fit();
     out
+}
+
+/// [`tables::arm_equivalent`] of `m`, remembered on this thread, with the reason that names it.
+fn arm_choice(provider: Provider, m: &MappedResource) -> Option<Rc<ArmChoice>> {
+    let name = m.machine_type.as_deref()?;
+    if !m.gpus.is_empty() {
+        return None;
+    }
+    let (vcpus, memory) = (m.vcpus.map(f64::to_bits), m.memory_gb.map(f64::to_bits));
+    MEMO.with_borrow_mut(|memo| {
+        let map = &mut memo.arm[provider as usize];
+        if let Some(seen) = map.get(name)
+            && let Some((_, _, c)) = seen.iter().find(|(v, g, _)| (*v, *g) == (vcpus, memory))
+        {
+            return c.clone();
+        }
+        let choice = tables::arm_equivalent(m).map(|(target, rule)| {
+            let reason = format!(
+                "{} ({}), the same {} vCPU and {} GiB as {}",
+                target.name,
+                rule.processor,
+                crate::render::carbon::trim_num(target.vcpus),
+                crate::render::carbon::trim_num(target.memory_gib),
+                name,
+            );
+            Rc::new(ArmChoice {
+                target,
+                reason: reason.into(),
+            })
+        });
+        if map.len() >= CAP && !map.contains_key(name) {
+            map.clear();
+        }
+        map.entry(name.into())
+            .or_default()
+            .push((vcpus, memory, choice.clone()));
+        choice
+    })
 }
 
 /// Adds its alternatives to every estimated resource of the report that has an after side
 /// (`mapped` is what the report was assessed from).
 pub fn attach(report: &mut Report, mapped: &MappedPlan, settings: Settings) {
-    let after: HashMap<&str, &MappedResource> = mapped
-        .after
-        .iter()
-        .map(|m| (m.address.as_str(), m))
-        .collect();
+    let mut after: Map<&str, &MappedResource> =
+        Map::with_capacity_and_hasher(mapped.after.len(), Default::default());
+    after.extend(mapped.after.iter().map(|m| (m.address.as_str(), m)));
     report.resources.par_iter_mut().for_each(|r| {
-        let forget = r.actions.iter().any(|a| a == "forget");
+        let forget = r.actions.iter().any(|a| &**a == "forget");
         if forget || r.status != Status::Estimated {
             return;
         }

@@ -96,6 +96,12 @@ pub fn places(provider: Provider) -> Vec<&'static Place> {
     v
 }
 
+/// [`places`], sorted once for the run.
+pub fn sorted_places(provider: Provider) -> &'static [&'static Place] {
+    static SORTED: OnceLock<[Vec<&'static Place>; 3]> = OnceLock::new();
+    &SORTED.get_or_init(|| PROVIDERS.map(places))[provider as usize]
+}
+
 /// The providers whose tables know a region of this name (for a bare `--what-if
 /// region=NAME`).
 pub fn providers_of(region: &str) -> Vec<Provider> {

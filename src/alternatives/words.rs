@@ -22,7 +22,6 @@ fn phrase(a: &Alternative, period: Period, detail: bool, share: bool) -> String 
     let why = match a.kind {
         AlternativeKind::Region => a
             .jurisdiction
-            .as_deref()
             .map(|j| format!(" (same jurisdiction, {j})"))
             .unwrap_or_default(),
         AlternativeKind::Arm => " (ARM, same vCPU and memory)".to_string(),
@@ -191,14 +190,14 @@ mod tests {
             kind,
             region: Some("eu-north-1".into()),
             machine_type: Some("m6g.xlarge".into()),
-            jurisdiction: Some("EU/EEA".into()),
+            jurisdiction: Some("EU/EEA"),
             grid_g_per_kwh: Some(8.8),
             per_hour: Figures::default(),
             saving_gco2eq_per_hour: g_per_hour,
             saving_gco2eq_per_period: g_per_hour * 730.0,
             saving_share: share,
-            reason: String::new(),
-            sources: Vec::new(),
+            reason: "".into(),
+            sources: crate::report::Sources::NONE,
         }
     }
 

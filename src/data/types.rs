@@ -26,6 +26,13 @@ impl Provider {
     /// Parses `aws`, `gcp`, `google`, `google-beta`, `azure`, `azurerm` (any case); also a
     /// Terraform provider address such as `registry.terraform.io/hashicorp/aws`.
     pub fn parse(name: &str) -> Option<Provider> {
+        // the mappings' own names, without a copy
+        match name {
+            "aws" => return Some(Provider::Aws),
+            "gcp" | "google" => return Some(Provider::Gcp),
+            "azure" | "azurerm" => return Some(Provider::Azure),
+            _ => {}
+        }
         let last = name
             .trim()
             .rsplit('/')

@@ -23,14 +23,15 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use rayon::prelude::*;
 use serde::Deserialize;
 use serde::de::{self, IgnoredAny};
 use serde_json::value::RawValue;
 
 use crate::error::Error;
 
+mod sensitive;
 mod value;
+pub use sensitive::sensitive_strings;
 pub use value::{
     MAX_DEPTH, Raw, Value, ValueError, parse as parse_json, parse_first as parse_first_json,
 };
@@ -531,85 +532,6 @@ fn check_sections(path: &Path, plan: &Plan<'_>) -> Result<(), Error> {
         }
     }
     Ok(())
-}
-
-/// Every string a plan or state marks sensitive: the leaves of `before`/`after` under a `true`
-/// of `before_sensitive`/`after_sensitive` (resource changes, drift, output changes), of a
-/// state document's `values` under `sensitive_values`, and the values of state outputs with
-/// `"sensitive": true`. The carbon report hides them (`Report::redact`): the mappings read the
-/// same values, and must not carry a secret into the output. (`planned_values` and
-/// `prior_state` repeat the resource changes' `after` and `before`, so they are not walked:
-/// the plan keeps them unparsed.)
-pub fn sensitive_strings(plan: &Plan<'_>) -> Vec<String> {
-    fn leaves(v: &Value<'_>, out: &mut Vec<String>) {
-        match v {
-            Value::String(s) => out.push(s.to_string()),
-            Value::Array(a) => a.iter().for_each(|v| leaves(v, out)),
-            Value::Object(o) => o.values().for_each(|v| leaves(v, out)),
-            _ => {}
-        }
-    }
-    fn masked(v: &Value<'_>, mask: &Value<'_>, out: &mut Vec<String>) {
-        match (v, mask) {
-            (_, Value::Bool(true)) => leaves(v, out),
-            (Value::Array(a), Value::Array(m)) => {
-                a.iter().zip(m).for_each(|(v, m)| masked(v, m, out))
-            }
-            (Value::Object(o), Value::Object(m)) => {
-                for (k, m) in m {
-                    if let Some(v) = o.get(k) {
-                        masked(v, m, out);
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    fn change(c: &Change<'_>, out: &mut Vec<String>) {
-        masked(&c.before, &c.before_sensitive, out);
-        masked(&c.after, &c.after_sensitive, out);
-    }
-    // built one value at a time, and only under a mask that marks something
-    fn raw(v: &Raw<'_>, mask: &Raw<'_>, out: &mut Vec<String>) {
-        if mask.text().contains("true") {
-            masked(&v.value(), &mask.value(), out);
-        }
-    }
-    fn module(m: &StateModule<'_>, out: &mut Vec<String>) {
-        for r in &m.resources {
-            raw(&r.values, &r.sensitive_values, out);
-        }
-        m.child_modules.iter().for_each(|c| module(c, out));
-    }
-    // resources one at a time, on every core
-    let changes: Vec<&ResourceChange<'_>> = plan
-        .resource_changes
-        .iter()
-        .chain(plan.resource_drift.iter())
-        .flatten()
-        .collect();
-    let mut out: Vec<String> = changes
-        .par_iter()
-        .flat_map_iter(|rc| {
-            let mut out = Vec::new();
-            raw(&rc.change.before, &rc.change.before_sensitive, &mut out);
-            raw(&rc.change.after, &rc.change.after_sensitive, &mut out);
-            out
-        })
-        .collect();
-    plan.output_changes
-        .iter()
-        .flat_map(|o| o.values())
-        .for_each(|c| change(c, &mut out));
-    if let Some(v) = &plan.values {
-        for o in v.outputs.values().filter(|o| o.sensitive) {
-            leaves(&o.value, &mut out);
-        }
-        module(&v.root_module, &mut out);
-    }
-    out.sort();
-    out.dedup();
-    out
 }
 
 /// Parses the same bytes into a `serde_json::Value` (for the mapping engine).

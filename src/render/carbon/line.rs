@@ -76,7 +76,7 @@ pub fn annotation(r: &ResourceReport, period: Period) -> Vec<String> {
             drop: 3,
         })
     };
-    let footprint = r.actions.iter().all(|a| a == "no-op");
+    let footprint = r.actions.iter().all(|a| &**a == "no-op");
     let d = r.delta_per_hour.total_gco2eq;
     let mut parts: Vec<Part> = Vec::new();
     match (&r.before, &r.after) {
@@ -177,7 +177,7 @@ fn hardware(s: &Side) -> [(&'static str, f64, &'static str, u8); 5] {
 
 fn place(s: &Side) -> String {
     match &s.region {
-        Some(r) => r.clone(),
+        Some(r) => r.to_string(),
         None => "region unknown".into(),
     }
 }

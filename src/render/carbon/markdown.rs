@@ -465,7 +465,7 @@ fn sources_footer(s: &Summary) -> Option<String> {
         .iter()
         .flat_map(|r| [&r.before, &r.after])
         .flatten()
-        .flat_map(|side| side.sources.iter().map(String::as_str))
+        .flat_map(|side| side.sources.iter())
         .collect();
     sources.sort_unstable();
     sources.dedup();

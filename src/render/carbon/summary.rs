@@ -60,7 +60,7 @@ impl Group<'_> {
     pub fn action(&self) -> String {
         let mut names: Vec<&str> = Vec::new();
         for m in &self.members {
-            let a: Vec<&str> = m.actions.iter().map(String::as_str).collect();
+            let a: Vec<&str> = m.actions.iter().map(|a| &**a).collect();
             let name = match a.as_slice() {
                 ["delete", "create"] | ["create", "delete"] => "replace",
                 ["no-op"] => "unchanged",
@@ -563,7 +563,7 @@ mod tests {
 
     fn side(g_per_hour: f64) -> Side {
         no_spread(Side {
-            provider: "aws".into(),
+            provider: "aws",
             region: Some("us-east-1".into()),
             grid_g_per_kwh: Some(384.0),
             machine_type: Some("m5.xlarge".into()),
@@ -580,7 +580,7 @@ mod tests {
                 ..Figures::default()
             },
             range_per_hour: Default::default(),
-            sources: vec!["aws_instances".into()],
+            sources: crate::report::Sources::NONE.with(crate::report::Table::AwsInstances),
         })
     }
 

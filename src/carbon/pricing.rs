@@ -1,0 +1,452 @@
+//! Pricing one mapped resource: its footprint and coefficients from the reference data, its
+//! hourly figures and their range. Alternatives price the same resource in another region or
+//! as another type through the same code ([`Subject`]), never by a ratio.
+
+use super::lookups::{self, intern};
+use super::{Provenance, REGION_UNKNOWN, Settings, mapping_note};
+use crate::data::{self, Instance, Provider};
+use crate::estimate::{Coefficients, Footprint};
+use crate::mapping::{DiskKind, MappedResource};
+use crate::report::{Band, Figures, Side, Sources, Table};
+
+/// What is priced: a mapped resource, in its own region or another, as its own machine type
+/// or another.
+#[derive(Clone, Copy)]
+pub(crate) struct Subject<'a> {
+    pub m: &'a MappedResource,
+    /// The region priced: the resource's own, or an alternative's.
+    pub region: Option<&'a str>,
+    /// A type priced in place of the resource's own (an ARM alternative): its name, vCPUs,
+    /// memory and microarchitectures replace the resource's.
+    pub shape: Option<&'a Instance>,
+}
+
+impl<'a> Subject<'a> {
+    /// The resource as the mapping found it.
+    pub fn of(m: &'a MappedResource) -> Self {
+        Subject {
+            m,
+            region: m.region.as_deref(),
+            shape: None,
+        }
+    }
+
+    fn machine_type(&self) -> Option<&'a str> {
+        match self.shape {
+            Some(t) => Some(&t.name),
+            None => self.m.machine_type.as_deref(),
+        }
+    }
+
+    fn vcpus(&self) -> Option<f64> {
+        self.shape.map_or(self.m.vcpus, |t| Some(t.vcpus))
+    }
+
+    fn memory_gb(&self) -> Option<f64> {
+        self.shape.map_or(self.m.memory_gb, |t| Some(t.memory_gib))
+    }
+
+    fn cpu_types(&self) -> &'a [String] {
+        self.shape
+            .map_or(&self.m.cpu_types, |t| &t.cpu_architectures)
+    }
+}
+
+/// What a pricing is for: the side alone (an alternative), with the warnings and assumptions
+/// it produced (the report), or with the provenance of every figure too (`explain`, the Impact
+/// Framework export).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Want {
+    Side,
+    Notes,
+    Inputs,
+}
+
+/// A side that could be priced, with the notes it produced.
+#[derive(Clone)]
+pub(crate) struct Pricing {
+    pub side: Side,
+    /// With [`Want::Inputs`].
+    pub priced: Option<super::Priced>,
+    /// With [`Want::Notes`] or more.
+    pub warnings: Vec<String>,
+    pub assumptions: Vec<String>,
+}
+
+/// Where a shape figure comes from.
+enum Origin<'a> {
+    /// The instance table that holds the machine type.
+    Table(Table, &'a str),
+    /// A hand table's row, read by the mapping.
+    Hand(Table, &'a str),
+    Plan,
+}
+
+impl Origin<'_> {
+    fn source(&self) -> Option<Table> {
+        match self {
+            Origin::Table(t, _) | Origin::Hand(t, _) => Some(*t),
+            Origin::Plan => None,
+        }
+    }
+
+    fn detail(&self) -> String {
+        match self {
+            Origin::Table(_, t) => format!("machine type {t}"),
+            Origin::Hand(_, key) => format!("row {key}, read by the mapping"),
+            Origin::Plan => "read from the plan by the mapping".to_string(),
+        }
+    }
+}
+
+/// The provenance of the figures, written out only when it is wanted; the tables used always.
+struct Notes {
+    explain: bool,
+    provenance: Vec<Provenance>,
+    sources: Sources,
+}
+
+impl Notes {
+    /// `what` comes from `source` (`None`: the plan); `detail` says which entry and how.
+    fn add(&mut self, what: &'static str, source: Option<Table>, detail: impl FnOnce() -> String) {
+        if let Some(t) = source {
+            self.sources.insert(t);
+        }
+        if self.explain {
+            self.provenance.push(Provenance {
+                what,
+                source: source.map_or("plan", Table::id).to_string(),
+                detail: detail(),
+            });
+        }
+    }
+}
+
+/// Prices one subject: its footprint, coefficients and hourly figures; `Err` says why it could
+/// not be estimated.
+pub(crate) fn price(s: &Subject<'_>, settings: Settings, want: Want) -> Result<Pricing, String> {
+    let m = s.m;
+    let provider =
+        Provider::parse(&m.provider).ok_or_else(|| format!("unknown provider {:?}", m.provider))?;
+    let notes_wanted = want >= Want::Notes;
+    let mut warnings = Vec::new();
+    let mut notes = Notes {
+        explain: want == Want::Inputs,
+        provenance: Vec::new(),
+        sources: Sources::NONE,
+    };
+    let machine_type = s.machine_type();
+    let facts = machine_type.map(|t| lookups::type_facts(provider, t));
+    let found = facts.as_deref().and_then(|f| f.found.as_ref());
+    let table = found.map(|(i, _)| i);
+    let table_id = found.map(|(_, id)| *id);
+    let mut assumptions = Vec::new();
+    // A burstable or shared-core type runs at its published baseline unless asked otherwise.
+    let baseline = facts
+        .as_deref()
+        .filter(|_| !settings.utilization_given)
+        .and_then(|f| f.baseline.as_ref());
+    let utilization = match baseline {
+        Some((u, note)) => {
+            if notes_wanted {
+                assumptions.push(note.clone());
+            }
+            *u
+        }
+        None => settings.utilization,
+    };
+    let vcpus = s.vcpus().or(table.map(|i| i.vcpus));
+    let has_storage = m.storage.iter().any(|s| s.size_gb > 0.0);
+    // Without vCPUs, only a pure storage resource (a disk) can be estimated: an instance
+    // whose machine type is unknown is not estimated from its disks alone.
+    // a mapping's "assumed: …" note is not a problem (see `mapping_note`), nor an unknown
+    // region (estimated below with the provider's range)
+    if vcpus.is_none() {
+        let problem = m
+            .warnings
+            .iter()
+            .find(|w| *w != REGION_UNKNOWN && !matches!(mapping_note(w), Some((true, _))));
+        if machine_type.is_some() || !has_storage || problem.is_some() {
+            return Err(match (machine_type, problem) {
+                (Some(t), _) => format!("unknown machine type {t:?}"),
+                (None, Some(w)) => mapping_note(w).map_or_else(|| w.clone(), |n| n.1),
+                (None, None) => "machine type unknown".to_string(),
+            });
+        }
+    }
+    // Where a shape figure comes from: the instance table when it holds that value (the
+    // mappings read it from the same table), else the plan (read by the mapping).
+    let origin = |in_table: bool| match (in_table, table_id, machine_type) {
+        (true, Some(id), Some(t)) => Origin::Table(id, t),
+        _ => Origin::Plan,
+    };
+    // A shape the mapping read from a hand table is credited to that table, not to the plan.
+    let hand = table_id
+        .is_none()
+        .then(|| lookups::hand_table(&m.resource_type, machine_type?))
+        .flatten();
+    let origin_shape = |in_table: bool| match &hand {
+        Some((id, key)) => Origin::Hand(*id, key),
+        None => origin(in_table),
+    };
+    let o = origin_shape(s.vcpus().is_none() || s.vcpus() == table.map(|i| i.vcpus));
+    if vcpus.is_some() {
+        notes.add("vcpus", o.source(), || o.detail());
+    }
+    let vcpus = vcpus.unwrap_or(0.0);
+    let memory_gb = s.memory_gb().or(table.map(|i| i.memory_gib)).unwrap_or(0.0);
+    let o = origin_shape(s.memory_gb().is_none() || s.memory_gb() == table.map(|i| i.memory_gib));
+    notes.add("memory_gb", o.source(), || o.detail());
+    let archs: &[String] = if s.cpu_types().is_empty() {
+        table.map_or(&[], |i| &i.cpu_architectures)
+    } else {
+        s.cpu_types()
+    };
+    let o = origin(table.is_some_and(|i| i.cpu_architectures == archs));
+    notes.add("cpu_architectures", o.source(), || {
+        format!("{} ({})", archs.join(", "), o.detail())
+    });
+    let gpu_models: Vec<&str> = if m.gpus.is_empty() {
+        table
+            .map(|i| {
+                i.gpus
+                    .iter()
+                    .flat_map(|g| std::iter::repeat_n(g.model.as_str(), g.count.max(0.0) as usize))
+                    .collect()
+            })
+            .unwrap_or_default()
+    } else {
+        m.gpus.iter().map(String::as_str).collect()
+    };
+    let mut gpus = Vec::new();
+    let mut gpu_notes = Vec::new();
+    for model in &gpu_models {
+        match data::gpu_watts(model) {
+            Some(w) => {
+                gpus.push((w.min_watts, w.max_watts));
+                gpu_notes.push(format!("{model}: {} – {} W", w.min_watts, w.max_watts));
+            }
+            None if notes_wanted => {
+                warnings.push(format!("no power figure for GPU {model}: not counted"))
+            }
+            None => {}
+        }
+    }
+    if !gpu_notes.is_empty() {
+        gpu_notes.dedup();
+        notes.add("gpus", Some(Table::Coefficients), || {
+            format!("gpus.{}", gpu_notes.join("; "))
+        });
+    }
+    let (mut ssd_tb, mut hdd_tb) = (0.0, 0.0);
+    for s in &m.storage {
+        match s.kind {
+            DiskKind::Ssd => ssd_tb += s.size_gb / 1000.0,
+            DiskKind::Hdd => hdd_tb += s.size_gb / 1000.0,
+        }
+    }
+    if !m.storage.is_empty() {
+        notes.add("storage", None, || {
+            "disk sizes read from the plan by the mapping".into()
+        });
+    }
+    let p = provider.as_str();
+    let region_facts = s.region.map(|r| (r, lookups::region_facts(provider, r)));
+    let (grid, grid_low, grid_high) = match region_facts {
+        Some((region, f)) => {
+            let g = match f.grid {
+                Some(g) => {
+                    notes.add("grid", Some(Table::GridIntensity), || {
+                        format!("{p} {region}: {} ({}, via {})", g.source, g.year, g.via)
+                    });
+                    g.g_co2eq_per_kwh
+                }
+                None => {
+                    let f = data::grid_fallback(provider)
+                        .ok_or_else(|| format!("no grid intensity for region {region}"))?;
+                    if notes_wanted {
+                        warnings.push(format!(
+                            "no grid intensity for region {region}: {p} average used"
+                        ));
+                    }
+                    notes.add("grid", Some(Table::GridIntensity), || {
+                        format!("{p} fallback ({}, via {})", f.method, f.via)
+                    });
+                    f.g_co2eq_per_kwh
+                }
+            };
+            (g, g, g)
+        }
+        None => {
+            // Unknown region: the provider's average, within the range of its regions.
+            let f = data::grid_fallback(provider)
+                .ok_or_else(|| format!("region unknown and no {p} grid average"))?;
+            let (lo, hi) =
+                lookups::grid_spread(provider).unwrap_or((f.g_co2eq_per_kwh, f.g_co2eq_per_kwh));
+            if notes_wanted {
+                warnings.push(format!(
+                    "region unknown: {p} average grid intensity used, range {}–{} gCO2eq/kWh over its regions",
+                    crate::estimate::sig3(lo),
+                    crate::estimate::sig3(hi)
+                ));
+            }
+            notes.add("grid", Some(Table::GridIntensity), || {
+                format!(
+                    "region unknown: {p} fallback ({}, via {}); low and high: its regions' lowest and highest",
+                    f.method, f.via
+                )
+            });
+            (f.g_co2eq_per_kwh, lo, hi)
+        }
+    };
+    let c = data::coefficients(provider).ok_or_else(|| format!("no coefficients for {p}"))?;
+    let arch = lookups::arch_facts(provider, archs);
+    let (cpu, cpu_low, cpu_high) = arch
+        .cpu
+        .ok_or_else(|| format!("no CPU power figure for {p}"))?;
+    notes.add("cpu_w", Some(Table::Coefficients), || {
+        if arch.known.is_empty() {
+            format!(
+                "{p} fallback ({} of its microarchitectures); low and high: every microarchitecture's lowest and highest",
+                c.cpu_fallback_method
+            )
+        } else {
+            format!(
+                "cpuArchitectures {} (CCF: average, or median with Sandy/Ivy Bridge); low and high: their lowest and highest",
+                arch.known
+            )
+        }
+    });
+    let pue = region_facts.and_then(|(_, f)| f.pue).unwrap_or(c.pue);
+    notes.add("memory_w", Some(Table::Coefficients), || {
+        format!("providers.{p}.memoryWattsPerGB")
+    });
+    notes.add("storage_w", Some(Table::Coefficients), || {
+        format!("providers.{p}.ssdWattsPerTB / hddWattsPerTB")
+    });
+    notes.add("pue", Some(Table::Coefficients), || {
+        if pue == c.pue {
+            format!("providers.{p}.pue")
+        } else {
+            format!("providers.{p}.pueByRegion")
+        }
+    });
+    let embodied = match &facts {
+        Some(f) if vcpus > 0.0 => f.embodied.as_ref(),
+        _ => None,
+    };
+    let embodied_kg_per_hour = match (embodied, vcpus > 0.0) {
+        (Some(e), _) => {
+            notes.add("embodied", Some(Table::Embodied), || {
+                format!(
+                    "{:?}{}: {} kgCO2eq/h",
+                    e.method,
+                    e.family
+                        .as_deref()
+                        .map(|f| format!(" (family {f})"))
+                        .unwrap_or_default(),
+                    e.kg_co2eq_per_hour
+                )
+            });
+            if let (Some(platform), Some(kg), Some(host)) =
+                (&e.platform, e.platform_kg_co2eq, e.host_vcpus)
+            {
+                notes.add("embodied", Some(Table::Hosts), || {
+                    format!(
+                        "platform {platform}: {kg} kgCO2eq per host of {host} vCPUs; share {} / {host} vCPU",
+                        e.vcpus
+                    )
+                });
+            }
+            e.kg_co2eq_per_hour
+        }
+        (None, true) => match data::embodied_fallback_per_vcpu_hour(provider) {
+            Some(k) => {
+                notes.add("embodied", Some(Table::Embodied), || {
+                    format!("{p} fallback: {k} kgCO2eq per vCPU-hour × {vcpus} vCPU")
+                });
+                k * vcpus
+            }
+            None => 0.0,
+        },
+        (None, false) => 0.0,
+    };
+    let coefficients = Coefficients {
+        cpu_min_w: cpu.min_watts,
+        cpu_max_w: cpu.max_watts,
+        memory_w_per_gb: c.memory_watts_per_gb,
+        ssd_w_per_tb: c.ssd_watts_per_tb,
+        hdd_w_per_tb: c.hdd_watts_per_tb,
+        pue,
+        grid_g_per_kwh: Some(grid),
+        embodied_g_per_hour: embodied_kg_per_hour * 1000.0,
+    };
+    let low = Coefficients {
+        cpu_min_w: cpu_low.min_watts,
+        cpu_max_w: cpu_low.max_watts,
+        grid_g_per_kwh: Some(grid_low),
+        ..coefficients.clone()
+    };
+    let high = Coefficients {
+        cpu_min_w: cpu_high.min_watts,
+        cpu_max_w: cpu_high.max_watts,
+        grid_g_per_kwh: Some(grid_high),
+        ..coefficients.clone()
+    };
+    let footprint = Footprint {
+        vcpus,
+        memory_gb,
+        ssd_tb,
+        hdd_tb,
+        gpus,
+    };
+    let instances = f64::from(m.count) * f64::from(m.replication_factor.max(1));
+    let r = super::ranged(
+        &footprint,
+        &low,
+        &coefficients,
+        &high,
+        utilization,
+        instances,
+    );
+    let sources = notes.sources;
+    let side = Side {
+        provider: p,
+        region: s.region.map(intern),
+        grid_g_per_kwh: Some(grid),
+        machine_type: machine_type.map(intern),
+        vcpus,
+        memory_gb,
+        gpus: gpu_models.len() as u32,
+        ssd_gb: ssd_tb * 1000.0,
+        hdd_gb: hdd_tb * 1000.0,
+        instances,
+        per_hour: Figures::from(&r.central),
+        range_per_hour: Band {
+            low: Figures::from(&r.low),
+            high: Figures::from(&r.high),
+        },
+        sources,
+    };
+    let priced = notes.explain.then(|| super::Priced {
+        address: m.address.clone(),
+        resource_type: m.resource_type.clone(),
+        provider: p.to_string(),
+        region: s.region.map(str::to_string),
+        machine_type: machine_type.map(str::to_string),
+        footprint,
+        coefficients,
+        low,
+        high,
+        utilization,
+        instances,
+        provenance: notes.provenance,
+        sources: sources.to_vec(),
+    });
+    Ok(Pricing {
+        side,
+        priced,
+        warnings,
+        assumptions,
+    })
+}
