@@ -39,6 +39,9 @@ pub struct Config<'a> {
     /// (module path, module-relative address) → (module path, position): the last block of
     /// an address wins, as in an object read twice.
     blocks: Map<(String, String), usize>,
+    /// Unique to this configuration (among all read by the process): a thread's cached block
+    /// is never taken for another configuration's.
+    id: u64,
 }
 
 fn last<'a>(m: &Members<'a>, key: &str) -> Option<&'a RawValue> {
@@ -59,7 +62,11 @@ fn text(raw: &RawValue) -> Option<Cow<'_, str>> {
 impl<'a> Config<'a> {
     /// Reads the module tree of a `configuration` slice (no value is built).
     pub fn new(configuration: Option<&'a RawValue>) -> Config<'a> {
-        let mut c = Config::default();
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        let mut c = Config {
+            id: NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            ..Config::default()
+        };
         let Some(conf) = configuration else {
             return c;
         };
@@ -117,12 +124,30 @@ impl<'a> Config<'a> {
         }
     }
 
-    /// The block of configuration resource `rel` in module `modpath` (`$__config`).
+    /// The block of configuration resource `rel` in module `modpath` (`$__config`). The
+    /// instances of a block are mapped one after another: the last block built on this thread
+    /// is kept for the next.
     pub fn block(&self, modpath: &str, rel: &str) -> Val {
-        self.blocks
+        thread_local! {
+            static LAST: std::cell::RefCell<((u64, usize), Val)> =
+                const { std::cell::RefCell::new(((0, 0), Val::Null)) };
+        }
+        let Some((_, r)) = self
+            .blocks
             .get(&(modpath.to_string(), rel.to_string()))
             .and_then(|&i| self.modules.get(modpath)?.resources.get(i))
-            .map_or(Val::Null, |(_, r)| value(Some(r)))
+        else {
+            return Val::Null;
+        };
+        // a block is known by this configuration's id and its slice's place in the text
+        let id = (self.id, r.get().as_ptr() as usize);
+        LAST.with(|last| {
+            let mut last = last.borrow_mut();
+            if last.0 != id {
+                *last = (id, value(Some(r)));
+            }
+            last.1.clone()
+        })
     }
 
     /// The resource list of module `modpath` (`$__modconfig`), built once.

@@ -427,11 +427,32 @@ pub fn display(v: &Val) -> String {
     }
 }
 
-/// Index an object value by a string key.
+/// Index an object value by a string key (without building the key as a value).
 pub fn get<'a>(v: &'a Val, key: &str) -> Option<&'a Val> {
     match v {
-        Val::Obj(o) => o.get(&s(key)),
+        Val::Obj(o) => o.get(&StrKey(key)),
         _ => None,
+    }
+}
+
+/// A string key looked up in a jaq object as the text value it equals: it hashes as jaq_json
+/// hashes a string value (`5`, then the bytes as a slice; `jq_get_finds_every_key` checks
+/// it against the real thing).
+struct StrKey<'k>(&'k str);
+
+impl std::hash::Hash for StrKey<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u8(5);
+        self.0.as_bytes().hash(state);
+    }
+}
+
+impl indexmap::Equivalent<Val> for StrKey<'_> {
+    fn equivalent(&self, key: &Val) -> bool {
+        match key {
+            Val::TStr(b) | Val::BStr(b) => b.as_ref() == self.0.as_bytes(),
+            _ => false,
+        }
     }
 }
 
@@ -479,6 +500,25 @@ mod tests {
         );
         assert_eq!(run(4, s("/dev/xvdb"), &[]), vec![serde_json::json!("b")]);
         assert_eq!(run(4, s("/dev/nvme1n1"), &[]), vec![serde_json::json!("a")]);
+    }
+
+    /// The borrowed key finds what a built string value finds, and nothing else.
+    #[test]
+    fn jq_get_finds_every_key() {
+        let keys = ["", "a", "values", "machine_type", "ünïcödé", "with space", "x\"y"];
+        let obj = Val::obj(
+            keys.iter()
+                .enumerate()
+                .map(|(i, k)| (s(k), Val::from(i as isize)))
+                .chain([(Val::from(7isize), Val::Null)])
+                .collect(),
+        );
+        for (i, k) in keys.iter().enumerate() {
+            assert_eq!(get(&obj, k), Some(&Val::from(i as isize)), "{k:?}");
+        }
+        assert_eq!(get(&obj, "missing"), None);
+        assert_eq!(get(&obj, "7"), None);
+        assert_eq!(get(&Val::Null, "a"), None);
     }
 
     #[test]

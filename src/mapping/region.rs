@@ -77,8 +77,8 @@ pub fn config_address(addr: &str) -> (String, String) {
 pub struct Regions<'a> {
     config: &'a Config<'a>,
     configs: HashMap<Cow<'a, str>, &'a RawValue>,
-    /// The region of every configured provider key, per provider family.
-    pre: HashMap<(String, &'static str), Option<String>>,
+    /// The region of every configured provider key, per provider family (aws, gcp, azure).
+    pre: HashMap<String, [Option<String>; 3]>,
     /// Root module variables: their `value`.
     variables: HashMap<Cow<'a, str>, &'a RawValue>,
 }
@@ -115,9 +115,8 @@ impl<'a> Regions<'a> {
         };
         let mut pre = HashMap::new();
         for key in r.configs.keys() {
-            for fam in ["aws", "gcp", "azure"] {
-                pre.insert((key.to_string(), fam), r.region_for_key(key, fam, 0));
-            }
+            let regions = ["aws", "gcp", "azure"].map(|fam| r.region_for_key(key, fam, 0));
+            pre.insert(key.to_string(), regions);
         }
         r.pre = pre;
         r
@@ -138,8 +137,8 @@ impl<'a> Regions<'a> {
         provider_name: &str,
     ) -> Option<String> {
         match key {
-            Some(k) => match self.pre.get(&(k.to_string(), fam_static(family))) {
-                Some(r) => r.clone(),
+            Some(k) => match self.pre.get(k) {
+                Some(r) => r[fam_index(family)].clone(),
                 None => self.region_for_key(k, family, 0),
             },
             None => self.region_for(address, family, provider_name),
@@ -214,8 +213,8 @@ impl<'a> Regions<'a> {
                 }
             }
         };
-        match self.pre.get(&(key.clone(), fam_static(family))) {
-            Some(r) => r.clone(),
+        match self.pre.get(&key) {
+            Some(r) => r[fam_index(family)].clone(),
             None => self.region_for_key(&key, family, 0),
         }
     }
@@ -259,12 +258,12 @@ impl<'a> Regions<'a> {
     }
 }
 
-/// A family name as the `'static` key of [`Regions`]' table.
-fn fam_static(family: &str) -> &'static str {
+/// A family's place in [`Regions`]' table.
+fn fam_index(family: &str) -> usize {
     match family {
-        "gcp" => "gcp",
-        "azure" => "azure",
-        _ => "aws",
+        "gcp" => 1,
+        "azure" => 2,
+        _ => 0,
     }
 }
 
