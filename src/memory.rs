@@ -65,5 +65,13 @@ pub fn resident() -> (String, String) {
             .map(|v| v.trim().to_string())
             .unwrap_or_default()
     };
-    (field("VmRSS:"), field("VmHWM:"))
+    (
+        format!(
+            "{} = anon {} + file {}",
+            field("VmRSS:"),
+            field("RssAnon:"),
+            field("RssFile:")
+        ),
+        field("VmHWM:"),
+    )
 }

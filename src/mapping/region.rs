@@ -299,6 +299,8 @@ struct References<'a, 's> {
     /// prior state's (data sources read during plan), by (module path, resource address):
     /// built when a reference first leads to a resource.
     values: std::sync::OnceLock<super::FastMap<(String, String), Vec<&'s Slot<'s>>>>,
+    /// The `values` of the resources references led to, built once.
+    built: std::cell::RefCell<HashMap<*const Slot<'s>, Val>>,
 }
 
 fn arr(v: Option<&Val>) -> &[Val] {
@@ -321,6 +323,7 @@ impl<'a, 's> References<'a, 's> {
             side,
             prior,
             values: std::sync::OnceLock::new(),
+            built: Default::default(),
         }
     }
 
@@ -407,7 +410,9 @@ impl<'a, 's> References<'a, 's> {
             values
         });
         let value = values.get(&key)?.iter().find_map(|r| {
-            jq::get(r.cached(), "values")
+            let mut built = self.built.borrow_mut();
+            let v = built.entry(*r as *const Slot<'s>).or_insert_with(|| r.value());
+            jq::get(v, "values")
                 .and_then(|v| jq::get(v, attr))
                 .and_then(jq::str_of)
         })?;

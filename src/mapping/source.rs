@@ -16,7 +16,6 @@ use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::fmt;
-use std::sync::OnceLock;
 
 /// The sections of a document the engine reads, as slices of its text.
 #[derive(Default, Clone)]
@@ -556,19 +555,45 @@ impl<'de> Visitor<'de> for ResourceSeed<'_> {
     }
 }
 
+/// A resource's `mode`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Managed,
+    Data,
+    /// No mode, or an empty one (mapped as managed).
+    Absent,
+    Other,
+}
+
+impl Mode {
+    fn of(m: &str) -> Mode {
+        match m {
+            "managed" => Mode::Managed,
+            "data" => Mode::Data,
+            "" => Mode::Absent,
+            _ => Mode::Other,
+        }
+    }
+
+    /// Managed, or no mode at all: a resource mappings may take.
+    pub fn managed(self) -> bool {
+        matches!(self, Mode::Managed | Mode::Absent)
+    }
+}
+
 /// One resource of a side: what the engine reads of every resource, its slice, and its jaq
 /// value once something looked it up.
 pub struct Slot<'a> {
     pub raw: &'a RawValue,
     pub address: Cow<'a, str>,
     pub type_: Cow<'a, str>,
-    pub mode: Cow<'a, str>,
-    pub provider_name: Cow<'a, str>,
+    pub mode: Mode,
+    /// The provider family of its `provider_name` (`aws`, `gcp`, `azure`), if one we map.
+    pub family: Option<&'static str>,
     pub deposed_key: Option<Box<str>>,
     /// Hash of every member but `address` and `index` (their text): instances of one block
     /// that hash alike are mapped once (checked member by member, [`Slot::same_body`]).
     pub body_hash: u64,
-    val: OnceLock<Val>,
 }
 
 impl<'a> Slot<'a> {
@@ -579,11 +604,10 @@ impl<'a> Slot<'a> {
             raw,
             address: Cow::Borrowed(""),
             type_: Cow::Borrowed(""),
-            mode: Cow::Borrowed(""),
-            provider_name: Cow::Borrowed(""),
+            mode: Mode::Absent,
+            family: None,
             deposed_key: None,
             body_hash: 0,
-            val: OnceLock::new(),
         };
         let mut de = serde_json::Deserializer::from_str(raw.get());
         let Ok(read) = de::DeserializeSeed::deserialize(ResourceSeed { wanted }, &mut de) else {
@@ -599,8 +623,10 @@ impl<'a> Slot<'a> {
             match k.as_ref() {
                 "address" => slot.address = text(v).unwrap_or_default(),
                 "type" => slot.type_ = text(v).unwrap_or_default(),
-                "mode" => slot.mode = text(v).unwrap_or_default(),
-                "provider_name" => slot.provider_name = text(v).unwrap_or_default(),
+                "mode" => slot.mode = Mode::of(text(v).as_deref().unwrap_or("")),
+                "provider_name" => {
+                    slot.family = super::region::provider_family(text(v).as_deref().unwrap_or(""))
+                }
                 "deposed_key" => slot.deposed_key = text(v).map(|k| k.into()),
                 _ => {}
             }
@@ -630,19 +656,10 @@ impl<'a> Slot<'a> {
         (slot, keys)
     }
 
-    /// The resource as a jaq value, built now (not kept: the mapping of a resource reads it
-    /// once); the kept value if something looked it up before.
+    /// The resource as a jaq value, built now (a side keeps the ones lookups find:
+    /// `engine::side`).
     pub fn value(&self) -> Val {
-        match self.val.get() {
-            Some(v) => v.clone(),
-            None => doc::build(self.raw.get(), true).unwrap_or(Val::Null),
-        }
-    }
-
-    /// The resource as a jaq value, kept for the next lookup.
-    pub fn cached(&self) -> &Val {
-        self.val
-            .get_or_init(|| doc::build(self.raw.get(), true).unwrap_or(Val::Null))
+        doc::build(self.raw.get(), true).unwrap_or(Val::Null)
     }
 
     /// Whether two resources are equal but for their `address` and `index` (member by

@@ -77,7 +77,13 @@ fn object_list<'de, D: de::Deserializer<'de>, T: Deserialize<'de>>(
             object(d).map(Obj)
         }
     }
-    Ok(Option::<Vec<Obj<T>>>::deserialize(d)?.map(|v| v.into_iter().map(|o| o.0).collect()))
+    // serde_json gives no length: the list grew by doubling, and up to half of it is slack
+    // (10k-resource plan: 2.8 MB of 9.4 MB)
+    Ok(Option::<Vec<Obj<T>>>::deserialize(d)?.map(|v| {
+        let mut v: Vec<T> = v.into_iter().map(|o| o.0).collect();
+        v.shrink_to_fit();
+        v
+    }))
 }
 
 /// The document root: a plan (`resource_changes` …) or a state (`values`).

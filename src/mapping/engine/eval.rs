@@ -147,7 +147,7 @@ impl RCx<'_, '_, '_> {
         for ty in types {
             for a in self.configs.referrers(&self.modpath, ty, me) {
                 if let Some(r) = self.side.by_address(&format!("{prefix}{a}")) {
-                    out.push(r.clone());
+                    out.push(r);
                     if first {
                         return out;
                     }
@@ -191,7 +191,7 @@ impl RCx<'_, '_, '_> {
             .filter_map(jq::str_ref)
             .find(|r| is_ref_address(r))?;
         let prefix = jq::str_ref(&self.per.modprefix).unwrap_or_default();
-        self.side.by_address(&format!("{prefix}{r}")).cloned()
+        self.side.by_address(&format!("{prefix}{r}"))
     }
 
     fn run_jaq(&self, fid: usize, input: Val, phs: &[Val]) -> Vec<Val> {

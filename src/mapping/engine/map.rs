@@ -98,7 +98,7 @@ impl Engine {
                     after.iter().map(|r| r.address.as_ref()).collect();
                 let extra: Vec<_> = before
                     .iter()
-                    .filter(|r| r.mode == "data" && !have.contains(r.address.as_ref()))
+                    .filter(|r| r.mode == source::Mode::Data && !have.contains(r.address.as_ref()))
                     .map(|r| r.raw)
                     .collect();
                 let (extra, extra_keys) = slots_of(extra, &self.wanted);
@@ -183,9 +183,7 @@ impl Engine {
                 };
                 for i in found {
                     let r = &slots[i];
-                    if (r.mode != "managed" && !r.mode.is_empty())
-                        || region::provider_family(&r.provider_name).is_none()
-                        || taken[i]
+                    if !r.mode.managed() || r.family.is_none() || taken[i]
                     {
                         continue;
                     }
@@ -321,10 +319,10 @@ impl Engine {
         let mut ignored = Vec::new();
         let mut unsupported = Vec::new();
         for (i, r) in slots.iter().enumerate() {
-            if (r.mode != "managed" && !r.mode.is_empty()) || taken[i] {
+            if !r.mode.managed() || taken[i] {
                 continue;
             }
-            let Some(fam) = region::provider_family(&r.provider_name) else {
+            let Some(fam) = r.family else {
                 continue;
             };
             let is_ignored = self

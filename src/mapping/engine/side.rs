@@ -50,6 +50,8 @@ pub(crate) struct SideCx<'s, 'a> {
     props: HashMap<String, PropIndex>,
     /// Indexes of properties only known while mapping.
     dynamic: Mutex<HashMap<String, Arc<PropIndex>>>,
+    /// The resources lookups found, built once.
+    found: Mutex<FastMap<u32, Val>>,
     /// `$__root`, `$__all`, `$__idx`: built when a loaded filter reads them, else null.
     pub(crate) root: Val,
     pub(crate) all: Val,
@@ -77,6 +79,7 @@ impl<'s, 'a> SideCx<'s, 'a> {
             prefix: OnceLock::new(),
             props,
             dynamic: Mutex::new(HashMap::new()),
+            found: Mutex::new(FastMap::default()),
             root,
             all: Val::Null,
             idx: Val::Null,
@@ -84,9 +87,8 @@ impl<'s, 'a> SideCx<'s, 'a> {
         let (all, idx) = whole;
         if all || idx {
             cx.all = Val::Arr(
-                slots
-                    .iter()
-                    .map(|s| s.cached().clone())
+                (0..slots.len())
+                    .map(|i| cx.cached(i))
                     .collect::<Vec<_>>()
                     .into(),
             );
@@ -115,15 +117,15 @@ impl<'s, 'a> SideCx<'s, 'a> {
             let segs: Vec<&str> = p.split('.').collect();
             let mut s: Vec<(String, Vec<Val>)> = Vec::new();
             let mut j: Vec<(String, Vec<Val>)> = Vec::new();
-            for slot in self.slots {
+            for (i, slot) in self.slots.iter().enumerate() {
                 let Some((string, k)) = source::dig(slot.raw, &segs).and_then(source::key_of)
                 else {
                     continue;
                 };
                 let group = if string { &mut s } else { &mut j };
                 match group.iter_mut().find(|(g, _)| *g == k) {
-                    Some((_, rs)) => rs.push(slot.cached().clone()),
-                    None => group.push((k.into_owned(), vec![slot.cached().clone()])),
+                    Some((_, rs)) => rs.push(self.cached(i)),
+                    None => group.push((k.into_owned(), vec![self.cached(i)])),
                 }
             }
             let side = |g: Vec<(String, Vec<Val>)>| {
@@ -169,7 +171,7 @@ impl<'s, 'a> SideCx<'s, 'a> {
 
     /// `cbf::by_address($a)`: the first resource at `a`, else the first whose address
     /// starts with `a[` (every `[`, even one inside a quoted key, ends such a prefix).
-    pub(crate) fn by_address(&self, a: &str) -> Option<&Val> {
+    pub(crate) fn by_address(&self, a: &str) -> Option<Val> {
         let i = match self.exact().get(a) {
             Some(&i) => i,
             None => *self
@@ -186,7 +188,16 @@ impl<'s, 'a> SideCx<'s, 'a> {
                 })
                 .get(a)?,
         };
-        Some(self.slots[i as usize].cached())
+        Some(self.cached(i as usize))
+    }
+
+    /// Resource `i` as a jaq value, built on its first lookup and kept.
+    fn cached(&self, i: usize) -> Val {
+        let mut found = self.found.lock().unwrap_or_else(|e| e.into_inner());
+        found
+            .entry(i as u32)
+            .or_insert_with(|| self.slots[i].value())
+            .clone()
     }
 
     /// The index of property path `p` (dot-separated, as `cbf::all_select` names it): kept
@@ -234,7 +245,7 @@ impl<'s, 'a> SideCx<'s, 'a> {
                     .and_then(source::key_of)
                     .is_some_and(|(s, k)| s == key.0 && k == key.1)
             })
-            .map(|i| self.slots[i].cached().clone())
+            .map(|i| self.cached(i))
             .collect()
     }
 }
@@ -303,7 +314,7 @@ where
         ("__cs_by_address", v(1), |mut cv| {
             let a = cv.0.pop_var();
             let out: Option<Val> =
-                with_current(|s| jq::str_ref(&a).and_then(|a| s.by_address(a)).cloned());
+                with_current(|s| jq::str_ref(&a).and_then(|a| s.by_address(a)));
             Box::new(out.into_iter().map(Ok))
         });
     [
