@@ -42,6 +42,31 @@ pub fn release() {
     }
 }
 
+/// Gives back to the operating system the whole pages inside `len` bytes at `start`, which the
+/// process will not read again: they read as zeros afterwards (Linux; a no-op elsewhere).
+///
+/// # Safety
+/// The bytes must belong to one live allocation of the caller's (a buffer it owns) that no
+/// reference reads again: their contents are lost.
+pub unsafe fn discard(start: *mut u8, len: usize) {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: sysconf has no preconditions.
+        let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+        let page = if page > 0 { page as usize } else { 4096 };
+        let from = (start as usize).div_ceil(page) * page;
+        let to = (start as usize + len) / page * page;
+        if to > from {
+            // SAFETY: [from, to) lies inside the caller's allocation (rounded inward to whole
+            // pages), which it will not read again; MADV_DONTNEED on private anonymous memory
+            // only replaces those pages with zero pages.
+            unsafe { libc::madvise(from as *mut libc::c_void, to - from, libc::MADV_DONTNEED) };
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (start, len);
+}
+
 /// CPU time (user + system) the process has used so far, in seconds (0 where `getrusage`
 /// fails). For `CARBON_SHOW_PROFILE`.
 pub fn cpu_seconds() -> f64 {

@@ -702,15 +702,11 @@ impl Engine {
         let native = Regex::new(TYPE_SELECT).expect("static regex");
         let mut index_props: Vec<String> = Vec::new();
         for t in texts_v.iter().filter(|t| !native.is_match(t)) {
-            let by_address = ["by_address", "cbf::ref(", "referrers"]
-                .iter()
-                .any(|f| t.contains(f))
-                .then(|| "address".to_string());
+            // (`by_address`, `cbf::ref` and `cbf::referrers` have an index of their own)
             let every = t.contains("$__idx").then_some(["type", "address"]);
             for p in re
                 .captures_iter(t)
                 .map(|c| c[1].to_string())
-                .chain(by_address)
                 .chain(every.into_iter().flatten().map(String::from))
             {
                 if !index_props.contains(&p) {

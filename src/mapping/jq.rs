@@ -505,7 +505,15 @@ mod tests {
     /// The borrowed key finds what a built string value finds, and nothing else.
     #[test]
     fn jq_get_finds_every_key() {
-        let keys = ["", "a", "values", "machine_type", "ünïcödé", "with space", "x\"y"];
+        let keys = [
+            "",
+            "a",
+            "values",
+            "machine_type",
+            "ünïcödé",
+            "with space",
+            "x\"y",
+        ];
         let obj = Val::obj(
             keys.iter()
                 .enumerate()

@@ -411,7 +411,9 @@ impl<'a, 's> References<'a, 's> {
         });
         let value = values.get(&key)?.iter().find_map(|r| {
             let mut built = self.built.borrow_mut();
-            let v = built.entry(*r as *const Slot<'s>).or_insert_with(|| r.value());
+            let v = built
+                .entry(*r as *const Slot<'s>)
+                .or_insert_with(|| r.value());
             jq::get(v, "values")
                 .and_then(|v| jq::get(v, attr))
                 .and_then(jq::str_of)

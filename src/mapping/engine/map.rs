@@ -183,8 +183,7 @@ impl Engine {
                 };
                 for i in found {
                     let r = &slots[i];
-                    if !r.mode.managed() || r.family.is_none() || taken[i]
-                    {
+                    if !r.mode.managed() || r.family.is_none() || taken[i] {
                         continue;
                     }
                     taken[i] = true;
@@ -251,11 +250,14 @@ impl Engine {
             .collect();
         if profiling() {
             let reps = rep.iter().enumerate().filter(|(k, r)| k == *r).count();
-            eprintln!("  side: {} to map, {reps} mapped (the others equal to one of them)", work.len());
+            eprintln!(
+                "  side: {} to map, {reps} mapped (the others equal to one of them)",
+                work.len()
+            );
         }
         phase("  side: prepare", t);
         let t = std::time::Instant::now();
-        let own: Vec<Option<MappedResource>> = work
+        let mut own: Vec<Option<MappedResource>> = work
             .par_iter()
             .enumerate()
             .map(|(k, (i, m))| {
@@ -281,37 +283,25 @@ impl Engine {
                 })
             })
             .collect();
-        // each representative moves into the result; a copy is kept only for the instances
-        // that follow it
-        let mut copied = vec![false; work.len()];
-        for (k, &r) in rep.iter().enumerate() {
-            if r != k {
-                copied[r] = true;
+        // the instances equal to a representative (which comes first) copy it, in place
+        for k in 0..work.len() {
+            if own[k].is_none()
+                && let Some(mut r) = own[rep[k]].clone()
+            {
+                r.address = slots[work[k].0].address.to_string();
+                own[k] = Some(r);
             }
         }
-        let mut own = own;
-        let mut kept: FastMap<usize, MappedResource> = FastMap::default();
-        let mapped: Vec<MappedResource> = (0..work.len())
-            .map(|k| match own[k].take() {
-                Some(r) => {
-                    if copied[k] {
-                        kept.insert(k, r.clone());
-                    }
-                    r
-                }
-                None => {
-                    let mut r = kept[&rep[k]].clone();
-                    r.address = slots[work[k].0].address.to_string();
-                    r
-                }
-            })
+        let mapped: Vec<MappedResource> = own
+            .into_iter()
             .zip(&work)
-            .map(|(mut r, (i, _))| {
+            .filter_map(|(r, (i, _))| {
+                let mut r = r?;
                 // a deposed object shares its address with the current object: keep them apart
                 if let Some(key) = slots[*i].deposed_key.as_deref().filter(|k| !k.is_empty()) {
                     r.address = crate::mapping::deposed_address(&r.address, key);
                 }
-                r
+                Some(r)
             })
             .collect();
 

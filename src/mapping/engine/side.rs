@@ -313,8 +313,7 @@ where
     let by_address: jaq_core::native::Filter<jaq_core::RunPtr<D>> =
         ("__cs_by_address", v(1), |mut cv| {
             let a = cv.0.pop_var();
-            let out: Option<Val> =
-                with_current(|s| jq::str_ref(&a).and_then(|a| s.by_address(a)));
+            let out: Option<Val> = with_current(|s| jq::str_ref(&a).and_then(|a| s.by_address(a)));
             Box::new(out.into_iter().map(Ok))
         });
     [
