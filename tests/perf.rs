@@ -1,10 +1,12 @@
-//! What the speed and memory work (issue 14) must not change: standard input past the
-//! in-memory limit is copied to a temporary file while it is mapped, and still renders exactly
-//! as the same document given as a file, errors included.
+//! What the speed and memory work (issue 14) must not change: a large document from standard
+//! input renders exactly as the same document given as a file, errors included, and the text of
+//! the sections only the mappings read, given back to the system once they are mapped, is
+//! never read again.
 
 use crate::common::{run, stderr, stdout};
 
-/// More than the 4 MiB that standard input may take in memory before it is spooled.
+/// More than the 1 MiB past which the mapped sections' text is given back (and than the 4 MiB
+/// past which standard input used to be copied to a temporary file).
 const PAD: usize = 5 << 20;
 
 fn demo() -> Vec<u8> {
@@ -59,4 +61,42 @@ fn a_large_broken_stdin_names_the_place() {
         want.contains(&format!(":{}:", PAD + 1)) || want.contains("line"),
         "{want}"
     );
+}
+
+/// Once mapped, the text of `planned_values` and `prior_state` is given back to the system (it
+/// reads as zeros): the plan as rendered with the carbon annotations is the plan rendered
+/// without them, line for line, for a document large enough for that to happen.
+#[test]
+fn the_released_sections_are_never_read_again() {
+    let mut text = vec![b' '; PAD];
+    text.extend(demo());
+    let f = temp("padded-release.json", &text);
+    let path = f.to_str().unwrap();
+    for input in ["file", "stdin"] {
+        let (with, without) = match input {
+            "file" => (
+                run(&["--color", "never", path], b""),
+                run(&["--color", "never", "--no-carbon", path], b""),
+            ),
+            _ => (
+                run(&["--color", "never"], &text),
+                run(&["--color", "never", "--no-carbon"], &text),
+            ),
+        };
+        assert!(with.status.success(), "{}", stderr(&with));
+        let with = stdout(&with);
+        let plan_part: Vec<&str> = with
+            .lines()
+            .take_while(|l| !l.starts_with("Carbon ≈"))
+            .filter(|l| !l.trim_start().starts_with("# ≈") && !l.trim_start().starts_with("# ↳"))
+            .collect();
+        let without = stdout(&without);
+        let plain: Vec<&str> = without.lines().collect();
+        assert_eq!(
+            plan_part.join("\n").trim_end(),
+            plain.join("\n").trim_end(),
+            "{input}"
+        );
+        assert!(with.contains("# ≈"), "{input}: the plan is annotated");
+    }
 }

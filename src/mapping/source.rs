@@ -677,3 +677,103 @@ impl<'a> Slot<'a> {
         self.body_hash == other.body_hash && body(self).is_some_and(|a| Some(a) == body(other))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn after(text: &str) -> Option<Vec<String>> {
+        let s = Sections::from_text(text);
+        s.after()
+            .map(|rs| rs.iter().map(|r| r.get().to_string()).collect())
+    }
+
+    /// Sides are found through any shape a hostile or hand-written document gives them;
+    /// what is not a module or a resource is skipped, never an error.
+    #[test]
+    fn odd_shapes_give_what_is_there() {
+        assert_eq!(after("{}"), None);
+        assert_eq!(after(r#"{"planned_values": 5}"#), None);
+        assert_eq!(
+            after(r#"{"planned_values": {"root_module": 5}}"#),
+            Some(vec![])
+        );
+        assert_eq!(
+            after(r#"{"planned_values": {"root_module": {"resources": {"a": 1}}}}"#),
+            Some(vec![])
+        );
+        assert_eq!(
+            after(
+                r#"{"planned_values": {"root_module": {"resources": [1, "x", null, {"address": "a.b"}],
+                    "child_modules": [5, {"resources": [{"address": "c.d"}]}, {"child_modules": {}}]}}}"#
+            ),
+            Some(vec![
+                r#"{"address": "a.b"}"#.into(),
+                r#"{"address": "c.d"}"#.into()
+            ])
+        );
+        // the module's own resources come first, whatever the key order; the last of
+        // duplicate keys wins
+        assert_eq!(
+            after(
+                r#"{"planned_values": {"root_module": {"child_modules": [{"resources": [{"n": 2}]}],
+                    "resources": [{"n": 0}], "resources": [{"n": 1}]}}}"#
+            ),
+            Some(vec![r#"{"n": 1}"#.into(), r#"{"n": 2}"#.into()])
+        );
+        // a state document's values
+        assert_eq!(
+            after(r#"{"values": {"root_module": {"resources": [{"n": 3}]}}}"#),
+            Some(vec![r#"{"n": 3}"#.into()])
+        );
+        // modules nested past 64 levels are not read (and nothing overflows)
+        let mut deep = String::from(r#"{"resources": [{"n": 9}]}"#);
+        for _ in 0..40 {
+            deep = format!(r#"{{"child_modules": [{deep}]}}"#);
+        }
+        let text = format!(r#"{{"planned_values": {{"root_module": {deep}}}}}"#);
+        assert_eq!(after(&text), Some(vec![r#"{"n": 9}"#.into()]));
+    }
+
+    /// A slot reads what it needs of any resource, and hashes its body without its address.
+    #[test]
+    fn slots_read_odd_resources() {
+        let wanted = Wanted {
+            props: vec![vec!["values".into(), "id".into()], vec!["name".into()]],
+        };
+        fn raw(t: &str) -> &RawValue {
+            serde_json::from_str::<&RawValue>(t).unwrap()
+        }
+        let a = raw(
+            r#"{"address": "x.y[\"k\"]", "type": 7, "mode": "data", "provider_name": "registry.terraform.io/hashicorp/google",
+                "values": {"id": "i-1", "id": "i-2"}, "name": {"o": 1}, "index": "k"}"#,
+        );
+        let (s, keys) = Slot::new(a, &wanted);
+        assert_eq!(s.address, "x.y[\"k\"]");
+        assert_eq!(s.type_, "");
+        assert_eq!(s.mode, Mode::Data);
+        assert_eq!(s.family, Some("gcp"));
+        // a non-string value is filed by its JSON, as jq's `tojson` writes it
+        let json = value(Some(raw(r#"{"o": 1}"#))).to_string();
+        assert_eq!(json, r#"{"o":1}"#);
+        assert_eq!(
+            keys,
+            vec![(0, key_hash(true, "i-2")), (1, key_hash(false, &json))]
+        );
+        let b = raw(
+            r#"{"address": "x.y[\"j\"]", "type": 7, "mode": "data", "provider_name": "registry.terraform.io/hashicorp/google",
+                "values": {"id": "i-1", "id": "i-2"}, "name": {"o": 1}, "index": "j"}"#,
+        );
+        let (t, _) = Slot::new(b, &wanted);
+        assert_eq!(s.body_hash, t.body_hash);
+        assert!(s.same_body(&t));
+        let (u, _) = Slot::new(raw(r#"{"address": "x.y", "values": null}"#), &wanted);
+        assert_ne!(u.body_hash, s.body_hash);
+        assert!(!u.same_body(&s));
+        assert_eq!(u.mode, Mode::Absent);
+        assert!(u.mode.managed());
+        // not an object: an empty slot
+        let (v, keys) = Slot::new(raw("[1, 2]"), &wanted);
+        assert_eq!((v.address.as_ref(), keys.len()), ("", 0));
+    }
+}
