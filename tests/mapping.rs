@@ -1681,3 +1681,16 @@ fn lookups_find_their_target_in_a_plan_read_as_text() {
     let asg = find(&compact.after, "aws_autoscaling_group.asg1");
     assert_eq!(asg.machine_type.as_deref(), Some("m5.large"));
 }
+
+/// The lookup shapes of the plan generator (templates, AMIs, clusters, referrers) map the same
+/// with resources built whole as with only the members of `values` each mapping reads.
+#[test]
+fn partial_values_map_as_whole_resources() {
+    let doc = lookup_plan::lookup_plan(30).to_string();
+    let e = builtin();
+    let partial = e.partial_mappings();
+    assert!(partial > 0);
+    let a = e.map_text(&doc);
+    let b = builtin().without_partial_values().map_text(&doc);
+    assert_eq!(a, b);
+}

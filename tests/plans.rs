@@ -84,7 +84,8 @@ fn schemas_tell_blocks_from_attributes() {
 
 /// The mapping engine maps every real plan, and the bundled demo and synthetic fixtures, from
 /// their own text (as written, pretty-printed or not) exactly as from a parsed
-/// `serde_json::Value` written out compactly.
+/// `serde_json::Value` written out compactly, and with its resources built whole exactly as
+/// with only the members of `values` each mapping reads.
 #[test]
 fn text_as_written_maps_as_the_parsed_value() {
     use carbon_show::mapping;
@@ -92,6 +93,16 @@ fn text_as_written_maps_as_the_parsed_value() {
         carbon_show::data::json_file(name).map(Into::into)
     })
     .unwrap_or_else(|e| panic!("{e}"));
+    let whole = mapping::load(&[], &|name| {
+        carbon_show::data::json_file(name).map(Into::into)
+    })
+    .unwrap()
+    .without_partial_values();
+    assert!(
+        engine.partial_mappings() >= 40,
+        "only {} shipped mappings say which members of `values` they read",
+        engine.partial_mappings()
+    );
     let mut docs = Vec::new();
     // (testdata/ holds the real plans too)
     documents(
@@ -108,6 +119,10 @@ fn text_as_written_maps_as_the_parsed_value() {
         let plain = engine.map(&value);
         let text = engine.map_text(std::str::from_utf8(&bytes).unwrap());
         assert_eq!(text, plain, "{}", doc.display());
+        // resources built with only the members of `values` their mapping reads map as
+        // resources built whole
+        let whole = whole.map_text(std::str::from_utf8(&bytes).unwrap());
+        assert_eq!(text, whole, "{} (built whole)", doc.display());
         compared += 1;
     }
     assert!(compared > 20, "only {compared} documents compared");

@@ -46,26 +46,52 @@ impl Document {
 /// [`Document`] orders them. `None` for text that is not one JSON value or nests past
 /// serde_json's limit.
 pub(crate) fn build(text: &str, strip: bool) -> Option<Val> {
+    build_keeping(text, strip, None)
+}
+
+/// [`build`] of a resource of which only the members `values` (of `values`, when given) are
+/// read: the others are skipped unbuilt.
+pub(crate) fn build_keeping(text: &str, strip: bool, values: Option<&[String]>) -> Option<Val> {
     let mut de = serde_json::Deserializer::from_str(text);
-    let v = Plain { strip }.deserialize(&mut de).ok()?;
+    let v = Plain {
+        strip,
+        values,
+        only: None,
+    }
+    .deserialize(&mut de)
+    .ok()?;
     de.end().ok()?;
     Some(v)
 }
 
 /// [`build`]'s seed: any JSON value, `sensitive_values` members dropped with `strip`.
 #[derive(Clone, Copy)]
-struct Plain {
+struct Plain<'k> {
     strip: bool,
+    /// At a resource: the members of its `values` to build (the others are skipped).
+    values: Option<&'k [String]>,
+    /// The members of this object to build.
+    only: Option<&'k [String]>,
 }
 
-impl<'de> DeserializeSeed<'de> for Plain {
+impl Plain<'_> {
+    fn child(self) -> Self {
+        Plain {
+            strip: self.strip,
+            values: None,
+            only: None,
+        }
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for Plain<'_> {
     type Value = Val;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Val, D::Error> {
         d.deserialize_any(self)
     }
 }
 
-impl<'de> Visitor<'de> for Plain {
+impl<'de> Visitor<'de> for Plain<'_> {
     type Value = Val;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a JSON value")
@@ -96,7 +122,7 @@ impl<'de> Visitor<'de> for Plain {
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Val, A::Error> {
         let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0));
-        while let Some(v) = seq.next_element_seed(self)? {
+        while let Some(v) = seq.next_element_seed(self.child())? {
             out.push(v);
         }
         Ok(Val::Arr(out.into()))
@@ -104,11 +130,20 @@ impl<'de> Visitor<'de> for Plain {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Val, A::Error> {
         let mut out: Vec<(String, Val)> = Vec::new();
         while let Some(k) = map.next_key::<std::borrow::Cow<'de, str>>()? {
-            if self.strip && k == "sensitive_values" {
+            let skip = (self.strip && k == "sensitive_values")
+                || self.only.is_some_and(|only| !only.iter().any(|o| *o == k));
+            if skip {
                 map.next_value::<IgnoredAny>()?;
                 continue;
             }
-            let v = map.next_value_seed(self)?;
+            let seed = match self.values {
+                Some(keep) if k == "values" => Plain {
+                    only: Some(keep),
+                    ..self.child()
+                },
+                _ => self.child(),
+            };
+            let v = map.next_value_seed(seed)?;
             out.push((k.into_owned(), v));
         }
         Ok(object(out))

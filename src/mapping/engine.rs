@@ -6,20 +6,25 @@ use super::jq::{self, Program};
 use super::model::{
     self, DiagKind, Diagnostic, ItemDef, Loc, MappingSet, PropDef, Props, Reference, Src,
 };
-use super::placeholder::{self, PhKind, Placeholder};
+use super::placeholder::{self, PhKind};
 use super::{DataResolver, MappingError};
-use jaq_json::Val;
 use regex::Regex;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 mod eval;
+mod filters;
 mod index;
 mod map;
 mod profile;
 pub(crate) mod side;
 
+pub use filters::may_scan;
+use filters::{
+    FilterInfo, NullRule, Split, TYPE_SELECT, Uses, collect_texts, input_free, referrers_shape,
+    unsafe_call,
+};
 pub use map::MapStats;
 pub use profile::profiling;
 
@@ -31,95 +36,6 @@ pub struct MappingFile {
     /// Provider folder it came from (`aws`, `gcp`, `azure`), if any.
     pub folder: Option<String>,
     pub text: String,
-}
-
-struct FilterInfo {
-    placeholders: Vec<(Placeholder, usize)>,
-    on_root: bool,
-    /// Plain paths run natively, without jaq.
-    fast: Option<super::fast::Fast>,
-    /// `<plain path> | rest`: the path runs natively; `rest` (filter id) runs in jaq only on
-    /// values that need it (nulls give a cached or empty answer when `rest` allows it).
-    split: Option<Split>,
-    /// `cbf::ref(<path>)`: nothing to do when the path is null on the configuration block.
-    ref_arg: Option<super::fast::Fast>,
-    /// `cbf::referrers("T")` or `first(cbf::referrers("A"), cbf::referrers("B")…)`: answered
-    /// natively from the configuration's reference index; (first only, types).
-    referrers: Option<(bool, Vec<String>)>,
-    /// `cbf::all_select("P"; "\($__ph_N)")`, optionally `| select(.type == "T")`: answered
-    /// from the side's all_select index without jaq when P is indexed.
-    indexed: Option<index::IndexedSelect>,
-    /// The filter can read the whole document (or a module's configuration) by scanning it.
-    scans: bool,
-    /// Names `$__root`/`cbf::root`, `$__all`, `$__idx`: they are bound only for such filters.
-    uses: Uses,
-    /// Runs on the document but reads nothing of it: `cbf::all_select("P"; <string or
-    /// variable>)`, piped on or not. Its input is null.
-    input_free: bool,
-}
-
-/// The whole-document globals a filter names.
-#[derive(Clone, Copy, Default, Debug)]
-pub(crate) struct Uses {
-    pub(crate) root: bool,
-    pub(crate) all: bool,
-    pub(crate) idx: bool,
-    /// `$__modconfig` (through `cbf::config_resources` or a `cbf::referrers` run by jaq).
-    pub(crate) modconfig: bool,
-}
-
-impl Uses {
-    fn of(text: &str) -> Uses {
-        Uses {
-            root: text.contains("$__root") || text.contains("cbf::root"),
-            all: text.contains("$__all"),
-            idx: text.contains("$__idx"),
-            modconfig: ["$__modconfig", "config_resources", "referrers"]
-                .iter()
-                .any(|p| text.contains(p)),
-        }
-    }
-}
-
-impl FilterInfo {
-    /// Whether running this filter can read the document root (as its input or `cbf::root`).
-    fn reads_root(&self) -> bool {
-        self.uses.root
-            || (self.on_root
-                && !self.input_free
-                && self.indexed.is_none()
-                && self.referrers.is_none())
-    }
-}
-
-/// `cbf::all_select("P"; "…")` or `(…; $var)` at the start of a filter, followed by nothing
-/// or a pipe: the filter reads nothing of its input.
-fn input_free(text: &str) -> bool {
-    static RE: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
-    let re = RE.get_or_init(|| {
-        Regex::new(
-            r#"^\s*cbf::all_select\(\s*"[^"\\]*"\s*;\s*(?:"(?:[^"\\]|\\\(\$[A-Za-z_][A-Za-z0-9_]*\))*"|\$[A-Za-z_][A-Za-z0-9_]*)\s*\)\s*(?:$|\|)"#,
-        )
-        .expect("static regex")
-    });
-    re.is_match(text)
-}
-
-struct Split {
-    prefix: super::fast::Fast,
-    rest: usize,
-    null_rule: NullRule,
-    /// A `rest` that runs natively.
-    pred: Option<super::fast::Pred>,
-}
-
-enum NullRule {
-    /// `rest` on null must run in jaq.
-    Run,
-    /// `rest` on null gives nothing.
-    Empty,
-    /// `rest` depends on its input only: its answer on null is computed once.
-    Cached(std::sync::OnceLock<Vec<Val>>),
 }
 
 /// The mapping engine: a merged, compiled mapping set. Cheap to share across threads.
@@ -136,6 +52,9 @@ pub struct Engine {
     /// Whether some filter reads the document root, every resource of a side, `$__idx`:
     /// they are then built before mapping.
     whole: Uses,
+    /// The members of `values` each shipped resource mapping reads, for those whose filters
+    /// say so plainly (`filters::values_read`): its resources are built with only those.
+    partial: HashMap<String, Vec<String>>,
     /// Resource mappings none of whose filters reads an address or an index: their identical
     /// count/for_each instances are mapped once.
     memo_ok: HashSet<String>,
@@ -386,32 +305,6 @@ impl Builder<'_> {
             }
         }
         l
-    }
-}
-
-fn collect_texts<'a>(props: &'a Props, out: &mut Vec<&'a str>) {
-    fn srcs<'a>(v: &'a [Src], out: &mut Vec<&'a str>) {
-        out.extend(v.iter().map(|s| s.text.as_str()));
-    }
-    for (_, defs) in props {
-        for d in defs {
-            srcs(&d.paths, out);
-            out.extend(
-                d.property
-                    .iter()
-                    .chain(&d.validator)
-                    .chain(&d.default_filter)
-                    .map(|s| s.text.as_str()),
-            );
-            if let Some(r) = &d.reference {
-                srcs(&r.paths, out);
-                out.extend(r.property.iter().map(|s| s.text.as_str()));
-            }
-            for it in &d.items {
-                srcs(&it.paths, out);
-                collect_texts(&it.properties, out);
-            }
-        }
     }
 }
 
@@ -735,6 +628,17 @@ impl Engine {
                 .iter()
                 .any(|f| f.uses.modconfig && f.referrers.is_none()),
         };
+        let partial = set
+            .resources
+            .values()
+            .filter(|r| super::BUILTIN.iter().any(|(_, p, _)| *p == &*r.loc.file))
+            .filter_map(|r| {
+                let mut texts = Vec::new();
+                collect_texts(&r.variables, &mut texts);
+                collect_texts(&r.properties, &mut texts);
+                Some((r.name.clone(), filters::values_read(&texts)?))
+            })
+            .collect();
         let memo_ok = set
             .resources
             .values()
@@ -757,6 +661,7 @@ impl Engine {
             ignored,
             wanted,
             whole,
+            partial,
             memo_ok,
             texts: texts_v,
             locs,
@@ -771,94 +676,20 @@ impl Engine {
         self.set.resources.keys().map(String::as_str)
     }
 
+    /// Builds every resource whole, as for a user's mapping (tests compare the two).
+    #[doc(hidden)]
+    pub fn without_partial_values(mut self) -> Engine {
+        self.partial.clear();
+        self
+    }
+
+    /// How many resource mappings build only the members of `values` they read.
+    pub fn partial_mappings(&self) -> usize {
+        self.partial.len()
+    }
+
     /// Number of distinct compiled filters.
     pub fn filter_count(&self) -> usize {
         self.program.len()
     }
-}
-
-/// `cbf::referrers("T")`, or `first(…)` of several: (first only, the types).
-fn referrers_shape(text: &str) -> Option<(bool, Vec<String>)> {
-    let t = text.trim();
-    let (first, inner) = match t.strip_prefix("first(").and_then(|x| x.strip_suffix(')')) {
-        Some(i) => (true, i),
-        None => (false, t),
-    };
-    let mut types = Vec::new();
-    for part in inner.split(',') {
-        let ty = part
-            .trim()
-            .strip_prefix("cbf::referrers(\"")?
-            .strip_suffix("\")")?;
-        if ty.is_empty() || !ty.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') {
-            return None;
-        }
-        types.push(ty.to_string());
-    }
-    (first || types.len() == 1).then_some((first, types))
-}
-
-/// The first call in `text` of a builtin mappings may not use: (byte offset, name).
-fn unsafe_call(text: &str) -> Option<(usize, &'static str)> {
-    // a match is one of these names followed by a word boundary: the filters that have none
-    // (nearly all) are told apart without compiling the regex
-    let word = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_';
-    let candidate = ["halt_error", "halt", "inputs", "input", "env", "$ENV"]
-        .iter()
-        .any(|w| {
-            text.match_indices(w)
-                .any(|(i, _)| text.as_bytes().get(i + w.len()).is_none_or(|b| !word(b)))
-        });
-    if !candidate {
-        return None;
-    }
-    static RE: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
-    let re = RE.get_or_init(|| {
-        Regex::new(r#"(^|[^.$\w"])(halt_error|halt|inputs|input|env)\b($|[^\w":])|\$ENV\b"#)
-            .expect("static regex")
-    });
-    let c = re.captures(text)?;
-    let (off, name) = match c.get(2) {
-        Some(m) => (m.start(), m.as_str()),
-        None => (c.get(0)?.start(), "$ENV"),
-    };
-    let name = ["halt_error", "halt", "inputs", "input", "env", "$ENV"]
-        .into_iter()
-        .find(|n| *n == name)?;
-    Some((off, name))
-}
-
-/// An entry path that is only `cbf::all_select("type"; "T")`: the engine answers it from its own
-/// type index, without jq.
-const TYPE_SELECT: &str = r#"^\s*cbf::all_select\(\s*"type"\s*;\s*"([^"]+)"\s*\)\s*$"#;
-
-/// Whether a filter run by jaq can scan the document: it reads every resource (`$__all`, a
-/// non-indexed `all_select`, `by_address`), the root, or a module's configuration resources.
-pub fn may_scan(text: &str) -> bool {
-    let t = text.trim_start();
-    static LITERAL_SELECT: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
-    let literal_select = LITERAL_SELECT
-        .get_or_init(|| Regex::new(r#"all_select\(\s*"[^"]+"\s*;"#).expect("static regex"));
-    [
-        "$__all",
-        "$__root",
-        "$__modconfig",
-        "cbf::root",
-        "cbf::by_address",
-        "cbf::ref(",
-        "cbf::referrers",
-        "cbf::config_resources",
-    ]
-    .iter()
-    .any(|p| t.contains(p))
-        || t.matches("all_select(").count() > literal_select.find_iter(t).count()
-        || ([
-            ".configuration",
-            ".prior_state",
-            ".planned_values",
-            ".resource_changes",
-        ]
-        .iter()
-        .any(|p| t.starts_with(p))
-            && (t.contains("[]") || t.contains("..")))
 }

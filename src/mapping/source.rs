@@ -10,12 +10,14 @@
 //! mappings that read it (`mapping::doc::Document`).
 
 use super::doc;
+
+mod read;
 use jaq_json::Val;
-use serde::Deserialize;
-use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use read::{Changes, Dig, LenientStr, ResourceSeed};
+pub(crate) use read::{Members, member};
+use serde::de;
 use serde_json::value::RawValue;
 use std::borrow::Cow;
-use std::fmt;
 
 /// The sections of a document the engine reads, as slices of its text.
 #[derive(Default, Clone)]
@@ -87,352 +89,11 @@ fn side<'a>(section: &'a RawValue, path: &[&str]) -> Option<Vec<&'a RawValue>> {
         .flatten()
 }
 
-/// Follows `path` through objects to a module (duplicate keys: the last wins).
-struct Dig<'p> {
-    path: &'p [&'p str],
-}
-
-impl<'de> de::DeserializeSeed<'de> for Dig<'_> {
-    type Value = Option<Vec<&'de RawValue>>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        match self.path.split_first() {
-            None => ModuleSeed { depth: 0 }.deserialize(d).map(Some),
-            Some(_) => d.deserialize_any(self),
-        }
-    }
-}
-
-impl<'de> Visitor<'de> for Dig<'_> {
-    type Value = Option<Vec<&'de RawValue>>;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a JSON value")
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let (first, rest) = self.path.split_first().expect("a path");
-        let mut found = None;
-        while let Some(k) = map.next_key::<LenientStr<'de>>()? {
-            if k.0.as_deref() == Some(*first) {
-                found = map.next_value_seed(Dig { path: rest })?;
-            } else {
-                map.next_value::<IgnoredAny>()?;
-            }
-        }
-        Ok(found)
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(None)
-    }
-    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-}
-
-/// A module: its resources, then its child modules' (anything that is not an object has
-/// none; modules nest at most 64 deep).
-struct ModuleSeed {
-    depth: usize,
-}
-
-impl<'de> de::DeserializeSeed<'de> for ModuleSeed {
-    type Value = Vec<&'de RawValue>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-/// A module's `child_modules`.
-struct Children {
-    depth: usize,
-}
-
-impl<'de> de::DeserializeSeed<'de> for Children {
-    type Value = Vec<&'de RawValue>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        struct V(usize);
-        impl<'de> Visitor<'de> for V {
-            type Value = Vec<&'de RawValue>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a list of modules")
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                let mut out = Vec::new();
-                while let Some(rs) = seq.next_element_seed(ModuleSeed { depth: self.0 })? {
-                    out.extend(rs);
-                }
-                Ok(out)
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(vec![])
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-                Ok(vec![])
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(vec![])
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-                Ok(vec![])
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-                Ok(vec![])
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-                Ok(vec![])
-            }
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-                Ok(vec![])
-            }
-        }
-        if self.depth >= 64 {
-            return IgnoredAny::deserialize(d).map(|_| vec![]);
-        }
-        d.deserialize_any(V(self.depth + 1))
-    }
-}
-
-impl<'de> Visitor<'de> for ModuleSeed {
-    type Value = Vec<&'de RawValue>;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a module")
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let (mut own, mut children) = (Vec::new(), Vec::new());
-        while let Some(k) = map.next_key::<LenientStr<'de>>()? {
-            match k.0.as_deref() {
-                Some("resources") => {
-                    own = map.next_value_seed(Slices)?;
-                    own.retain(|r| r.get().starts_with('{'));
-                }
-                Some("child_modules") => {
-                    children = map.next_value_seed(Children { depth: self.depth })?
-                }
-                _ => {
-                    map.next_value::<IgnoredAny>()?;
-                }
-            }
-        }
-        own.extend(children);
-        Ok(own)
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(vec![])
-    }
-    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(vec![])
-    }
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-        Ok(vec![])
-    }
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-        Ok(vec![])
-    }
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-        Ok(vec![])
-    }
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-        Ok(vec![])
-    }
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-        Ok(vec![])
-    }
-}
-
-/// A list of slices (anything else: none).
-struct Slices;
-
-impl<'de> de::DeserializeSeed<'de> for Slices {
-    type Value = Vec<&'de RawValue>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Slices {
-    type Value = Vec<&'de RawValue>;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a list")
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0));
-        while let Some(r) = seq.next_element::<&'de RawValue>()? {
-            out.push(r);
-        }
-        Ok(out)
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-        Ok(vec![])
-    }
-    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(vec![])
-    }
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-        Ok(vec![])
-    }
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-        Ok(vec![])
-    }
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-        Ok(vec![])
-    }
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-        Ok(vec![])
-    }
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-        Ok(vec![])
-    }
-}
-
 /// A value as jaq reads it (`sensitive_values` members dropped), or null when the slice is
 /// not one the engine can build (nested past serde_json's limit).
 pub fn value(raw: Option<&RawValue>) -> Val {
     raw.and_then(|r| doc::build(r.get(), true))
         .unwrap_or(Val::Null)
-}
-
-/// The members of an object, in document order (anything else has none).
-pub(crate) struct Members<'a>(pub(crate) Vec<(Cow<'a, str>, &'a RawValue)>);
-
-impl<'de: 'a, 'a> Deserialize<'de> for Members<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Members<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a JSON value")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                let mut out = Vec::new();
-                while let Some(k) = map.next_key::<LenientStr<'de>>()? {
-                    out.push((k.0.unwrap_or_default(), map.next_value::<&'de RawValue>()?));
-                }
-                Ok(Members(out))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(Members(vec![]))
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-                Ok(Members(vec![]))
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-                self.visit_unit()
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-                self.visit_unit()
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-                self.visit_unit()
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-                self.visit_unit()
-            }
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-                self.visit_unit()
-            }
-        }
-        d.deserialize_any(V)
-    }
-}
-
-/// Member `key` of an object slice (the last of duplicate keys, as a parsed object keeps).
-pub(crate) fn member<'a>(raw: &'a RawValue, key: &str) -> Option<&'a RawValue> {
-    let m = serde_json::from_str::<Members<'a>>(raw.get()).ok()?;
-    m.0.into_iter()
-        .rev()
-        .find(|(k, _)| k == key)
-        .map(|(_, v)| v)
-}
-
-/// `resource_changes`: (address, `change.after_unknown` text) of each change; anything that is
-/// not a change object is skipped.
-struct Changes<'a>(Vec<(Cow<'a, str>, &'a str)>);
-
-impl<'de: 'a, 'a> Deserialize<'de> for Changes<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let list = Vec::<&'de RawValue>::deserialize(d).unwrap_or_default();
-        let mut out = Vec::new();
-        for rc in list {
-            let Ok(m) = serde_json::from_str::<Members<'de>>(rc.get()) else {
-                continue;
-            };
-            let last = |key: &str| m.0.iter().rev().find(|(k, _)| k == key).map(|m| m.1);
-            let address = last("address")
-                .and_then(|a| serde_json::from_str::<LenientStr<'de>>(a.get()).ok())
-                .and_then(|a| a.0);
-            let unknown = last("change").and_then(|c| member(c, "after_unknown"));
-            if let (Some(a), Some(u)) = (address, unknown) {
-                out.push((a, u.get()));
-            }
-        }
-        Ok(Changes(out))
-    }
-}
-
-/// A string member, or `None` for any other value.
-struct LenientStr<'a>(Option<Cow<'a, str>>);
-
-impl<'de: 'a, 'a> Deserialize<'de> for LenientStr<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = LenientStr<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a JSON value")
-            }
-            fn visit_borrowed_str<E: de::Error>(self, s: &'de str) -> Result<Self::Value, E> {
-                Ok(LenientStr(Some(Cow::Borrowed(s))))
-            }
-            fn visit_str<E: de::Error>(self, s: &str) -> Result<Self::Value, E> {
-                Ok(LenientStr(Some(Cow::Owned(s.to_string()))))
-            }
-            fn visit_string<E: de::Error>(self, s: String) -> Result<Self::Value, E> {
-                Ok(LenientStr(Some(Cow::Owned(s))))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(LenientStr(None))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(LenientStr(None))
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-                Ok(LenientStr(None))
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-                self.visit_unit()
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-                self.visit_unit()
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-                self.visit_unit()
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-                self.visit_unit()
-            }
-        }
-        d.deserialize_any(V)
-    }
 }
 
 /// The property paths the side's `cbf::all_select` indexes read from each resource's slice
@@ -477,84 +138,6 @@ pub fn dig<'a, S: AsRef<str>>(raw: &'a RawValue, segs: &[S]) -> Option<&'a RawVa
     Some(v)
 }
 
-/// What one pass over a resource's members keeps: the members a slot or an index reads, the
-/// `values` members an index reads, and the hash of every member but `address` and `index`.
-struct Read<'a> {
-    fields: Vec<(Cow<'a, str>, &'a RawValue)>,
-    values: Vec<(Cow<'a, str>, &'a RawValue)>,
-    hash: u64,
-}
-
-struct ResourceSeed<'w> {
-    wanted: &'w Wanted,
-}
-
-impl<'de> de::DeserializeSeed<'de> for ResourceSeed<'_> {
-    type Value = Read<'de>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        d.deserialize_map(self)
-    }
-}
-
-impl<'de> Visitor<'de> for ResourceSeed<'_> {
-    type Value = Read<'de>;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a resource")
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        use std::hash::{BuildHasher, Hasher};
-        const FIELDS: [&str; 5] = ["address", "type", "mode", "provider_name", "deposed_key"];
-        let mut h = foldhash::fast::FixedState::with_seed(0x5107).build_hasher();
-        let mut read = Read {
-            fields: Vec::new(),
-            values: Vec::new(),
-            hash: 0,
-        };
-        let under_values = self
-            .wanted
-            .props
-            .iter()
-            .any(|p| p.len() > 1 && p[0] == "values");
-        while let Some(k) = map.next_key::<LenientStr<'de>>()? {
-            let k = k.0.unwrap_or_default();
-            if k == "values" && under_values {
-                // read member by member: the index keys under it come from this pass
-                h.write(b"values");
-                h.write_u8(0xff);
-                let members = map.next_value::<Members<'de>>()?;
-                for (vk, vv) in members.0 {
-                    h.write(vk.as_bytes());
-                    h.write_u8(0xfd);
-                    h.write(vv.get().as_bytes());
-                    h.write_u8(0xfc);
-                    let wanted = self
-                        .wanted
-                        .props
-                        .iter()
-                        .any(|p| p.len() > 1 && p[0] == "values" && p[1] == vk);
-                    if wanted {
-                        read.values.push((vk, vv));
-                    }
-                }
-                h.write_u8(0xfe);
-                continue;
-            }
-            let v = map.next_value::<&'de RawValue>()?;
-            if k != "address" && k != "index" {
-                h.write(k.as_bytes());
-                h.write_u8(0xff);
-                h.write(v.get().as_bytes());
-                h.write_u8(0xfe);
-            }
-            if FIELDS.contains(&k.as_ref()) || self.wanted.props.iter().any(|p| p[0] == k) {
-                read.fields.push((k, v));
-            }
-        }
-        read.hash = h.finish();
-        Ok(read)
-    }
-}
-
 /// A resource's `mode`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
@@ -581,8 +164,8 @@ impl Mode {
     }
 }
 
-/// One resource of a side: what the engine reads of every resource, its slice, and its jaq
-/// value once something looked it up.
+/// One resource of a side: what the engine reads of every resource, and its slice (built into
+/// a jaq value by [`Slot::value`] when its mapping runs or a lookup finds it).
 pub struct Slot<'a> {
     pub raw: &'a RawValue,
     pub address: Cow<'a, str>,
@@ -660,6 +243,12 @@ impl<'a> Slot<'a> {
     /// `engine::side`).
     pub fn value(&self) -> Val {
         doc::build(self.raw.get(), true).unwrap_or(Val::Null)
+    }
+
+    /// [`Slot::value`] with only the members of `values` a mapping reads (`engine::filters::
+    /// values_read`); the rest of the resource whole.
+    pub fn value_keeping(&self, values: &[String]) -> Val {
+        doc::build_keeping(self.raw.get(), true, Some(values)).unwrap_or(Val::Null)
     }
 
     /// Whether two resources are equal but for their `address` and `index` (member by

@@ -357,8 +357,12 @@ impl Engine {
         MapStats::add(&stats.resources, 1);
         let _scope = crate::mapping::limits::resource(&slot.address);
         let _entered = side::enter(side);
-        // built for this mapping only (a lookup keeps its own)
-        let res = slot.value();
+        // built for this mapping only (a lookup keeps its own), with the members of `values`
+        // the mapping reads when it says which
+        let res = match self.partial.get(&m.name) {
+            Some(keep) => slot.value_keeping(keep),
+            None => slot.value(),
+        };
         let get = |k| jq::get(&res, k).and_then(jq::str_of).unwrap_or_default();
         let address = get("address");
         let provider_name = get("provider_name");

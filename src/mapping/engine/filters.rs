@@ -1,0 +1,323 @@
+//! The filters of a mapping set: what each one's text says about how it runs (natively, on the
+//! document or the resource, with which globals) and what a mapping reads of a resource.
+
+use super::super::fast;
+use super::index;
+use crate::mapping::model::{Props, Src};
+use crate::mapping::placeholder::Placeholder;
+use jaq_json::Val;
+use regex::Regex;
+
+pub(super) struct FilterInfo {
+    pub(super) placeholders: Vec<(Placeholder, usize)>,
+    pub(super) on_root: bool,
+    /// Plain paths run natively, without jaq.
+    pub(super) fast: Option<fast::Fast>,
+    /// `<plain path> | rest`: the path runs natively; `rest` (filter id) runs in jaq only on
+    /// values that need it (nulls give a cached or empty answer when `rest` allows it).
+    pub(super) split: Option<Split>,
+    /// `cbf::ref(<path>)`: nothing to do when the path is null on the configuration block.
+    pub(super) ref_arg: Option<fast::Fast>,
+    /// `cbf::referrers("T")` or `first(cbf::referrers("A"), cbf::referrers("B")…)`: answered
+    /// natively from the configuration's reference index; (first only, types).
+    pub(super) referrers: Option<(bool, Vec<String>)>,
+    /// `cbf::all_select("P"; "\($__ph_N)")`, optionally `| select(.type == "T")`: answered
+    /// from the side's all_select index without jaq when P is indexed.
+    pub(super) indexed: Option<index::IndexedSelect>,
+    /// The filter can read the whole document (or a module's configuration) by scanning it.
+    pub(super) scans: bool,
+    /// Names `$__root`/`cbf::root`, `$__all`, `$__idx`: they are bound only for such filters.
+    pub(super) uses: Uses,
+    /// Runs on the document but reads nothing of it: `cbf::all_select("P"; <string or
+    /// variable>)`, piped on or not. Its input is null.
+    pub(super) input_free: bool,
+}
+
+/// The whole-document globals a filter names.
+#[derive(Clone, Copy, Default, Debug)]
+pub(crate) struct Uses {
+    pub(crate) root: bool,
+    pub(crate) all: bool,
+    pub(crate) idx: bool,
+    /// `$__modconfig` (through `cbf::config_resources` or a `cbf::referrers` run by jaq).
+    pub(crate) modconfig: bool,
+}
+
+impl Uses {
+    pub(super) fn of(text: &str) -> Uses {
+        Uses {
+            root: text.contains("$__root") || text.contains("cbf::root"),
+            all: text.contains("$__all"),
+            idx: text.contains("$__idx"),
+            modconfig: ["$__modconfig", "config_resources", "referrers"]
+                .iter()
+                .any(|p| text.contains(p)),
+        }
+    }
+}
+
+impl FilterInfo {
+    /// Whether running this filter can read the document root (as its input or `cbf::root`).
+    pub(super) fn reads_root(&self) -> bool {
+        self.uses.root
+            || (self.on_root
+                && !self.input_free
+                && self.indexed.is_none()
+                && self.referrers.is_none())
+    }
+}
+
+/// `cbf::all_select("P"; "…")` or `(…; $var)` at the start of a filter, followed by nothing
+/// or a pipe: the filter reads nothing of its input.
+pub(super) fn input_free(text: &str) -> bool {
+    static RE: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let re = RE.get_or_init(|| {
+        Regex::new(
+            r#"^\s*cbf::all_select\(\s*"[^"\\]*"\s*;\s*(?:"(?:[^"\\]|\\\(\$[A-Za-z_][A-Za-z0-9_]*\))*"|\$[A-Za-z_][A-Za-z0-9_]*)\s*\)\s*(?:$|\|)"#,
+        )
+        .expect("static regex")
+    });
+    re.is_match(text)
+}
+
+pub(super) struct Split {
+    pub(super) prefix: fast::Fast,
+    pub(super) rest: usize,
+    pub(super) null_rule: NullRule,
+    /// A `rest` that runs natively.
+    pub(super) pred: Option<fast::Pred>,
+}
+
+pub(super) enum NullRule {
+    /// `rest` on null must run in jaq.
+    Run,
+    /// `rest` on null gives nothing.
+    Empty,
+    /// `rest` depends on its input only: its answer on null is computed once.
+    Cached(std::sync::OnceLock<Vec<Val>>),
+}
+
+pub(super) fn collect_texts<'a>(props: &'a Props, out: &mut Vec<&'a str>) {
+    fn srcs<'a>(v: &'a [Src], out: &mut Vec<&'a str>) {
+        out.extend(v.iter().map(|s| s.text.as_str()));
+    }
+    for (_, defs) in props {
+        for d in defs {
+            srcs(&d.paths, out);
+            out.extend(
+                d.property
+                    .iter()
+                    .chain(&d.validator)
+                    .chain(&d.default_filter)
+                    .map(|s| s.text.as_str()),
+            );
+            if let Some(r) = &d.reference {
+                srcs(&r.paths, out);
+                out.extend(r.property.iter().map(|s| s.text.as_str()));
+            }
+            for it in &d.items {
+                srcs(&it.paths, out);
+                collect_texts(&it.properties, out);
+            }
+        }
+    }
+}
+
+/// `cbf::referrers("T")`, or `first(…)` of several: (first only, the types).
+pub(super) fn referrers_shape(text: &str) -> Option<(bool, Vec<String>)> {
+    let t = text.trim();
+    let (first, inner) = match t.strip_prefix("first(").and_then(|x| x.strip_suffix(')')) {
+        Some(i) => (true, i),
+        None => (false, t),
+    };
+    let mut types = Vec::new();
+    for part in inner.split(',') {
+        let ty = part
+            .trim()
+            .strip_prefix("cbf::referrers(\"")?
+            .strip_suffix("\")")?;
+        if ty.is_empty() || !ty.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') {
+            return None;
+        }
+        types.push(ty.to_string());
+    }
+    (first || types.len() == 1).then_some((first, types))
+}
+
+/// The first call in `text` of a builtin mappings may not use: (byte offset, name).
+pub(super) fn unsafe_call(text: &str) -> Option<(usize, &'static str)> {
+    // a match is one of these names followed by a word boundary: the filters that have none
+    // (nearly all) are told apart without compiling the regex
+    let word = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_';
+    let candidate = ["halt_error", "halt", "inputs", "input", "env", "$ENV"]
+        .iter()
+        .any(|w| {
+            text.match_indices(w)
+                .any(|(i, _)| text.as_bytes().get(i + w.len()).is_none_or(|b| !word(b)))
+        });
+    if !candidate {
+        return None;
+    }
+    static RE: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let re = RE.get_or_init(|| {
+        Regex::new(r#"(^|[^.$\w"])(halt_error|halt|inputs|input|env)\b($|[^\w":])|\$ENV\b"#)
+            .expect("static regex")
+    });
+    let c = re.captures(text)?;
+    let (off, name) = match c.get(2) {
+        Some(m) => (m.start(), m.as_str()),
+        None => (c.get(0)?.start(), "$ENV"),
+    };
+    let name = ["halt_error", "halt", "inputs", "input", "env", "$ENV"]
+        .into_iter()
+        .find(|n| *n == name)?;
+    Some((off, name))
+}
+
+/// An entry path that is only `cbf::all_select("type"; "T")`: the engine answers it from its own
+/// type index, without jq.
+pub(super) const TYPE_SELECT: &str = r#"^\s*cbf::all_select\(\s*"type"\s*;\s*"([^"]+)"\s*\)\s*$"#;
+
+/// Whether a filter run by jaq can scan the document: it reads every resource (`$__all`, a
+/// non-indexed `all_select`, `by_address`), the root, or a module's configuration resources.
+pub fn may_scan(text: &str) -> bool {
+    let t = text.trim_start();
+    static LITERAL_SELECT: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let literal_select = LITERAL_SELECT
+        .get_or_init(|| Regex::new(r#"all_select\(\s*"[^"]+"\s*;"#).expect("static regex"));
+    [
+        "$__all",
+        "$__root",
+        "$__modconfig",
+        "cbf::root",
+        "cbf::by_address",
+        "cbf::ref(",
+        "cbf::referrers",
+        "cbf::config_resources",
+    ]
+    .iter()
+    .any(|p| t.contains(p))
+        || t.matches("all_select(").count() > literal_select.find_iter(t).count()
+        || ([
+            ".configuration",
+            ".prior_state",
+            ".planned_values",
+            ".resource_changes",
+        ]
+        .iter()
+        .any(|p| t.starts_with(p))
+            && (t.contains("[]") || t.contains("..")))
+}
+
+/// The members of a resource's `values` that a mapping reads, when its filters say so plainly:
+/// every `values` in them is `.values.<name>` (of this resource or another: `$__ph_0.values.x`,
+/// `${this.values.x}`) or a string naming a property path (`"values.image_id"`), and none
+/// reads a value whole (`..`, `tojson`, `paths`, `keys`…, the document). `None`: the resource
+/// is built whole.
+pub(super) fn values_read(texts: &[&str]) -> Option<Vec<String>> {
+    const WHOLE: [&str; 14] = [
+        "..",
+        "tojson",
+        "tostring",
+        "tostream",
+        "paths",
+        "getpath",
+        "keys",
+        "to_entries",
+        "with_entries",
+        "walk",
+        "@",
+        "$__",
+        "cbf::root",
+        "input",
+    ];
+    let mut names: Vec<String> = Vec::new();
+    for t in texts {
+        // `$__ph_N` placeholders are how `${…}` reach a filter: allowed
+        let plain = t.replace("$__ph_", "");
+        if WHOLE.iter().any(|w| plain.contains(w)) {
+            return None;
+        }
+        let b = t.as_bytes();
+        let mut from = 0;
+        while let Some(i) = t[from..].find("values") {
+            let at = from + i;
+            from = at + "values".len();
+            let before = at.checked_sub(1).map(|j| b[j]);
+            let after = &t[from..];
+            match before {
+                // a property path in a string: `cbf::all_select("values.id"; …)`
+                Some(b'"') if after.starts_with('.') => continue,
+                Some(b'.') => {
+                    let name: String = after
+                        .strip_prefix('.')?
+                        .chars()
+                        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                        .collect();
+                    if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
+                        return None;
+                    }
+                    if !names.contains(&name) {
+                        names.push(name);
+                    }
+                }
+                // `values` as a word of its own (a variable, a key): read whole
+                _ => {
+                    let word =
+                        |c: Option<u8>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_');
+                    if !word(before) && !word(after.bytes().next()) {
+                        return None;
+                    }
+                }
+            }
+        }
+    }
+    Some(names)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::values_read;
+
+    #[test]
+    fn what_a_mapping_reads_of_values() {
+        let v = |t: &[&str]| values_read(t);
+        assert_eq!(
+            v(&[
+                ".values.instance_type",
+                "${this.values.ami}",
+                ".values.root_block_device[0]?.volume_size"
+            ]),
+            Some(vec![
+                "instance_type".into(),
+                "ami".into(),
+                "root_block_device".into()
+            ])
+        );
+        assert_eq!(
+            v(&[
+                r#"cbf::all_select("values.image_id"; "\($__ph_0)") | .values.block_device_mappings"#
+            ]),
+            Some(vec!["block_device_mappings".into()])
+        );
+        assert_eq!(
+            v(&["$__ph_1.values.machine_type"]),
+            Some(vec!["machine_type".into()])
+        );
+        for whole in [
+            ".values",
+            ".values | keys",
+            ".values[\"x\"]",
+            ". as $r | $r.values | length",
+            ".values.tags | tojson",
+            "[.. | .size?]",
+            "$__root.planned_values",
+            ".values | to_entries",
+            "values",
+        ] {
+            assert_eq!(v(&[whole]), None, "{whole}");
+        }
+        // a word that only contains `values`
+        assert_eq!(v(&[".my_values_x"]), Some(vec![]));
+    }
+}

@@ -1,0 +1,427 @@
+//! The serde visitors that read a document's shape from its text without building it: a side's modules and resources, an object's members, a resource's fields and index keys, lenient strings.
+
+use super::Wanted;
+use serde::Deserialize;
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
+use std::borrow::Cow;
+use std::fmt;
+
+/// Follows `path` through objects to a module (duplicate keys: the last wins).
+pub(super) struct Dig<'p> {
+    pub(super) path: &'p [&'p str],
+}
+
+impl<'de> de::DeserializeSeed<'de> for Dig<'_> {
+    type Value = Option<Vec<&'de RawValue>>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        match self.path.split_first() {
+            None => ModuleSeed { depth: 0 }.deserialize(d).map(Some),
+            Some(_) => d.deserialize_any(self),
+        }
+    }
+}
+
+impl<'de> Visitor<'de> for Dig<'_> {
+    type Value = Option<Vec<&'de RawValue>>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let (first, rest) = self.path.split_first().expect("a path");
+        let mut found = None;
+        while let Some(k) = map.next_key::<LenientStr<'de>>()? {
+            if k.0.as_deref() == Some(*first) {
+                found = map.next_value_seed(Dig { path: rest })?;
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(found)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(None)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+}
+
+/// A module: its resources, then its child modules' (anything that is not an object has
+/// none; modules nest at most 64 deep).
+pub(super) struct ModuleSeed {
+    pub(super) depth: usize,
+}
+
+impl<'de> de::DeserializeSeed<'de> for ModuleSeed {
+    type Value = Vec<&'de RawValue>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+/// A module's `child_modules`.
+pub(super) struct Children {
+    depth: usize,
+}
+
+impl<'de> de::DeserializeSeed<'de> for Children {
+    type Value = Vec<&'de RawValue>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        struct V(usize);
+        impl<'de> Visitor<'de> for V {
+            type Value = Vec<&'de RawValue>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a list of modules")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut out = Vec::new();
+                while let Some(rs) = seq.next_element_seed(ModuleSeed { depth: self.0 })? {
+                    out.extend(rs);
+                }
+                Ok(out)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(vec![])
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(vec![])
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+                Ok(vec![])
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+                Ok(vec![])
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+                Ok(vec![])
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+                Ok(vec![])
+            }
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+                Ok(vec![])
+            }
+        }
+        if self.depth >= 64 {
+            return IgnoredAny::deserialize(d).map(|_| vec![]);
+        }
+        d.deserialize_any(V(self.depth + 1))
+    }
+}
+
+impl<'de> Visitor<'de> for ModuleSeed {
+    type Value = Vec<&'de RawValue>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a module")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let (mut own, mut children) = (Vec::new(), Vec::new());
+        while let Some(k) = map.next_key::<LenientStr<'de>>()? {
+            match k.0.as_deref() {
+                Some("resources") => {
+                    own = map.next_value_seed(Slices)?;
+                    own.retain(|r| r.get().starts_with('{'));
+                }
+                Some("child_modules") => {
+                    children = map.next_value_seed(Children { depth: self.depth })?
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        own.extend(children);
+        Ok(own)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(vec![])
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(vec![])
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(vec![])
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(vec![])
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(vec![])
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(vec![])
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(vec![])
+    }
+}
+
+/// A list of slices (anything else: none).
+pub(super) struct Slices;
+
+impl<'de> de::DeserializeSeed<'de> for Slices {
+    type Value = Vec<&'de RawValue>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Slices {
+    type Value = Vec<&'de RawValue>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a list")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        while let Some(r) = seq.next_element::<&'de RawValue>()? {
+            out.push(r);
+        }
+        Ok(out)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(vec![])
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(vec![])
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(vec![])
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(vec![])
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(vec![])
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(vec![])
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(vec![])
+    }
+}
+
+/// The members of an object, in document order (anything else has none).
+pub(crate) struct Members<'a>(pub(crate) Vec<(Cow<'a, str>, &'a RawValue)>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Members<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Members<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a JSON value")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut out = Vec::new();
+                while let Some(k) = map.next_key::<LenientStr<'de>>()? {
+                    out.push((k.0.unwrap_or_default(), map.next_value::<&'de RawValue>()?));
+                }
+                Ok(Members(out))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Members(vec![]))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(Members(vec![]))
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+                self.visit_unit()
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+                self.visit_unit()
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+                self.visit_unit()
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+                self.visit_unit()
+            }
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+                self.visit_unit()
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// Member `key` of an object slice (the last of duplicate keys, as a parsed object keeps).
+pub(crate) fn member<'a>(raw: &'a RawValue, key: &str) -> Option<&'a RawValue> {
+    let m = serde_json::from_str::<Members<'a>>(raw.get()).ok()?;
+    m.0.into_iter()
+        .rev()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v)
+}
+
+/// `resource_changes`: (address, `change.after_unknown` text) of each change; anything that is
+/// not a change object is skipped.
+pub(super) struct Changes<'a>(pub(super) Vec<(Cow<'a, str>, &'a str)>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Changes<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let list = Vec::<&'de RawValue>::deserialize(d).unwrap_or_default();
+        let mut out = Vec::new();
+        for rc in list {
+            let Ok(m) = serde_json::from_str::<Members<'de>>(rc.get()) else {
+                continue;
+            };
+            let last = |key: &str| m.0.iter().rev().find(|(k, _)| k == key).map(|m| m.1);
+            let address = last("address")
+                .and_then(|a| serde_json::from_str::<LenientStr<'de>>(a.get()).ok())
+                .and_then(|a| a.0);
+            let unknown = last("change").and_then(|c| member(c, "after_unknown"));
+            if let (Some(a), Some(u)) = (address, unknown) {
+                out.push((a, u.get()));
+            }
+        }
+        Ok(Changes(out))
+    }
+}
+
+/// A string member, or `None` for any other value.
+pub(super) struct LenientStr<'a>(pub(super) Option<Cow<'a, str>>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for LenientStr<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = LenientStr<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a JSON value")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, s: &'de str) -> Result<Self::Value, E> {
+                Ok(LenientStr(Some(Cow::Borrowed(s))))
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Self::Value, E> {
+                Ok(LenientStr(Some(Cow::Owned(s.to_string()))))
+            }
+            fn visit_string<E: de::Error>(self, s: String) -> Result<Self::Value, E> {
+                Ok(LenientStr(Some(Cow::Owned(s))))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(LenientStr(None))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(LenientStr(None))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(LenientStr(None))
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+                self.visit_unit()
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+                self.visit_unit()
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+                self.visit_unit()
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+                self.visit_unit()
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// What one pass over a resource's members keeps: the members a slot or an index reads, the
+/// `values` members an index reads, and the hash of every member but `address` and `index`.
+pub(super) struct Read<'a> {
+    pub(super) fields: Vec<(Cow<'a, str>, &'a RawValue)>,
+    pub(super) values: Vec<(Cow<'a, str>, &'a RawValue)>,
+    pub(super) hash: u64,
+}
+
+pub(super) struct ResourceSeed<'w> {
+    pub(super) wanted: &'w Wanted,
+}
+
+impl<'de> de::DeserializeSeed<'de> for ResourceSeed<'_> {
+    type Value = Read<'de>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ResourceSeed<'_> {
+    type Value = Read<'de>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a resource")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        use std::hash::{BuildHasher, Hasher};
+        const FIELDS: [&str; 5] = ["address", "type", "mode", "provider_name", "deposed_key"];
+        let mut h = foldhash::fast::FixedState::with_seed(0x5107).build_hasher();
+        let mut read = Read {
+            fields: Vec::new(),
+            values: Vec::new(),
+            hash: 0,
+        };
+        let under_values = self
+            .wanted
+            .props
+            .iter()
+            .any(|p| p.len() > 1 && p[0] == "values");
+        while let Some(k) = map.next_key::<LenientStr<'de>>()? {
+            let k = k.0.unwrap_or_default();
+            if k == "values" && under_values {
+                // read member by member: the index keys under it come from this pass
+                h.write(b"values");
+                h.write_u8(0xff);
+                let members = map.next_value::<Members<'de>>()?;
+                for (vk, vv) in members.0 {
+                    h.write(vk.as_bytes());
+                    h.write_u8(0xfd);
+                    h.write(vv.get().as_bytes());
+                    h.write_u8(0xfc);
+                    let wanted = self
+                        .wanted
+                        .props
+                        .iter()
+                        .any(|p| p.len() > 1 && p[0] == "values" && p[1] == vk);
+                    if wanted {
+                        read.values.push((vk, vv));
+                    }
+                }
+                h.write_u8(0xfe);
+                continue;
+            }
+            let v = map.next_value::<&'de RawValue>()?;
+            if k != "address" && k != "index" {
+                h.write(k.as_bytes());
+                h.write_u8(0xff);
+                h.write(v.get().as_bytes());
+                h.write_u8(0xfe);
+            }
+            if FIELDS.contains(&k.as_ref()) || self.wanted.props.iter().any(|p| p[0] == k) {
+                read.fields.push((k, v));
+            }
+        }
+        read.hash = h.finish();
+        Ok(read)
+    }
+}
