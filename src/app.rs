@@ -559,7 +559,7 @@ fn write_output(
         .unwrap_or_default();
     let module_depth = opts.carbon.as_ref().map_or(0, |c| c.module_depth);
     let alternatives = opts.carbon.as_ref().is_some_and(|c| c.alternatives);
-    let annotator: Box<dyn Annotator> = match assessment {
+    let annotator: Box<dyn Annotator + '_> = match assessment {
         Some(a) => Box::new(CarbonAnnotator::with_alternatives(
             &a.report,
             period,
