@@ -4,7 +4,9 @@ mod block;
 mod collections;
 mod primitive;
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
+use std::sync::OnceLock;
 
 use block::render_block;
 use collections::{render_list, render_map, render_object, render_set};
@@ -30,6 +32,65 @@ pub struct RenderOpts<'t> {
     /// Terraform's rules where they differ from OpenTofu's (a string is JSON only when it
     /// holds nothing after the document).
     pub terraform: bool,
+    /// The fixed pieces of markup in `theme`, coloured once (`None`: a theme other than the
+    /// two standard ones, coloured at each use).
+    marks: Option<&'static Marks>,
+}
+
+/// The pieces of colour markup every line uses (action symbols, `-> null`, `# forces
+/// replacement`, …), coloured once for each of the two standard themes instead of once per
+/// line.
+#[derive(Debug)]
+struct Marks {
+    /// `symbol(action)`, by `Action as usize`.
+    symbols: [String; ACTIONS.len()],
+    null_suffix: String,
+    forces_replacement: String,
+    arrow: String,
+    null: String,
+}
+
+const ACTIONS: [Action; 10] = [
+    Action::NoOp,
+    Action::Create,
+    Action::Read,
+    Action::Update,
+    Action::DeleteThenCreate,
+    Action::CreateThenDelete,
+    Action::Delete,
+    Action::Forget,
+    Action::ForgetThenCreate,
+    Action::Unknown,
+];
+
+impl Marks {
+    fn of(theme: &Theme) -> Marks {
+        Marks {
+            symbols: ACTIONS.map(|a| format!("{} ", theme.color(action_symbol(a)))),
+            null_suffix: theme.color(" [dark_gray]-> null[reset]"),
+            forces_replacement: theme.color(" [red]# forces replacement[reset]"),
+            arrow: theme.color("[yellow]->[reset]"),
+            null: theme.color("[dark_gray]null[reset]"),
+        }
+    }
+
+    /// The marks of `theme` if it is [`Theme::colored`] or [`Theme::plain`] (its fields are
+    /// public: another theme is coloured at each use).
+    fn standard(theme: &Theme) -> Option<&'static Marks> {
+        static COLORED: OnceLock<(Theme, Marks)> = OnceLock::new();
+        static PLAIN: OnceLock<(Theme, Marks)> = OnceLock::new();
+        let slot = if theme.enabled { &COLORED } else { &PLAIN };
+        let (t, m) = slot.get_or_init(|| {
+            let t = if theme.enabled {
+                Theme::colored()
+            } else {
+                Theme::plain()
+            };
+            let m = Marks::of(&t);
+            (t, m)
+        });
+        (t == theme).then_some(m)
+    }
 }
 
 impl<'t> RenderOpts<'t> {
@@ -42,6 +103,7 @@ impl<'t> RenderOpts<'t> {
             hide_diff_action_symbols: false,
             show_sensitive: false,
             terraform: false,
+            marks: Marks::standard(theme),
         }
     }
 
@@ -76,31 +138,69 @@ pub fn action_symbol(action: Action) -> &'static str {
     }
 }
 
-fn symbol(action: Action, opts: &RenderOpts) -> String {
+/// A fixed piece of markup, coloured: from the theme's [`Marks`], or now.
+fn mark(
+    opts: &RenderOpts,
+    pick: impl FnOnce(&'static Marks) -> &'static str,
+    markup: impl FnOnce() -> String,
+) -> Cow<'static, str> {
+    match opts.marks {
+        Some(m) => Cow::Borrowed(pick(m)),
+        None => Cow::Owned(markup()),
+    }
+}
+
+fn symbol(action: Action, opts: &RenderOpts) -> Cow<'static, str> {
     if opts.hide_diff_action_symbols {
-        return String::new();
+        return Cow::Borrowed("");
     }
-    format!("{} ", opts.c(action_symbol(action)))
+    mark(
+        opts,
+        |m| &m.symbols[action as usize],
+        || format!("{} ", opts.c(action_symbol(action))),
+    )
 }
 
-fn null_suffix(action: Action, opts: &RenderOpts) -> String {
+fn null_suffix(action: Action, opts: &RenderOpts) -> Cow<'static, str> {
     if !opts.override_null_suffix && action == Action::Delete {
-        opts.c(" [dark_gray]-> null[reset]")
+        mark(
+            opts,
+            |m| &m.null_suffix,
+            || opts.c(" [dark_gray]-> null[reset]"),
+        )
     } else {
-        String::new()
+        Cow::Borrowed("")
     }
 }
 
-fn forces_replacement(replace: bool, opts: &RenderOpts) -> String {
+fn forces_replacement(replace: bool, opts: &RenderOpts) -> Cow<'static, str> {
     if replace || opts.override_forces_replacement {
-        opts.c(" [red]# forces replacement[reset]")
+        mark(
+            opts,
+            |m| &m.forces_replacement,
+            || opts.c(" [red]# forces replacement[reset]"),
+        )
     } else {
-        String::new()
+        Cow::Borrowed("")
     }
 }
 
-fn indent(n: usize) -> String {
-    "    ".repeat(n)
+/// `[yellow]->[reset]`, coloured.
+fn arrow(opts: &RenderOpts) -> Cow<'static, str> {
+    mark(opts, |m| &m.arrow, || opts.c("[yellow]->[reset]"))
+}
+
+/// `[dark_gray]null[reset]`, coloured.
+fn null(opts: &RenderOpts) -> Cow<'static, str> {
+    mark(opts, |m| &m.null, || opts.c("[dark_gray]null[reset]"))
+}
+
+fn indent(n: usize) -> Cow<'static, str> {
+    const SPACES: &str = "                                                                                                                                ";
+    match SPACES.get(..4 * n) {
+        Some(s) => Cow::Borrowed(s),
+        None => Cow::Owned("    ".repeat(n)),
+    }
 }
 
 fn unchanged(keyword: &str, count: usize, opts: &RenderOpts) -> String {
@@ -120,16 +220,30 @@ fn write_child(
     opts: &RenderOpts,
     suffix: &str,
 ) {
+    let ind1 = indent(ind + 1);
     for w in child.warnings_human(ind + 1, opts) {
-        let _ = writeln!(buf, "{}{w}", indent(ind + 1));
+        buf.push_str(&ind1);
+        buf.push_str(&w);
+        buf.push('\n');
     }
-    let _ = writeln!(
-        buf,
-        "{}{}{name}{}{suffix}",
-        indent(ind + 1),
-        symbol(child.action, opts),
-        child.render_human(ind + 1, opts)
-    );
+    let value = child.render_human(ind + 1, opts);
+    buf.push_str(&ind1);
+    buf.push_str(&symbol(child.action, opts));
+    buf.push_str(name);
+    buf.push_str(&value);
+    buf.push_str(suffix);
+    buf.push('\n');
+}
+
+/// `key` padded with spaces to `width` characters, then ` = ` (what `format!("{key:<width$} =
+/// ")` writes), into `name`.
+fn padded_name(name: &mut String, key: &str, width: usize) {
+    name.clear();
+    name.push_str(key);
+    for _ in key.chars().count()..width {
+        name.push(' ');
+    }
+    name.push_str(" = ");
 }
 
 /// The attribute lines of an object or a block, names padded to the longest: `id`, `name` and
@@ -143,12 +257,13 @@ fn write_attributes(
     rest: &RenderOpts,
     opts: &RenderOpts,
 ) -> usize {
-    let escaped: Vec<(&str, String, &Diff)> = attributes
+    let escaped: Vec<(&str, Cow<str>, &Diff)> = attributes
         .iter()
-        .map(|(k, v)| (k.as_str(), ensure_valid_attribute_name(k), v))
+        .map(|(k, v)| (k.as_str(), attribute_name(k), v))
         .collect();
     let max_len = escaped.iter().map(|(_, k, _)| k.len()).max().unwrap_or(0);
     let mut hidden = 0;
+    let mut name = String::new();
     for (raw, key, attr) in &escaped {
         let important_one = IMPORTANT_ATTRIBUTES.contains(raw);
         if !important_one && attr.action == Action::NoOp && !opts.show_unchanged_children {
@@ -156,7 +271,8 @@ fn write_attributes(
             continue;
         }
         let o = if important_one { important } else { rest };
-        write_child(buf, ind, &format!("{key:<max_len$} = "), attr, o, "");
+        padded_name(&mut name, key, max_len);
+        write_child(buf, ind, &name, attr, o, "");
     }
     hidden
 }
@@ -225,6 +341,11 @@ fn is_go_unprintable(c: char) -> bool {
 
 /// HCL identifiers are printed bare, anything else quoted.
 pub fn ensure_valid_attribute_name(name: &str) -> String {
+    attribute_name(name).into_owned()
+}
+
+/// [`ensure_valid_attribute_name`], borrowing a bare name.
+fn attribute_name(name: &str) -> Cow<'_, str> {
     let mut chars = name.chars();
     let valid = match chars.next() {
         Some(c) if c.is_alphabetic() || c == '_' => {
@@ -233,9 +354,9 @@ pub fn ensure_valid_attribute_name(name: &str) -> String {
         _ => false,
     };
     if valid {
-        name.to_string()
+        Cow::Borrowed(name)
     } else {
-        go_quote(name)
+        Cow::Owned(go_quote(name))
     }
 }
 
@@ -297,7 +418,7 @@ impl Diff<'_> {
                 format!(
                     "{} {} {}",
                     before.render_human(ind, &o),
-                    opts.c("[yellow]->[reset]"),
+                    arrow(opts),
                     after.render_human(ind, &o)
                 )
             }

@@ -1,8 +1,8 @@
 //! Human rendering of collections: lists, sets, maps and objects.
 
 use super::{
-    RenderOpts, forces_replacement, go_quote, null_suffix, write_attributes, write_child,
-    write_close, write_unchanged,
+    RenderOpts, forces_replacement, go_quote, null_suffix, padded_name, write_attributes,
+    write_child, write_close, write_unchanged,
 };
 use crate::computed::{Action, Diff, Renderer};
 
@@ -111,6 +111,7 @@ pub(super) fn render_map(
     eopts.override_forces_replacement = children_replace;
     let mut unchanged_count = 0;
     let mut buf = format!("{{{}\n", forces_replacement(self_replace, opts));
+    let mut name = String::new();
     for (key, element) in &escaped {
         if element.action == Action::NoOp && !opts.show_unchanged_children {
             unchanged_count += 1;
@@ -122,14 +123,8 @@ pub(super) fn render_map(
             ""
         };
         let width = if nested { 0 } else { max_len };
-        write_child(
-            &mut buf,
-            ind,
-            &format!("{key:<width$} = "),
-            element,
-            &eopts,
-            comma,
-        );
+        padded_name(&mut name, key, width);
+        write_child(&mut buf, ind, &name, element, &eopts, comma);
     }
     write_unchanged(&mut buf, ind, "element", unchanged_count, opts);
     write_close(&mut buf, ind, '}', diff.action, opts);

@@ -1,13 +1,13 @@
 //! Human rendering of primitive values: numbers, booleans, strings, heredocs and JSON-encoded strings.
 
-use super::{RenderOpts, forces_replacement, go_quote, indent, null_suffix, symbol};
+use super::{RenderOpts, arrow, forces_replacement, go_quote, indent, null, null_suffix, symbol};
 use crate::computed::{Action, Diff, PrimType, Renderer, json};
 use crate::plan::Value;
 use crate::structured;
 
 fn render_primitive_value(v: &Value, opts: &RenderOpts) -> String {
     match v {
-        Value::Null => opts.c("[dark_gray]null[reset]"),
+        Value::Null => null(opts).into_owned(),
         Value::Bool(true) => "true".into(),
         Value::Bool(false) => "false".into(),
         Value::Number(n) => n.to_string(),
@@ -34,7 +34,7 @@ pub(super) fn render_primitive(
         Action::Create => format!("{a}{fr}"),
         Action::Delete => format!("{b}{}{fr}", null_suffix(diff.action, opts)),
         Action::NoOp => format!("{b}{fr}"),
-        _ => format!("{b} {} {a}{fr}", opts.c("[yellow]->[reset]")),
+        _ => format!("{b} {} {a}{fr}", arrow(opts)),
     }
 }
 
@@ -51,7 +51,7 @@ fn evaluate_string<'s>(v: &'s Value, opts: &RenderOpts) -> EvaluatedString<'s> {
         Value::String(s) => s.as_ref(),
         Value::Null => {
             return EvaluatedString {
-                text: opts.c("[dark_gray]null[reset]").into(),
+                text: null(opts),
                 json: None,
                 multiline: false,
                 null: true,
@@ -174,12 +174,7 @@ fn render_string(
                 return d.render_human(ind, opts);
             }
             if !b.multiline && !a.multiline {
-                return format!(
-                    "{} {} {}{fr}",
-                    b.simple(),
-                    opts.c("[yellow]->[reset]"),
-                    a.simple()
-                );
+                return format!("{} {} {}{fr}", b.simple(), arrow(opts), a.simple());
             }
             let bl: Vec<&str> = b.text.split('\n').collect();
             let al: Vec<&str> = a.text.split('\n').collect();
@@ -243,7 +238,7 @@ fn render_string_as_json(
     let mut action = diff.action;
     let mut json_opts = opts.child();
     json_opts.override_null_suffix = true;
-    let (mut whitespace, mut replace) = ("", String::new());
+    let (mut whitespace, mut replace) = ("", std::borrow::Cow::Borrowed(""));
     if json_diff.action == Action::NoOp && diff.action == Action::Update {
         whitespace = if diff.replace {
             " # whitespace changes force replacement"
