@@ -237,51 +237,48 @@ pub fn implied_block(values: &[&Value]) -> Block {
 }
 
 fn implied_block_depth(values: &[&Value], depth: usize) -> Block {
-    let mut block = Block::default();
-    let mut keys: BTreeMap<&str, Vec<&Value>> = BTreeMap::new();
-    for v in values {
-        if let Some(o) = v.as_object() {
-            for (k, child) in o {
-                keys.entry(k.as_ref()).or_default().push(child);
-            }
-        }
-    }
-    for (key, children) in keys {
-        let non_null: Vec<&Value> = children
-            .iter()
-            .copied()
-            .filter(|v| !v.is_null() && !matches!(v, Value::Bool(_)))
-            .collect();
+    // Every (key, value) of the objects, grouped by key (a stable sort: within a key, in the
+    // order of `values`) and the keys in order.
+    let mut pairs: Vec<(&str, &Value)> = values
+        .iter()
+        .filter_map(|v| v.as_object())
+        .flat_map(|o| o.iter().map(|(k, child)| (k.as_ref(), child)))
+        .collect();
+    pairs.sort_by(|a, b| a.0.cmp(b.0));
+    let mut attributes = Vec::new();
+    let mut block_types = Vec::new();
+    for group in pairs.chunk_by(|a, b| a.0 == b.0) {
+        let key = group[0].0;
+        let children = || group.iter().map(|(_, v)| *v);
+        let non_null = || children().filter(|v| !v.is_null() && !matches!(v, Value::Bool(_)));
+        let any_non_null = non_null().next().is_some();
         // An array that is empty wherever it is known but becomes unknown is a computed
         // attribute (`[] -> (known after apply)`), not absent blocks: a computed block that
         // goes unknown is one the provider had filled.
-        let empty_then_unknown = children.iter().any(|v| matches!(v, Value::Bool(true)))
-            && non_null
-                .iter()
-                .all(|v| v.as_array().is_some_and(|a| a.is_empty()));
+        let empty_then_unknown = children().any(|v| matches!(v, Value::Bool(true)))
+            && non_null().all(|v| v.as_array().is_some_and(|a| a.is_empty()));
         let is_block = depth < 64
-            && !non_null.is_empty()
+            && any_non_null
             && !empty_then_unknown
-            && non_null.iter().all(|v| {
+            && non_null().all(|v| {
                 v.as_array()
                     .is_some_and(|a| a.iter().all(|e| matches!(e, Value::Object(_))))
             });
         if is_block {
-            let elems: Vec<&Value> = non_null
-                .iter()
+            let elems: Vec<&Value> = non_null()
                 .flat_map(|v| v.as_array().unwrap_or(&[]).iter())
                 .collect();
-            block.block_types.insert(
+            block_types.push((
                 key.to_string(),
                 BlockType {
                     nesting_mode: NestingMode::List,
                     block: implied_block_depth(&elems, depth + 1),
                 },
-            );
+            ));
             continue;
         }
-        let is_map = !non_null.is_empty()
-            && children.iter().filter(|v| !v.is_null()).all(|v| match v {
+        let is_map = any_non_null
+            && children().filter(|v| !v.is_null()).all(|v| match v {
                 Value::Object(o) => o.values().all(|e| {
                     matches!(
                         e,
@@ -292,19 +289,19 @@ fn implied_block_depth(values: &[&Value], depth: usize) -> Block {
                 Value::Bool(_) => true,
                 _ => false,
             })
-            && non_null.iter().any(|v| matches!(v, Value::Object(_)));
+            && non_null().any(|v| matches!(v, Value::Object(_)));
         let type_ = if is_map {
             Type::Map(Box::new(Type::Dynamic))
         } else {
             Type::Dynamic
         };
-        let implied_non_legacy = non_null.iter().any(|v| {
+        let implied_non_legacy = non_null().any(|v| {
             v.as_object().is_some_and(|o| {
                 o.values()
                     .any(|m| matches!(m, Value::Object(_) | Value::Array(_)))
             })
         });
-        block.attributes.insert(
+        attributes.push((
             key.to_string(),
             Attribute {
                 type_: Some(type_),
@@ -312,9 +309,13 @@ fn implied_block_depth(values: &[&Value], depth: usize) -> Block {
                 implied_non_legacy,
                 ..Attribute::default()
             },
-        );
+        ));
     }
-    block
+    // (keys already sorted and unique: the maps are built in one pass)
+    Block {
+        attributes: attributes.into_iter().collect(),
+        block_types: block_types.into_iter().collect(),
+    }
 }
 
 #[cfg(test)]

@@ -194,11 +194,14 @@ impl<'a> Parser<'a> {
                     return self.err("recursion limit exceeded");
                 }
                 self.pos += 1;
-                let mut out = BTreeMap::new();
+                // Collected in order, then made a map in one pass: `BTreeMap::from_iter` sorts
+                // (stably: linear for the sorted keys OpenTofu writes) and keeps the last of
+                // equal keys, as inserting one by one does.
+                let mut out = Vec::new();
                 self.ws();
                 if self.bytes.get(self.pos) == Some(&b'}') {
                     self.pos += 1;
-                    return Ok(Value::Object(out));
+                    return Ok(Value::Object(BTreeMap::new()));
                 }
                 loop {
                     self.ws();
@@ -213,14 +216,14 @@ impl<'a> Parser<'a> {
                     self.pos += 1;
                     let v = self.value(depth + 1)?;
                     if self.build {
-                        out.insert(key, v);
+                        out.push((key, v));
                     }
                     self.ws();
                     match self.bytes.get(self.pos) {
                         Some(b',') => self.pos += 1,
                         Some(b'}') => {
                             self.pos += 1;
-                            return Ok(Value::Object(out));
+                            return Ok(Value::Object(out.into_iter().collect()));
                         }
                         None => return self.err("EOF while parsing an object"),
                         _ => return self.err("expected `,` or `}`"),
@@ -543,6 +546,9 @@ mod tests {
         }
         let v = parse(r#"{"b":[1,{"c":null}],"a":"x"}"#).unwrap();
         assert_eq!(v.to_string(), r#"{"a":"x","b":[1,{"c":null}]}"#);
+        // the last of equal keys wins
+        let v = parse(r#"{"k":1,"j":0,"k":2,"\u006b":3,"i":[]}"#).unwrap();
+        assert_eq!(v.to_string(), r#"{"i":[],"j":0,"k":3}"#);
         assert!(matches!(
             parse(r#""plain""#).unwrap(),
             Value::String(Cow::Borrowed("plain"))
