@@ -194,14 +194,11 @@ impl<'a> Parser<'a> {
                     return self.err("recursion limit exceeded");
                 }
                 self.pos += 1;
-                // Collected in order, then made a map in one pass: `BTreeMap::from_iter` sorts
-                // (stably: linear for the sorted keys OpenTofu writes) and keeps the last of
-                // equal keys, as inserting one by one does.
-                let mut out = Vec::new();
+                let mut out = BTreeMap::new();
                 self.ws();
                 if self.bytes.get(self.pos) == Some(&b'}') {
                     self.pos += 1;
-                    return Ok(Value::Object(BTreeMap::new()));
+                    return Ok(Value::Object(out));
                 }
                 loop {
                     self.ws();
@@ -216,14 +213,14 @@ impl<'a> Parser<'a> {
                     self.pos += 1;
                     let v = self.value(depth + 1)?;
                     if self.build {
-                        out.push((key, v));
+                        out.insert(key, v);
                     }
                     self.ws();
                     match self.bytes.get(self.pos) {
                         Some(b',') => self.pos += 1,
                         Some(b'}') => {
                             self.pos += 1;
-                            return Ok(Value::Object(out.into_iter().collect()));
+                            return Ok(Value::Object(out));
                         }
                         None => return self.err("EOF while parsing an object"),
                         _ => return self.err("expected `,` or `}`"),
