@@ -226,11 +226,10 @@ fn write_child(
         buf.push_str(&w);
         buf.push('\n');
     }
-    let value = child.render_human(ind + 1, opts);
     buf.push_str(&ind1);
     buf.push_str(&symbol(child.action, opts));
     buf.push_str(name);
-    buf.push_str(&value);
+    child.render_human_into(buf, ind + 1, opts);
     buf.push_str(suffix);
     buf.push('\n');
 }
@@ -305,7 +304,17 @@ fn write_close(buf: &mut String, ind: usize, bracket: char, action: Action, opts
 pub fn go_quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
-    for ch in s.chars() {
+    // printable ASCII other than `"` and `\\` is copied as it is, a run at a time
+    let plain = |b: u8| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\';
+    let mut rest = s;
+    loop {
+        let run = rest.bytes().position(|b| !plain(b)).unwrap_or(rest.len());
+        out.push_str(&rest[..run]);
+        rest = &rest[run..];
+        let Some(ch) = rest.chars().next() else {
+            break;
+        };
+        rest = &rest[ch.len_utf8()..];
         match ch {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
@@ -363,22 +372,50 @@ fn attribute_name(name: &str) -> Cow<'_, str> {
 impl Diff<'_> {
     /// Renders this diff at `indent` (in units of four spaces).
     pub fn render_human(&self, ind: usize, opts: &RenderOpts) -> String {
+        let mut buf = String::new();
+        self.render_human_into(&mut buf, ind, opts);
+        buf
+    }
+
+    /// [`Diff::render_human`], appended to `buf`: collections and blocks write their lines
+    /// straight into it, not into a String of their own copied into their parent's.
+    pub fn render_human_into(&self, buf: &mut String, ind: usize, opts: &RenderOpts) {
         match &self.renderer {
             Renderer::Primitive { before, after, ty } => {
-                render_primitive(self, before, after, *ty, ind, opts)
+                buf.push_str(&render_primitive(self, before, after, *ty, ind, opts))
             }
             Renderer::List {
                 elements,
                 display_context,
-            } => render_list(self, elements, *display_context, ind, opts),
-            Renderer::Set { elements, nested } => render_set(self, elements, *nested, ind, opts),
-            Renderer::Map { elements, nested } => render_map(self, elements, *nested, ind, opts),
+            } => render_list(buf, self, elements, *display_context, ind, opts),
+            Renderer::Set { elements, nested } => {
+                render_set(buf, self, elements, *nested, ind, opts)
+            }
+            Renderer::Map { elements, nested } => {
+                render_map(buf, self, elements, *nested, ind, opts)
+            }
             Renderer::Object { attributes, nested } => {
-                render_object(self, attributes, *nested, ind, opts)
+                render_object(buf, self, attributes, *nested, ind, opts)
             }
             Renderer::Block { attributes, blocks } => {
-                render_block(self, attributes, blocks, ind, opts)
+                render_block(buf, self, attributes, blocks, ind, opts)
             }
+            // No internal marker reaches the user: the value is shown as the attribute it is.
+            Renderer::Unexpected(inner) => inner.render_human_into(buf, ind, opts),
+            _ => buf.push_str(&self.render_other(ind, opts)),
+        }
+    }
+
+    /// The renderers that print a line or two of their own.
+    fn render_other(&self, ind: usize, opts: &RenderOpts) -> String {
+        match &self.renderer {
+            Renderer::Primitive { .. }
+            | Renderer::List { .. }
+            | Renderer::Set { .. }
+            | Renderer::Map { .. }
+            | Renderer::Object { .. }
+            | Renderer::Block { .. }
+            | Renderer::Unexpected(_) => self.render_human(ind, opts),
             Renderer::Sensitive { inner, .. } => {
                 if opts.show_sensitive {
                     return inner.render_human(ind, opts);
@@ -434,8 +471,6 @@ impl Diff<'_> {
                 forces_replacement(self.replace, opts),
                 null_suffix(self.action, opts)
             ),
-            // No internal marker reaches the user: the value is shown as the attribute it is.
-            Renderer::Unexpected(inner) => inner.render_human(ind, opts),
         }
     }
 
