@@ -237,19 +237,31 @@ pub fn implied_block(values: &[&Value]) -> Block {
 }
 
 fn implied_block_depth(values: &[&Value], depth: usize) -> Block {
-    // Every (key, value) of the objects, grouped by key (a stable sort: within a key, in the
-    // order of `values`) and the keys in order.
-    let mut pairs: Vec<(&str, &Value)> = values
+    // The objects' keys in order, each with its values in the order of `values` (a merge of
+    // the objects' sorted keys).
+    let mut objects: Vec<_> = values
         .iter()
         .filter_map(|v| v.as_object())
-        .flat_map(|o| o.iter().map(|(k, child)| (k.as_ref(), child)))
+        .map(|o| o.iter().peekable())
         .collect();
-    pairs.sort_by(|a, b| a.0.cmp(b.0));
+    let mut group: Vec<&Value> = Vec::new();
     let mut attributes = Vec::new();
     let mut block_types = Vec::new();
-    for group in pairs.chunk_by(|a, b| a.0 == b.0) {
-        let key = group[0].0;
-        let children = || group.iter().map(|(_, v)| *v);
+    while let Some(key) = objects
+        .iter_mut()
+        .filter_map(|o| o.peek().map(|&(k, _)| k.as_ref()))
+        .min()
+    {
+        group.clear();
+        for o in &mut objects {
+            if let Some(&(k, v)) = o.peek()
+                && k.as_ref() == key
+            {
+                group.push(v);
+                o.next();
+            }
+        }
+        let children = || group.iter().copied();
         let non_null = || children().filter(|v| !v.is_null() && !matches!(v, Value::Bool(_)));
         let any_non_null = non_null().next().is_some();
         // An array that is empty wherever it is known but becomes unknown is a computed
