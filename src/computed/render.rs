@@ -303,6 +303,12 @@ fn write_close(buf: &mut String, ind: usize, bracket: char, action: Action, opts
 /// Go's `%q`: a double-quoted string with Go escapes.
 pub fn go_quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
+    go_quote_into(&mut out, s);
+    out
+}
+
+/// [`go_quote`], appended to `out`.
+fn go_quote_into(out: &mut String, s: &str) {
     out.push('"');
     // printable ASCII other than `"` and `\\` is copied as it is, a run at a time
     let plain = |b: u8| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\';
@@ -339,7 +345,6 @@ pub fn go_quote(s: &str) -> String {
         }
     }
     out.push('"');
-    out
 }
 
 fn is_go_unprintable(c: char) -> bool {
@@ -382,7 +387,7 @@ impl Diff<'_> {
     pub fn render_human_into(&self, buf: &mut String, ind: usize, opts: &RenderOpts) {
         match &self.renderer {
             Renderer::Primitive { before, after, ty } => {
-                buf.push_str(&render_primitive(self, before, after, *ty, ind, opts))
+                render_primitive(buf, self, before, after, *ty, ind, opts)
             }
             Renderer::List {
                 elements,
