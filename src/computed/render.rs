@@ -48,6 +48,8 @@ struct Marks {
     forces_replacement: String,
     arrow: String,
     null: String,
+    /// What `[dark_gray]…[reset]` puts around a text without markup.
+    dim: (String, String),
 }
 
 const ACTIONS: [Action; 10] = [
@@ -71,6 +73,11 @@ impl Marks {
             forces_replacement: theme.color(" [red]# forces replacement[reset]"),
             arrow: theme.color("[yellow]->[reset]"),
             null: theme.color("[dark_gray]null[reset]"),
+            dim: {
+                let around = theme.color("[dark_gray]\u{1}[reset]");
+                let (open, close) = around.split_once('\u{1}').unwrap_or_default();
+                (open.to_string(), close.to_string())
+            },
         }
     }
 
@@ -119,8 +126,6 @@ impl<'t> RenderOpts<'t> {
         self.theme.color(markup)
     }
 }
-
-const IMPORTANT_ATTRIBUTES: [&str; 3] = ["id", "name", "tags"];
 
 /// The action symbol of an action, in colour markup.
 pub fn action_symbol(action: Action) -> &'static str {
@@ -264,7 +269,7 @@ fn write_attributes(
     let mut hidden = 0;
     let mut name = String::new();
     for (raw, key, attr) in &escaped {
-        let important_one = IMPORTANT_ATTRIBUTES.contains(raw);
+        let important_one = matches!(*raw, "id" | "name" | "tags");
         if !important_one && attr.action == Action::NoOp && !opts.show_unchanged_children {
             hidden += 1;
             continue;
@@ -278,14 +283,24 @@ fn write_attributes(
 
 /// `# (N unchanged KEYWORDs hidden)` one level in, when N > 0.
 fn write_unchanged(buf: &mut String, ind: usize, keyword: &str, count: usize, opts: &RenderOpts) {
-    if count > 0 {
-        let _ = writeln!(
-            buf,
-            "{}{}{}",
-            indent(ind + 1),
-            symbol(Action::NoOp, opts),
-            unchanged(keyword, count, opts)
-        );
+    if count == 0 {
+        return;
+    }
+    buf.push_str(&indent(ind + 1));
+    buf.push_str(&symbol(Action::NoOp, opts));
+    match opts.marks {
+        // (the keywords hold no markup)
+        Some(m) => {
+            let s = if count == 1 { "" } else { "s" };
+            let _ = writeln!(
+                buf,
+                "{}# ({count} unchanged {keyword}{s} hidden){}",
+                m.dim.0, m.dim.1
+            );
+        }
+        None => {
+            let _ = writeln!(buf, "{}", unchanged(keyword, count, opts));
+        }
     }
 }
 
