@@ -269,6 +269,28 @@ impl<'a> Parser<'a> {
         Ok(Value::Number(Cow::Borrowed(&self.text[start..self.pos])))
     }
 
+    /// Moves past the bytes that need no attention in a string (neither `"`, `\\` nor a
+    /// control character), eight at a time; stops at or before the first one that does.
+    fn skip_plain(&mut self) {
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        let has = |x: u64, b: u8| {
+            let y = x ^ (ONES * u64::from(b));
+            y.wrapping_sub(ONES) & !y & HIGH
+        };
+        while let Some(chunk) = self.bytes.get(self.pos..self.pos + 8) {
+            let x = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+            let control = x.wrapping_sub(ONES * 0x20) & !x & HIGH;
+            let stop = has(x, b'"') | has(x, b'\\') | control;
+            if stop != 0 {
+                // (the lowest flagged byte is the first that needs attention)
+                self.pos += (stop.trailing_zeros() / 8) as usize;
+                return;
+            }
+            self.pos += 8;
+        }
+    }
+
     fn hex4(&mut self) -> Result<u32, ValueError> {
         let Some(h) = self.text.get(self.pos..self.pos + 4) else {
             return self.err("EOF while parsing a string");
@@ -281,6 +303,7 @@ impl<'a> Parser<'a> {
     fn string(&mut self) -> Result<Cow<'a, str>, ValueError> {
         self.pos += 1; // opening quote
         let start = self.pos;
+        self.skip_plain();
         // Fast path: no escapes, borrow.
         loop {
             match self.bytes.get(self.pos) {
@@ -550,6 +573,30 @@ mod tests {
             parse(r#""plain""#).unwrap(),
             Value::String(Cow::Borrowed("plain"))
         ));
+    }
+
+    #[test]
+    fn strings_of_every_length_agree_with_serde_json() {
+        // the eight-byte scan must stop at the first quote, backslash or control character
+        for len in 0..20 {
+            for special in ["\\\"", "\\n", "é", "\\u00e9", "\\\\", "😀"] {
+                for at in 0..=len {
+                    let plain = "abcdefghijklmnopqrstuvwxyz";
+                    let text = format!("\"{}{special}{}\"", &plain[..at], &plain[at..len]);
+                    let want: String = serde_json::from_str(&text).unwrap();
+                    assert_eq!(parse(&text).unwrap(), Value::String(want.into()), "{text}");
+                }
+            }
+            let text = format!("\"{}\u{1}\"", "x".repeat(len));
+            let offset = len + 1;
+            assert_eq!(
+                parse(&text),
+                Err(ValueError {
+                    offset,
+                    message: "control character while parsing a string"
+                })
+            );
+        }
     }
 
     #[test]
