@@ -3,7 +3,10 @@
 mod resource;
 mod state;
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::io::{self, Write};
+use std::rc::Rc;
 
 use rayon::prelude::*;
 
@@ -137,6 +140,36 @@ pub fn word_wrap(s: &str, columns: usize) -> String {
     out
 }
 
+/// The implied schema of values without a schema ([`schema::implied_block`]), kept by shape:
+/// resources of one type nearly always have the same. A cache per thread (the rayon workers
+/// render resources side by side), emptied when it holds [`IMPLIED_CACHED`] shapes.
+fn implied_block(values: &[&Value]) -> Rc<Block> {
+    type Cache = (
+        Vec<u8>,
+        HashMap<Box<[u8]>, Rc<Block>, foldhash::fast::FixedState>,
+    );
+    thread_local! {
+        static IMPLIED: RefCell<Cache> = RefCell::default();
+    }
+    IMPLIED.with(|cache| {
+        let (shape, blocks) = &mut *cache.borrow_mut();
+        shape.clear();
+        schema::implied_shape(values, shape);
+        if let Some(b) = blocks.get(shape.as_slice()) {
+            return Rc::clone(b);
+        }
+        let block = Rc::new(schema::block_of_shape(shape));
+        if blocks.len() >= IMPLIED_CACHED {
+            blocks.clear();
+        }
+        blocks.insert(shape.as_slice().into(), Rc::clone(&block));
+        block
+    })
+}
+
+/// How many implied schemas a thread keeps.
+const IMPLIED_CACHED: usize = 1024;
+
 struct ComputedChange<'p, 'a> {
     rc: &'p ResourceChange<'a>,
     diff: Diff<'a>,
@@ -183,13 +216,13 @@ impl<'r> HumanRenderer<'r> {
         provider: &str,
         mode: &str,
         type_: &str,
-        implied: &'s mut Option<Block>,
+        implied: &'s mut Option<Rc<Block>>,
         values: &[&Value],
     ) -> &'s Block {
         if let Some(b) = self.schemas.and_then(|s| s.block(provider, mode, type_)) {
             return b;
         }
-        implied.insert(schema::implied_block(values))
+        implied.insert(implied_block(values))
     }
 
     fn compute<'p, 'a>(
