@@ -441,7 +441,7 @@ fn write_output(
         .unwrap_or_default();
     let module_depth = opts.carbon.as_ref().map_or(0, |c| c.module_depth);
     let alternatives = opts.carbon.as_ref().is_some_and(|c| c.alternatives);
-    let annotator: Box<dyn Annotator> = match assessment {
+    let annotator: Box<dyn Annotator + '_> = match assessment {
         Some(a) => Box::new(CarbonAnnotator::with_alternatives(
             &a.report,
             period,
@@ -454,6 +454,21 @@ fn write_output(
     } else {
         DocumentKind::Plan
     };
+    // The summary reads only the report: it is worked out on a thread of its own while the
+    // plan renders (on the rayon workers), not after.
+    let summary_beside = |render: &mut dyn FnMut() -> io::Result<render::Rendered>| {
+        std::thread::scope(|scope| {
+            let summary = assessment.map(|a| {
+                scope.spawn(move || {
+                    Summary::new(&a.report, kind, period).with_module_depth(module_depth)
+                })
+            });
+            let rendered = render();
+            let summary =
+                summary.map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
+            rendered.map(|r| (r, summary))
+        })
+    };
     match (opts.format, assessment) {
         (Format::Human, _) => {
             let theme = if use_color(opts.color) {
@@ -461,12 +476,13 @@ fn write_output(
             } else {
                 Theme::plain()
             };
-            render::render_human(plan, schemas, opts.human, &theme, &*annotator, out)?;
+            let (_, summary) = summary_beside(&mut || {
+                render::render_human(plan, schemas, opts.human, &theme, &*annotator, out)
+            })?;
             // The summary closes the output, after OpenTofu's own text (render::carbon::summary).
-            match assessment {
-                Some(a) => {
-                    let summary = Summary::new(&a.report, kind, period);
-                    wording::write_human(&summary.with_module_depth(module_depth), &theme, out)?;
+            match (assessment, summary) {
+                (Some(a), Some(summary)) => {
+                    wording::write_human(&summary, &theme, out)?;
                     match &a.report.what_if {
                         Some(w) => crate::alternatives::words::write_what_if(
                             w, &a.report, period, &theme, out,
@@ -474,26 +490,28 @@ fn write_output(
                         None => Ok(()),
                     }
                 }
-                None => Ok(()),
+                _ => Ok(()),
             }
         }
         (Format::Json, Some(a)) => render::json::write_report(&a.report, period, module_depth, out),
-        (Format::Markdown, Some(a)) => {
+        (Format::Markdown, Some(_)) => {
             let mut text = Vec::new();
-            let rendered = render::render_human(
-                plan,
-                schemas,
-                opts.human,
-                &Theme::plain(),
-                &*annotator,
-                &mut text,
-            )?;
+            let (rendered, summary) = summary_beside(&mut || {
+                render::render_human(
+                    plan,
+                    schemas,
+                    opts.human,
+                    &Theme::plain(),
+                    &*annotator,
+                    &mut text,
+                )
+            })?;
             let text = String::from_utf8_lossy(&text);
             let plan_text = PlanText {
                 text: &text,
                 plan_line: rendered.plan_line.as_deref(),
             };
-            let summary = Summary::new(&a.report, kind, period).with_module_depth(module_depth);
+            let summary = summary.expect("a carbon format has its assessment");
             wording::write_comment(&summary, plan_text, &opts.comment, out)
         }
         (Format::ImpactFramework, Some(a)) => {

@@ -233,55 +233,71 @@ impl Schemas {
 /// an attribute: objects whose members are all primitive become `map(dynamic)`, anything
 /// else `dynamic` (rendered like an output value).
 pub fn implied_block(values: &[&Value]) -> Block {
-    implied_block_depth(values, 0)
+    let mut shape = Vec::new();
+    implied_shape(values, &mut shape);
+    block_of_shape(&shape)
 }
 
-fn implied_block_depth(values: &[&Value], depth: usize) -> Block {
-    let mut block = Block::default();
-    let mut keys: BTreeMap<&str, Vec<&Value>> = BTreeMap::new();
-    for v in values {
-        if let Some(o) = v.as_object() {
-            for (k, child) in o {
-                keys.entry(k.as_ref()).or_default().push(child);
+/// What [`implied_block`] reads from the values, written to `out` compactly: equal shapes
+/// make equal blocks ([`block_of_shape`]), so a renderer can keep the blocks of the shapes it
+/// has seen. Each key, in order, is `K`, its length (u32, little-endian) and its bytes, then
+/// `B`, the nested block's shape and `E` for a list block, or `M` (`map(dynamic)`) or `D`
+/// (`dynamic`) and `implied_non_legacy` (0 or 1) for an attribute; `E` ends the block.
+pub fn implied_shape(values: &[&Value], out: &mut Vec<u8>) {
+    implied_shape_depth(values, 0, out);
+}
+
+fn implied_shape_depth(values: &[&Value], depth: usize, out: &mut Vec<u8>) {
+    // The objects' keys in order, each with its values in the order of `values` (a merge of
+    // the objects' sorted keys).
+    let mut objects: Vec<_> = values
+        .iter()
+        .filter_map(|v| v.as_object())
+        .map(|o| o.iter().peekable())
+        .collect();
+    let mut group: Vec<&Value> = Vec::new();
+    while let Some(key) = objects
+        .iter_mut()
+        .filter_map(|o| o.peek().map(|&(k, _)| k.as_ref()))
+        .min()
+    {
+        group.clear();
+        for o in &mut objects {
+            if let Some(&(k, v)) = o.peek()
+                && k.as_ref() == key
+            {
+                group.push(v);
+                o.next();
             }
         }
-    }
-    for (key, children) in keys {
-        let non_null: Vec<&Value> = children
-            .iter()
-            .copied()
-            .filter(|v| !v.is_null() && !matches!(v, Value::Bool(_)))
-            .collect();
+        out.push(b'K');
+        out.extend_from_slice(&u32::try_from(key.len()).unwrap_or(u32::MAX).to_le_bytes());
+        out.extend_from_slice(key.as_bytes());
+        let children = || group.iter().copied();
+        let non_null = || children().filter(|v| !v.is_null() && !matches!(v, Value::Bool(_)));
+        let any_non_null = non_null().next().is_some();
         // An array that is empty wherever it is known but becomes unknown is a computed
         // attribute (`[] -> (known after apply)`), not absent blocks: a computed block that
         // goes unknown is one the provider had filled.
-        let empty_then_unknown = children.iter().any(|v| matches!(v, Value::Bool(true)))
-            && non_null
-                .iter()
-                .all(|v| v.as_array().is_some_and(|a| a.is_empty()));
+        let empty_then_unknown = children().any(|v| matches!(v, Value::Bool(true)))
+            && non_null().all(|v| v.as_array().is_some_and(|a| a.is_empty()));
         let is_block = depth < 64
-            && !non_null.is_empty()
+            && any_non_null
             && !empty_then_unknown
-            && non_null.iter().all(|v| {
+            && non_null().all(|v| {
                 v.as_array()
                     .is_some_and(|a| a.iter().all(|e| matches!(e, Value::Object(_))))
             });
         if is_block {
-            let elems: Vec<&Value> = non_null
-                .iter()
+            let elems: Vec<&Value> = non_null()
                 .flat_map(|v| v.as_array().unwrap_or(&[]).iter())
                 .collect();
-            block.block_types.insert(
-                key.to_string(),
-                BlockType {
-                    nesting_mode: NestingMode::List,
-                    block: implied_block_depth(&elems, depth + 1),
-                },
-            );
+            out.push(b'B');
+            implied_shape_depth(&elems, depth + 1, out);
             continue;
         }
-        let is_map = !non_null.is_empty()
-            && children.iter().filter(|v| !v.is_null()).all(|v| match v {
+        let is_map = any_non_null
+            && children().filter(|v| !v.is_null()).all(|v| match v {
                 Value::Object(o) => o.values().all(|e| {
                     matches!(
                         e,
@@ -292,29 +308,67 @@ fn implied_block_depth(values: &[&Value], depth: usize) -> Block {
                 Value::Bool(_) => true,
                 _ => false,
             })
-            && non_null.iter().any(|v| matches!(v, Value::Object(_)));
-        let type_ = if is_map {
-            Type::Map(Box::new(Type::Dynamic))
-        } else {
-            Type::Dynamic
-        };
-        let implied_non_legacy = non_null.iter().any(|v| {
+            && non_null().any(|v| matches!(v, Value::Object(_)));
+        let implied_non_legacy = non_null().any(|v| {
             v.as_object().is_some_and(|o| {
                 o.values()
                     .any(|m| matches!(m, Value::Object(_) | Value::Array(_)))
             })
         });
-        block.attributes.insert(
-            key.to_string(),
-            Attribute {
-                type_: Some(type_),
-                implied: true,
-                implied_non_legacy,
-                ..Attribute::default()
-            },
-        );
+        out.push(if is_map { b'M' } else { b'D' });
+        out.push(u8::from(implied_non_legacy));
     }
-    block
+    out.push(b'E');
+}
+
+/// The block of a shape written by [`implied_shape`].
+pub fn block_of_shape(shape: &[u8]) -> Block {
+    let mut rest = shape;
+    block_of_shape_part(&mut rest)
+}
+
+fn block_of_shape_part(rest: &mut &[u8]) -> Block {
+    fn take<'s>(rest: &mut &'s [u8], n: usize) -> &'s [u8] {
+        let (head, tail) = rest.split_at(n.min(rest.len()));
+        *rest = tail;
+        head
+    }
+    let mut attributes = Vec::new();
+    let mut block_types = Vec::new();
+    while take(rest, 1) == b"K" {
+        let len = take(rest, 4).try_into().map_or(0, u32::from_le_bytes) as usize;
+        let key = String::from_utf8_lossy(take(rest, len)).into_owned();
+        match take(rest, 1) {
+            b"B" => block_types.push((
+                key,
+                BlockType {
+                    nesting_mode: NestingMode::List,
+                    block: block_of_shape_part(rest),
+                },
+            )),
+            code => {
+                let type_ = if code == b"M" {
+                    Type::Map(Box::new(Type::Dynamic))
+                } else {
+                    Type::Dynamic
+                };
+                attributes.push((
+                    key,
+                    Attribute {
+                        type_: Some(type_),
+                        implied: true,
+                        implied_non_legacy: take(rest, 1) == [1],
+                        ..Attribute::default()
+                    },
+                ));
+            }
+        }
+    }
+    // (keys already sorted and unique: the maps are built in one pass)
+    Block {
+        attributes: attributes.into_iter().collect(),
+        block_types: block_types.into_iter().collect(),
+    }
 }
 
 #[cfg(test)]
@@ -392,6 +446,37 @@ mod tests {
         assert!(b.attributes.contains_key("sg"));
         assert!(b.block_types.contains_key("blocks"));
         assert!(b.block_types.contains_key("cpu"));
+    }
+
+    #[test]
+    fn implied_shapes_keep_every_key() {
+        // keys that look like the shape's own markers, empty, NUL, non-ASCII; nested blocks
+        let v: Value = serde_json::from_str(
+            r#"{"":1,"E":{"a":"b"},"K\u0000B":[{"x":[{"E":null}],"M":{"o":{}}}],"é":[1]}"#,
+        )
+        .unwrap();
+        let b = implied_block(&[&v]);
+        let keys: Vec<&str> = b.attributes.keys().map(String::as_str).collect();
+        assert_eq!(keys, ["", "E", "é"]);
+        assert_eq!(
+            b.attributes["E"].type_,
+            Some(Type::Map(Box::new(Type::Dynamic)))
+        );
+        let nested = &b.block_types["K\u{0}B"].block;
+        assert!(nested.block_types["x"].block.attributes.contains_key("E"));
+        assert!(nested.attributes["M"].implied_non_legacy);
+        // equal shapes, equal blocks; another value, another shape
+        let (mut s1, mut s2, mut s3) = (Vec::new(), Vec::new(), Vec::new());
+        implied_shape(&[&v], &mut s1);
+        let w: Value = serde_json::from_str(
+            r#"{"":2,"E":{"a":"c"},"K\u0000B":[{"x":[{"E":1}],"M":{"o":{"p":1}}}],"é":[2]}"#,
+        )
+        .unwrap();
+        implied_shape(&[&w], &mut s2);
+        assert_eq!(s1, s2);
+        let u: Value = serde_json::from_str(r#"{"":2,"E":{"a":{}}}"#).unwrap();
+        implied_shape(&[&u], &mut s3);
+        assert_ne!(s1, s3);
     }
 
     #[test]

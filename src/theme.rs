@@ -4,10 +4,12 @@
 //! [`Theme::color`] turns the known tags into the theme's styles, or strips them when colour
 //! is off. User content is never passed through markup.
 
+use std::fmt::Write as _;
+
 use anstyle::{AnsiColor, Style};
 
 /// Styles of the human renderer, one slot per markup tag.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Theme {
     /// Whether styles are emitted at all.
     pub enabled: bool,
@@ -76,9 +78,9 @@ impl Theme {
                     colored = true;
                     if self.enabled {
                         if name == "reset" {
-                            out.push_str(&anstyle::Reset.render().to_string());
+                            let _ = write!(out, "{}", anstyle::Reset.render());
                         } else {
-                            out.push_str(&style.render().to_string());
+                            let _ = write!(out, "{}", style.render());
                         }
                     }
                 }
@@ -88,7 +90,7 @@ impl Theme {
         }
         out.push_str(rest);
         if colored && self.enabled {
-            out.push_str(&anstyle::Reset.render().to_string());
+            let _ = write!(out, "{}", anstyle::Reset.render());
         }
         out
     }

@@ -4,7 +4,9 @@ mod block;
 mod collections;
 mod primitive;
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
+use std::sync::OnceLock;
 
 use block::render_block;
 use collections::{render_list, render_map, render_object, render_set};
@@ -30,6 +32,72 @@ pub struct RenderOpts<'t> {
     /// Terraform's rules where they differ from OpenTofu's (a string is JSON only when it
     /// holds nothing after the document).
     pub terraform: bool,
+    /// The fixed pieces of markup in `theme`, coloured once (`None`: a theme other than the
+    /// two standard ones, coloured at each use).
+    marks: Option<&'static Marks>,
+}
+
+/// The pieces of colour markup every line uses (action symbols, `-> null`, `# forces
+/// replacement`, …), coloured once for each of the two standard themes instead of once per
+/// line.
+#[derive(Debug)]
+struct Marks {
+    /// `symbol(action)`, by `Action as usize`.
+    symbols: [String; ACTIONS.len()],
+    null_suffix: String,
+    forces_replacement: String,
+    arrow: String,
+    null: String,
+    /// What `[dark_gray]…[reset]` puts around a text without markup.
+    dim: (String, String),
+}
+
+const ACTIONS: [Action; 10] = [
+    Action::NoOp,
+    Action::Create,
+    Action::Read,
+    Action::Update,
+    Action::DeleteThenCreate,
+    Action::CreateThenDelete,
+    Action::Delete,
+    Action::Forget,
+    Action::ForgetThenCreate,
+    Action::Unknown,
+];
+
+impl Marks {
+    fn of(theme: &Theme) -> Marks {
+        Marks {
+            symbols: ACTIONS.map(|a| format!("{} ", theme.color(action_symbol(a)))),
+            null_suffix: theme.color(" [dark_gray]-> null[reset]"),
+            forces_replacement: theme.color(" [red]# forces replacement[reset]"),
+            arrow: theme.color("[yellow]->[reset]"),
+            null: theme.color("[dark_gray]null[reset]"),
+            dim: {
+                let around = theme.color("[dark_gray]\u{1}[reset]");
+                let (open, close) = around.split_once('\u{1}').unwrap_or_default();
+                (open.to_string(), close.to_string())
+            },
+        }
+    }
+
+    /// The marks of `theme` if it is [`Theme::colored`] or [`Theme::plain`] (its fields are
+    /// public: another theme is coloured at each use).
+    fn standard(theme: &Theme) -> Option<&'static Marks> {
+        static COLORED: OnceLock<(Theme, Marks)> = OnceLock::new();
+        static PLAIN: OnceLock<(Theme, Marks)> = OnceLock::new();
+        let slot = if theme.enabled { &COLORED } else { &PLAIN };
+        let (t, m) = slot.get_or_init(|| {
+            let t = if theme.enabled {
+                Theme::colored()
+            } else {
+                Theme::plain()
+            };
+            let m = Marks::of(&t);
+            (t, m)
+        });
+        (t == theme).then_some(m)
+    }
 }
 
 impl<'t> RenderOpts<'t> {
@@ -42,6 +110,7 @@ impl<'t> RenderOpts<'t> {
             hide_diff_action_symbols: false,
             show_sensitive: false,
             terraform: false,
+            marks: Marks::standard(theme),
         }
     }
 
@@ -57,8 +126,6 @@ impl<'t> RenderOpts<'t> {
         self.theme.color(markup)
     }
 }
-
-const IMPORTANT_ATTRIBUTES: [&str; 3] = ["id", "name", "tags"];
 
 /// The action symbol of an action, in colour markup.
 pub fn action_symbol(action: Action) -> &'static str {
@@ -76,31 +143,69 @@ pub fn action_symbol(action: Action) -> &'static str {
     }
 }
 
-fn symbol(action: Action, opts: &RenderOpts) -> String {
+/// A fixed piece of markup, coloured: from the theme's [`Marks`], or now.
+fn mark(
+    opts: &RenderOpts,
+    pick: impl FnOnce(&'static Marks) -> &'static str,
+    markup: impl FnOnce() -> String,
+) -> Cow<'static, str> {
+    match opts.marks {
+        Some(m) => Cow::Borrowed(pick(m)),
+        None => Cow::Owned(markup()),
+    }
+}
+
+fn symbol(action: Action, opts: &RenderOpts) -> Cow<'static, str> {
     if opts.hide_diff_action_symbols {
-        return String::new();
+        return Cow::Borrowed("");
     }
-    format!("{} ", opts.c(action_symbol(action)))
+    mark(
+        opts,
+        |m| &m.symbols[action as usize],
+        || format!("{} ", opts.c(action_symbol(action))),
+    )
 }
 
-fn null_suffix(action: Action, opts: &RenderOpts) -> String {
+fn null_suffix(action: Action, opts: &RenderOpts) -> Cow<'static, str> {
     if !opts.override_null_suffix && action == Action::Delete {
-        opts.c(" [dark_gray]-> null[reset]")
+        mark(
+            opts,
+            |m| &m.null_suffix,
+            || opts.c(" [dark_gray]-> null[reset]"),
+        )
     } else {
-        String::new()
+        Cow::Borrowed("")
     }
 }
 
-fn forces_replacement(replace: bool, opts: &RenderOpts) -> String {
+fn forces_replacement(replace: bool, opts: &RenderOpts) -> Cow<'static, str> {
     if replace || opts.override_forces_replacement {
-        opts.c(" [red]# forces replacement[reset]")
+        mark(
+            opts,
+            |m| &m.forces_replacement,
+            || opts.c(" [red]# forces replacement[reset]"),
+        )
     } else {
-        String::new()
+        Cow::Borrowed("")
     }
 }
 
-fn indent(n: usize) -> String {
-    "    ".repeat(n)
+/// `[yellow]->[reset]`, coloured.
+fn arrow(opts: &RenderOpts) -> Cow<'static, str> {
+    mark(opts, |m| &m.arrow, || opts.c("[yellow]->[reset]"))
+}
+
+/// `[dark_gray]null[reset]`, coloured.
+fn null(opts: &RenderOpts) -> Cow<'static, str> {
+    mark(opts, |m| &m.null, || opts.c("[dark_gray]null[reset]"))
+}
+
+fn indent(n: usize) -> Cow<'static, str> {
+    const SPACES: &str = "                                                                                                                                ";
+    match SPACES.get(..4 * n) {
+        Some(s) => Cow::Borrowed(s),
+        None => Cow::Owned("    ".repeat(n)),
+    }
 }
 
 fn unchanged(keyword: &str, count: usize, opts: &RenderOpts) -> String {
@@ -120,16 +225,29 @@ fn write_child(
     opts: &RenderOpts,
     suffix: &str,
 ) {
+    let ind1 = indent(ind + 1);
     for w in child.warnings_human(ind + 1, opts) {
-        let _ = writeln!(buf, "{}{w}", indent(ind + 1));
+        buf.push_str(&ind1);
+        buf.push_str(&w);
+        buf.push('\n');
     }
-    let _ = writeln!(
-        buf,
-        "{}{}{name}{}{suffix}",
-        indent(ind + 1),
-        symbol(child.action, opts),
-        child.render_human(ind + 1, opts)
-    );
+    buf.push_str(&ind1);
+    buf.push_str(&symbol(child.action, opts));
+    buf.push_str(name);
+    child.render_human_into(buf, ind + 1, opts);
+    buf.push_str(suffix);
+    buf.push('\n');
+}
+
+/// `key` padded with spaces to `width` characters, then ` = ` (what `format!("{key:<width$} =
+/// ")` writes), into `name`.
+fn padded_name(name: &mut String, key: &str, width: usize) {
+    name.clear();
+    name.push_str(key);
+    for _ in key.chars().count()..width {
+        name.push(' ');
+    }
+    name.push_str(" = ");
 }
 
 /// The attribute lines of an object or a block, names padded to the longest: `id`, `name` and
@@ -143,34 +261,46 @@ fn write_attributes(
     rest: &RenderOpts,
     opts: &RenderOpts,
 ) -> usize {
-    let escaped: Vec<(&str, String, &Diff)> = attributes
+    let escaped: Vec<(&str, Cow<str>, &Diff)> = attributes
         .iter()
-        .map(|(k, v)| (k.as_str(), ensure_valid_attribute_name(k), v))
+        .map(|(k, v)| (k.as_str(), attribute_name(k), v))
         .collect();
     let max_len = escaped.iter().map(|(_, k, _)| k.len()).max().unwrap_or(0);
     let mut hidden = 0;
+    let mut name = String::new();
     for (raw, key, attr) in &escaped {
-        let important_one = IMPORTANT_ATTRIBUTES.contains(raw);
+        let important_one = matches!(*raw, "id" | "name" | "tags");
         if !important_one && attr.action == Action::NoOp && !opts.show_unchanged_children {
             hidden += 1;
             continue;
         }
         let o = if important_one { important } else { rest };
-        write_child(buf, ind, &format!("{key:<max_len$} = "), attr, o, "");
+        padded_name(&mut name, key, max_len);
+        write_child(buf, ind, &name, attr, o, "");
     }
     hidden
 }
 
 /// `# (N unchanged KEYWORDs hidden)` one level in, when N > 0.
 fn write_unchanged(buf: &mut String, ind: usize, keyword: &str, count: usize, opts: &RenderOpts) {
-    if count > 0 {
-        let _ = writeln!(
-            buf,
-            "{}{}{}",
-            indent(ind + 1),
-            symbol(Action::NoOp, opts),
-            unchanged(keyword, count, opts)
-        );
+    if count == 0 {
+        return;
+    }
+    buf.push_str(&indent(ind + 1));
+    buf.push_str(&symbol(Action::NoOp, opts));
+    match opts.marks {
+        // (the keywords hold no markup)
+        Some(m) => {
+            let s = if count == 1 { "" } else { "s" };
+            let _ = writeln!(
+                buf,
+                "{}# ({count} unchanged {keyword}{s} hidden){}",
+                m.dim.0, m.dim.1
+            );
+        }
+        None => {
+            let _ = writeln!(buf, "{}", unchanged(keyword, count, opts));
+        }
     }
 }
 
@@ -188,8 +318,24 @@ fn write_close(buf: &mut String, ind: usize, bracket: char, action: Action, opts
 /// Go's `%q`: a double-quoted string with Go escapes.
 pub fn go_quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
+    go_quote_into(&mut out, s);
+    out
+}
+
+/// [`go_quote`], appended to `out`.
+fn go_quote_into(out: &mut String, s: &str) {
     out.push('"');
-    for ch in s.chars() {
+    // printable ASCII other than `"` and `\\` is copied as it is, a run at a time
+    let plain = |b: u8| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\';
+    let mut rest = s;
+    loop {
+        let run = rest.bytes().position(|b| !plain(b)).unwrap_or(rest.len());
+        out.push_str(&rest[..run]);
+        rest = &rest[run..];
+        let Some(ch) = rest.chars().next() else {
+            break;
+        };
+        rest = &rest[ch.len_utf8()..];
         match ch {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
@@ -214,7 +360,6 @@ pub fn go_quote(s: &str) -> String {
         }
     }
     out.push('"');
-    out
 }
 
 fn is_go_unprintable(c: char) -> bool {
@@ -225,6 +370,11 @@ fn is_go_unprintable(c: char) -> bool {
 
 /// HCL identifiers are printed bare, anything else quoted.
 pub fn ensure_valid_attribute_name(name: &str) -> String {
+    attribute_name(name).into_owned()
+}
+
+/// [`ensure_valid_attribute_name`], borrowing a bare name.
+fn attribute_name(name: &str) -> Cow<'_, str> {
     let mut chars = name.chars();
     let valid = match chars.next() {
         Some(c) if c.is_alphabetic() || c == '_' => {
@@ -233,31 +383,59 @@ pub fn ensure_valid_attribute_name(name: &str) -> String {
         _ => false,
     };
     if valid {
-        name.to_string()
+        Cow::Borrowed(name)
     } else {
-        go_quote(name)
+        Cow::Owned(go_quote(name))
     }
 }
 
 impl Diff<'_> {
     /// Renders this diff at `indent` (in units of four spaces).
     pub fn render_human(&self, ind: usize, opts: &RenderOpts) -> String {
+        let mut buf = String::new();
+        self.render_human_into(&mut buf, ind, opts);
+        buf
+    }
+
+    /// [`Diff::render_human`], appended to `buf`: collections and blocks write their lines
+    /// straight into it, not into a String of their own copied into their parent's.
+    pub fn render_human_into(&self, buf: &mut String, ind: usize, opts: &RenderOpts) {
         match &self.renderer {
             Renderer::Primitive { before, after, ty } => {
-                render_primitive(self, before, after, *ty, ind, opts)
+                render_primitive(buf, self, before, after, *ty, ind, opts)
             }
             Renderer::List {
                 elements,
                 display_context,
-            } => render_list(self, elements, *display_context, ind, opts),
-            Renderer::Set { elements, nested } => render_set(self, elements, *nested, ind, opts),
-            Renderer::Map { elements, nested } => render_map(self, elements, *nested, ind, opts),
+            } => render_list(buf, self, elements, *display_context, ind, opts),
+            Renderer::Set { elements, nested } => {
+                render_set(buf, self, elements, *nested, ind, opts)
+            }
+            Renderer::Map { elements, nested } => {
+                render_map(buf, self, elements, *nested, ind, opts)
+            }
             Renderer::Object { attributes, nested } => {
-                render_object(self, attributes, *nested, ind, opts)
+                render_object(buf, self, attributes, *nested, ind, opts)
             }
             Renderer::Block { attributes, blocks } => {
-                render_block(self, attributes, blocks, ind, opts)
+                render_block(buf, self, attributes, blocks, ind, opts)
             }
+            // No internal marker reaches the user: the value is shown as the attribute it is.
+            Renderer::Unexpected(inner) => inner.render_human_into(buf, ind, opts),
+            _ => buf.push_str(&self.render_other(ind, opts)),
+        }
+    }
+
+    /// The renderers that print a line or two of their own.
+    fn render_other(&self, ind: usize, opts: &RenderOpts) -> String {
+        match &self.renderer {
+            Renderer::Primitive { .. }
+            | Renderer::List { .. }
+            | Renderer::Set { .. }
+            | Renderer::Map { .. }
+            | Renderer::Object { .. }
+            | Renderer::Block { .. }
+            | Renderer::Unexpected(_) => self.render_human(ind, opts),
             Renderer::Sensitive { inner, .. } => {
                 if opts.show_sensitive {
                     return inner.render_human(ind, opts);
@@ -297,7 +475,7 @@ impl Diff<'_> {
                 format!(
                     "{} {} {}",
                     before.render_human(ind, &o),
-                    opts.c("[yellow]->[reset]"),
+                    arrow(opts),
                     after.render_human(ind, &o)
                 )
             }
@@ -313,8 +491,6 @@ impl Diff<'_> {
                 forces_replacement(self.replace, opts),
                 null_suffix(self.action, opts)
             ),
-            // No internal marker reaches the user: the value is shown as the attribute it is.
-            Renderer::Unexpected(inner) => inner.render_human(ind, opts),
         }
     }
 

@@ -473,24 +473,27 @@ pub fn parse<'a>(path: &Path, bytes: &'a [u8]) -> Result<Plan<'a>, Error> {
             message: "invalid UTF-8".into(),
         }
     })?;
-    // Peek at format_version first, so that a 2.0 document with an unexpected shape gets
-    // the version error rather than a schema one.
-    #[derive(Deserialize)]
-    struct Peek<'a> {
-        #[serde(borrow, default, deserialize_with = "opt_cow")]
-        format_version: Option<Cow<'a, str>>,
-    }
-    if let Ok(p) = serde_json::from_str::<Peek>(text)
-        && let Some(v) = p.format_version.as_deref()
-        && !matches!(v.split('.').next().unwrap_or("").parse::<u64>(), Ok(0 | 1))
-    {
-        return Err(Error::FormatVersion {
-            path: path.to_path_buf(),
-            version: v.to_string(),
-        });
-    }
     let (result, value_error) =
         value::with_document(text, || serde_json::from_str::<Plan<'a>>(text));
+    if value_error.is_some() || result.is_err() {
+        // A 2.0 document with an unexpected shape gets the version error rather than a schema
+        // one. (Only read when the plan did not parse, as this reads the whole text again: a
+        // plan that parses gets the same error from `check_version`.)
+        #[derive(Deserialize)]
+        struct Peek<'a> {
+            #[serde(borrow, default, deserialize_with = "opt_cow")]
+            format_version: Option<Cow<'a, str>>,
+        }
+        if let Ok(p) = serde_json::from_str::<Peek>(text)
+            && let Some(v) = p.format_version.as_deref()
+            && !matches!(v.split('.').next().unwrap_or("").parse::<u64>(), Ok(0 | 1))
+        {
+            return Err(Error::FormatVersion {
+                path: path.to_path_buf(),
+                version: v.to_string(),
+            });
+        }
+    }
     if let Some((offset, message)) = value_error {
         let (line, column) = line_col(bytes, offset);
         return Err(Error::Json {

@@ -269,6 +269,28 @@ impl<'a> Parser<'a> {
         Ok(Value::Number(Cow::Borrowed(&self.text[start..self.pos])))
     }
 
+    /// Moves past the bytes that need no attention in a string (neither `"`, `\\` nor a
+    /// control character), eight at a time; stops at or before the first one that does.
+    fn skip_plain(&mut self) {
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        let has = |x: u64, b: u8| {
+            let y = x ^ (ONES * u64::from(b));
+            y.wrapping_sub(ONES) & !y & HIGH
+        };
+        while let Some(chunk) = self.bytes.get(self.pos..self.pos + 8) {
+            let x = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+            let control = x.wrapping_sub(ONES * 0x20) & !x & HIGH;
+            let stop = has(x, b'"') | has(x, b'\\') | control;
+            if stop != 0 {
+                // (the lowest flagged byte is the first that needs attention)
+                self.pos += (stop.trailing_zeros() / 8) as usize;
+                return;
+            }
+            self.pos += 8;
+        }
+    }
+
     fn hex4(&mut self) -> Result<u32, ValueError> {
         let Some(h) = self.text.get(self.pos..self.pos + 4) else {
             return self.err("EOF while parsing a string");
@@ -281,6 +303,7 @@ impl<'a> Parser<'a> {
     fn string(&mut self) -> Result<Cow<'a, str>, ValueError> {
         self.pos += 1; // opening quote
         let start = self.pos;
+        self.skip_plain();
         // Fast path: no escapes, borrow.
         loop {
             match self.bytes.get(self.pos) {
@@ -372,8 +395,53 @@ pub fn parse(text: &str) -> Result<Value<'_>, ValueError> {
 
 /// Checks `text` as [`parse`] does, without building the tree: `parse` of a text that passes
 /// cannot fail.
-pub fn check(text: &str) -> Result<(), ValueError> {
+#[cfg(test)]
+fn check(text: &str) -> Result<(), ValueError> {
     parse_with(text, false).map(drop)
+}
+
+/// [`check`] for a text serde_json has already checked (a `&RawValue`): its syntax is valid,
+/// and serde_json's grammar is at least as strict as [`Parser`]'s, so the one error left to
+/// find is nesting deeper than [`MAX_DEPTH`], reported at the same offset (the first opening
+/// bracket too deep) with the same message. No tree is built, nothing is allocated.
+fn check_depth(text: &str) -> Result<(), ValueError> {
+    let b = text.as_bytes();
+    // Fewer opening brackets than the limit, counting those inside strings too: nothing can
+    // nest too deep. (A vectorized count; most values stop here. `[` is 0x5b, `{` 0x7b: no
+    // other byte ORed with 0x20 gives 0x7b.)
+    if b.iter().filter(|&&c| c | 0x20 == b'{').count() <= MAX_DEPTH {
+        return Ok(());
+    }
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                // skip the string: its escapes are valid, so a backslash covers the next byte
+                i += 1;
+                while i < b.len() {
+                    match b[i] {
+                        b'"' => break,
+                        b'\\' => i += 2,
+                        _ => i += 1,
+                    }
+                }
+            }
+            b'[' | b'{' => {
+                if depth >= MAX_DEPTH {
+                    return Err(ValueError {
+                        offset: i,
+                        message: "recursion limit exceeded",
+                    });
+                }
+                depth += 1;
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    Ok(())
 }
 
 fn parse_with(text: &str, build: bool) -> Result<Value<'_>, ValueError> {
@@ -468,7 +536,8 @@ impl<'a> Raw<'a> {
 impl<'de: 'a, 'a> Deserialize<'de> for Raw<'a> {
     fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let raw: &'de RawValue = <&RawValue>::deserialize(d)?;
-        check(raw.get()).map_err(|e| report(raw.get(), e))?;
+        // serde_json has checked the syntax; only the depth is left
+        check_depth(raw.get()).map_err(|e| report(raw.get(), e))?;
         Ok(Raw(Some(raw)))
     }
 }
@@ -497,10 +566,37 @@ mod tests {
         }
         let v = parse(r#"{"b":[1,{"c":null}],"a":"x"}"#).unwrap();
         assert_eq!(v.to_string(), r#"{"a":"x","b":[1,{"c":null}]}"#);
+        // the last of equal keys wins
+        let v = parse(r#"{"k":1,"j":0,"k":2,"\u006b":3,"i":[]}"#).unwrap();
+        assert_eq!(v.to_string(), r#"{"i":[],"j":0,"k":3}"#);
         assert!(matches!(
             parse(r#""plain""#).unwrap(),
             Value::String(Cow::Borrowed("plain"))
         ));
+    }
+
+    #[test]
+    fn strings_of_every_length_agree_with_serde_json() {
+        // the eight-byte scan must stop at the first quote, backslash or control character
+        for len in 0..20 {
+            for special in ["\\\"", "\\n", "é", "\\u00e9", "\\\\", "😀"] {
+                for at in 0..=len {
+                    let plain = "abcdefghijklmnopqrstuvwxyz";
+                    let text = format!("\"{}{special}{}\"", &plain[..at], &plain[at..len]);
+                    let want: String = serde_json::from_str(&text).unwrap();
+                    assert_eq!(parse(&text).unwrap(), Value::String(want.into()), "{text}");
+                }
+            }
+            let text = format!("\"{}\u{1}\"", "x".repeat(len));
+            let offset = len + 1;
+            assert_eq!(
+                parse(&text),
+                Err(ValueError {
+                    offset,
+                    message: "control character while parsing a string"
+                })
+            );
+        }
     }
 
     #[test]
@@ -525,6 +621,44 @@ mod tests {
         );
         let ok = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
         assert!(parse(&ok).is_ok());
+    }
+
+    #[test]
+    fn depth_check_agrees_with_the_parser() {
+        // brackets and escaped quotes inside strings must not count
+        let noise = r#""[{\"[\\" , "}]{[" , 1.5e3 , true"#;
+        let mut cases = Vec::new();
+        for depth in [1, 64, 127, 128, 129, 200] {
+            for (i, open) in ["[", "{\"k\":", "[{\"a\":[", "{\"[\":["]
+                .into_iter()
+                .enumerate()
+            {
+                let close = match i {
+                    0 => "]",
+                    1 => "}",
+                    2 => "]}]",
+                    _ => "]}",
+                };
+                let mut t = String::new();
+                for _ in 0..depth {
+                    t.push_str(open);
+                    if open.ends_with('[') {
+                        t.push_str(noise);
+                        t.push(',');
+                    }
+                }
+                t.push_str("null");
+                t.push_str(&close.repeat(depth));
+                cases.push(t);
+                // many brackets side by side, none deep
+                cases.push(format!("[{}null]", "[],{},\"[[[[\",".repeat(depth)));
+            }
+        }
+        for t in &cases {
+            assert!(serde_json::from_str::<&RawValue>(t).is_ok(), "{t}");
+            assert_eq!(check_depth(t), check(t), "{t}");
+        }
+        assert!(cases.iter().any(|t| check(t).is_err()));
     }
 
     #[test]

@@ -3,7 +3,10 @@
 mod resource;
 mod state;
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::io::{self, Write};
+use std::rc::Rc;
 
 use rayon::prelude::*;
 
@@ -13,8 +16,10 @@ use crate::plan::{Action, Plan, ResourceChange, Value};
 use crate::schema::{self, Block, Schemas};
 use crate::theme::Theme;
 
-/// How many resources are rendered in parallel before being written out.
-const RENDER_CHUNK: usize = 256;
+/// How many resources one rendering job takes, and how many jobs may be in flight: the rayon
+/// workers render ahead while the caller writes the finished chunks out, in order.
+const RENDER_CHUNK: usize = 32;
+const RENDER_AHEAD: usize = 16;
 
 /// The width OpenTofu wraps prose at when stdout is not a terminal.
 pub const DEFAULT_COLUMNS: usize = 78;
@@ -135,6 +140,36 @@ pub fn word_wrap(s: &str, columns: usize) -> String {
     out
 }
 
+/// The implied schema of values without a schema ([`schema::implied_block`]), kept by shape:
+/// resources of one type nearly always have the same. A cache per thread (the rayon workers
+/// render resources side by side), emptied when it holds [`IMPLIED_CACHED`] shapes.
+fn implied_block(values: &[&Value]) -> Rc<Block> {
+    type Cache = (
+        Vec<u8>,
+        HashMap<Box<[u8]>, Rc<Block>, foldhash::fast::FixedState>,
+    );
+    thread_local! {
+        static IMPLIED: RefCell<Cache> = RefCell::default();
+    }
+    IMPLIED.with(|cache| {
+        let (shape, blocks) = &mut *cache.borrow_mut();
+        shape.clear();
+        schema::implied_shape(values, shape);
+        if let Some(b) = blocks.get(shape.as_slice()) {
+            return Rc::clone(b);
+        }
+        let block = Rc::new(schema::block_of_shape(shape));
+        if blocks.len() >= IMPLIED_CACHED {
+            blocks.clear();
+        }
+        blocks.insert(shape.as_slice().into(), Rc::clone(&block));
+        block
+    })
+}
+
+/// How many implied schemas a thread keeps.
+const IMPLIED_CACHED: usize = 1024;
+
 struct ComputedChange<'p, 'a> {
     rc: &'p ResourceChange<'a>,
     diff: Diff<'a>,
@@ -181,13 +216,13 @@ impl<'r> HumanRenderer<'r> {
         provider: &str,
         mode: &str,
         type_: &str,
-        implied: &'s mut Option<Block>,
+        implied: &'s mut Option<Rc<Block>>,
         values: &[&Value],
     ) -> &'s Block {
         if let Some(b) = self.schemas.and_then(|s| s.block(provider, mode, type_)) {
             return b;
         }
-        implied.insert(schema::implied_block(values))
+        implied.insert(implied_block(values))
     }
 
     fn compute<'p, 'a>(
@@ -405,19 +440,7 @@ impl<'r> HumanRenderer<'r> {
                     self.words("\nOpenTofu will perform the following actions:\n")
                 )?;
             }
-            // Rendered in parallel, a chunk at a time, written in order.
-            for chunk in shown.chunks(RENDER_CHUNK) {
-                let texts: Vec<Option<String>> = chunk
-                    .par_iter()
-                    .map(|rc| {
-                        self.render_resource(&self.compute(rc, Matcher::Always), Cause::Change)
-                    })
-                    .collect();
-                for text in texts.into_iter().flatten() {
-                    writeln!(out)?;
-                    writeln!(out, "{text}")?;
-                }
-            }
+            self.render_changes(&shown, out)?;
             let to_add = count(Action::Create)
                 + count(Action::DeleteThenCreate)
                 + count(Action::CreateThenDelete)
@@ -466,6 +489,47 @@ impl<'r> HumanRenderer<'r> {
             }
         }
         Ok(())
+    }
+
+    /// Renders the shown resource changes in parallel, [`RENDER_CHUNK`] resources a job with
+    /// up to [`RENDER_AHEAD`] jobs queued, and writes them in order as they come: the workers
+    /// never wait for the writing, and no more than the queued chunks' text is held.
+    fn render_changes(&self, shown: &[&ResourceChange], out: &mut dyn Write) -> io::Result<()> {
+        type Texts = Vec<Option<String>>;
+        rayon::in_place_scope_fifo(|scope| {
+            let mut chunks = shown.chunks(RENDER_CHUNK);
+            let mut queued = std::collections::VecDeque::with_capacity(RENDER_AHEAD);
+            let mut queue_next = |queued: &mut std::collections::VecDeque<_>| {
+                if let Some(chunk) = chunks.next() {
+                    let (tx, rx) = std::sync::mpsc::sync_channel::<Texts>(1);
+                    scope.spawn_fifo(move |_| {
+                        let texts = chunk
+                            .iter()
+                            .map(|rc| {
+                                let c = self.compute(rc, Matcher::Always);
+                                self.render_resource(&c, Cause::Change)
+                            })
+                            .collect();
+                        // (the receiver is gone only when writing failed)
+                        let _ = tx.send(texts);
+                    });
+                    queued.push_back(rx);
+                }
+            };
+            for _ in 0..RENDER_AHEAD {
+                queue_next(&mut queued);
+            }
+            while let Some(rx) = queued.pop_front() {
+                // no text: the job panicked, and the scope passes its panic on
+                let Ok(texts) = rx.recv() else { break };
+                queue_next(&mut queued);
+                for text in texts.into_iter().flatten() {
+                    writeln!(out)?;
+                    writeln!(out, "{text}")?;
+                }
+            }
+            Ok(())
+        })
     }
 
     fn action_description(&self, action: Action) -> &'static str {

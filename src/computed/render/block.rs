@@ -9,22 +9,24 @@ use super::{
 use crate::computed::{Action, BlockEntry, BlockKind, Diff, Renderer};
 
 pub(super) fn render_block(
+    buf: &mut String,
     diff: &Diff,
     attributes: &std::collections::BTreeMap<String, Diff>,
     blocks: &std::collections::BTreeMap<String, BlockEntry>,
     ind: usize,
     opts: &RenderOpts,
-) -> String {
+) {
     if attributes.is_empty() && blocks.is_empty() {
-        return format!("{{}}{}", forces_replacement(diff.replace, opts));
+        let _ = write!(buf, "{{}}{}", forces_replacement(diff.replace, opts));
+        return;
     }
     let mut iopts = opts.child();
     iopts.show_unchanged_children = true;
     let aopts = opts.child();
     let mut unchanged_blocks = 0;
-    let mut buf = format!("{{{}\n", forces_replacement(diff.replace, opts));
-    let unchanged_attrs = write_attributes(&mut buf, ind, attributes, &iopts, &aopts, opts);
-    write_unchanged(&mut buf, ind, "attribute", unchanged_attrs, opts);
+    let _ = writeln!(buf, "{{{}", forces_replacement(diff.replace, opts));
+    let unchanged_attrs = write_attributes(buf, ind, attributes, &iopts, &aopts, opts);
+    write_unchanged(buf, ind, "attribute", unchanged_attrs, opts);
 
     for (key, entry) in blocks {
         let mut found_changed = false;
@@ -71,39 +73,38 @@ pub(super) fn render_block(
             write_child(buf, ind, &name, d, &o, "");
         };
         match &entry.kind {
-            BlockKind::Single(d) => render_one(d, "", opts, &mut buf),
+            BlockKind::Single(d) => render_one(d, "", opts, buf),
             BlockKind::Map(m) => {
                 if let Some(u) = &unknown_line {
-                    render_one(u, "", opts, &mut buf);
+                    render_one(u, "", opts, buf);
                 }
                 for (k, d) in m {
-                    render_one(d, &format!(" {}", go_quote(k)), opts, &mut buf);
+                    render_one(d, &format!(" {}", go_quote(k)), opts, buf);
                 }
             }
             BlockKind::Set(v) => {
                 let mut so = opts.child();
                 so.override_forces_replacement = diff.replace;
                 if let Some(u) = &unknown_line {
-                    render_one(u, "", opts, &mut buf);
+                    render_one(u, "", opts, buf);
                 }
                 for d in v {
-                    render_one(d, "", &so, &mut buf);
+                    render_one(d, "", &so, buf);
                 }
             }
             BlockKind::List(v) => {
                 if let Some(u) = &unknown_line {
-                    render_one(u, "", opts, &mut buf);
+                    render_one(u, "", opts, buf);
                 }
                 for d in v {
-                    render_one(d, "", opts, &mut buf);
+                    render_one(d, "", opts, buf);
                 }
             }
         }
     }
     if unchanged_blocks > 0 {
         buf.push('\n');
-        write_unchanged(&mut buf, ind, "block", unchanged_blocks, opts);
+        write_unchanged(buf, ind, "block", unchanged_blocks, opts);
     }
     let _ = write!(buf, "{}{}}}", indent(ind), symbol(Action::NoOp, opts));
-    buf
 }

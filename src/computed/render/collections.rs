@@ -1,24 +1,29 @@
 //! Human rendering of collections: lists, sets, maps and objects.
 
+use std::fmt::Write as _;
+
 use super::{
-    RenderOpts, forces_replacement, go_quote, null_suffix, write_attributes, write_child,
-    write_close, write_unchanged,
+    RenderOpts, forces_replacement, go_quote, null_suffix, padded_name, write_attributes,
+    write_child, write_close, write_unchanged,
 };
 use crate::computed::{Action, Diff, Renderer};
 
 pub(super) fn render_list(
+    buf: &mut String,
     diff: &Diff,
     elements: &[Diff],
     display_context: bool,
     ind: usize,
     opts: &RenderOpts,
-) -> String {
+) {
     if elements.is_empty() {
-        return format!(
+        let _ = write!(
+            buf,
             "[]{}{}",
             null_suffix(diff.action, opts),
             forces_replacement(diff.replace, opts)
         );
+        return;
     }
     let mut element_opts = opts.child();
     element_opts.override_null_suffix = true;
@@ -27,7 +32,7 @@ pub(super) fn render_list(
 
     let mut unchanged_elements: Vec<&Diff> = Vec::new();
     let mut render_next = false;
-    let mut buf = format!("[{}\n", forces_replacement(diff.replace, opts));
+    let _ = writeln!(buf, "[{}", forces_replacement(diff.replace, opts));
     for element in elements {
         if element.action == Action::NoOp && !render_next && !opts.show_unchanged_children {
             unchanged_elements.push(element);
@@ -37,9 +42,9 @@ pub(super) fn render_list(
         let mut eopts = element_opts;
         if display_context {
             let hidden = unchanged_elements.len().saturating_sub(1);
-            write_unchanged(&mut buf, ind, "element", hidden, &eopts);
+            write_unchanged(buf, ind, "element", hidden, &eopts);
             if let Some(last) = unchanged_elements.last() {
-                write_child(&mut buf, ind, "", last, &unchanged_opts, ",");
+                write_child(buf, ind, "", last, &unchanged_opts, ",");
             }
             unchanged_elements.clear();
             if element.action == Action::NoOp {
@@ -48,61 +53,65 @@ pub(super) fn render_list(
                 render_next = true;
             }
         }
-        write_child(&mut buf, ind, "", element, &eopts, ",");
+        write_child(buf, ind, "", element, &eopts, ",");
     }
-    write_unchanged(&mut buf, ind, "element", unchanged_elements.len(), opts);
-    write_close(&mut buf, ind, ']', diff.action, opts);
-    buf
+    write_unchanged(buf, ind, "element", unchanged_elements.len(), opts);
+    write_close(buf, ind, ']', diff.action, opts);
 }
 
 pub(super) fn render_set(
+    buf: &mut String,
     diff: &Diff,
     elements: &[Diff],
     nested: bool,
     ind: usize,
     opts: &RenderOpts,
-) -> String {
+) {
     let in_self = diff.replace && !nested;
     let in_children = diff.replace && nested;
     if elements.is_empty() {
-        return format!(
+        let _ = write!(
+            buf,
             "[]{}{}",
             null_suffix(diff.action, opts),
             forces_replacement(in_self, opts)
         );
+        return;
     }
     let mut eopts = opts.child();
     eopts.override_null_suffix = true;
     eopts.override_forces_replacement = in_children;
     let mut unchanged_count = 0;
-    let mut buf = format!("[{}\n", forces_replacement(in_self, opts));
+    let _ = writeln!(buf, "[{}", forces_replacement(in_self, opts));
     for element in elements {
         if element.action == Action::NoOp && !opts.show_unchanged_children {
             unchanged_count += 1;
             continue;
         }
-        write_child(&mut buf, ind, "", element, &eopts, ",");
+        write_child(buf, ind, "", element, &eopts, ",");
     }
-    write_unchanged(&mut buf, ind, "element", unchanged_count, opts);
-    write_close(&mut buf, ind, ']', diff.action, opts);
-    buf
+    write_unchanged(buf, ind, "element", unchanged_count, opts);
+    write_close(buf, ind, ']', diff.action, opts);
 }
 
 pub(super) fn render_map(
+    buf: &mut String,
     diff: &Diff,
     elements: &std::collections::BTreeMap<String, Diff>,
     nested: bool,
     ind: usize,
     opts: &RenderOpts,
-) -> String {
+) {
     let self_replace = diff.replace && !nested;
     let children_replace = diff.replace && nested;
     if elements.is_empty() {
-        return format!(
+        let _ = write!(
+            buf,
             "{{}}{}{}",
             null_suffix(diff.action, opts),
             forces_replacement(self_replace, opts)
         );
+        return;
     }
     let escaped: Vec<(String, &Diff)> = elements.iter().map(|(k, v)| (go_quote(k), v)).collect();
     let max_len = escaped.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
@@ -110,7 +119,8 @@ pub(super) fn render_map(
     eopts.override_null_suffix = diff.action == Action::Delete || nested;
     eopts.override_forces_replacement = children_replace;
     let mut unchanged_count = 0;
-    let mut buf = format!("{{{}\n", forces_replacement(self_replace, opts));
+    let _ = writeln!(buf, "{{{}", forces_replacement(self_replace, opts));
+    let mut name = String::new();
     for (key, element) in &escaped {
         if element.action == Action::NoOp && !opts.show_unchanged_children {
             unchanged_count += 1;
@@ -122,41 +132,36 @@ pub(super) fn render_map(
             ""
         };
         let width = if nested { 0 } else { max_len };
-        write_child(
-            &mut buf,
-            ind,
-            &format!("{key:<width$} = "),
-            element,
-            &eopts,
-            comma,
-        );
+        padded_name(&mut name, key, width);
+        write_child(buf, ind, &name, element, &eopts, comma);
     }
-    write_unchanged(&mut buf, ind, "element", unchanged_count, opts);
-    write_close(&mut buf, ind, '}', diff.action, opts);
-    buf
+    write_unchanged(buf, ind, "element", unchanged_count, opts);
+    write_close(buf, ind, '}', diff.action, opts);
 }
 
 pub(super) fn render_object(
+    buf: &mut String,
     diff: &Diff,
     attributes: &std::collections::BTreeMap<String, Diff>,
     nested: bool,
     ind: usize,
     opts: &RenderOpts,
-) -> String {
+) {
     if attributes.is_empty() {
-        return format!(
+        let _ = write!(
+            buf,
             "{{}}{}{}",
             null_suffix(diff.action, opts),
             forces_replacement(diff.replace, opts)
         );
+        return;
     }
     let mut aopts = opts.child();
     aopts.override_null_suffix = !nested;
     let mut iopts = aopts.child();
     iopts.show_unchanged_children = true;
-    let mut buf = format!("{{{}\n", forces_replacement(diff.replace, opts));
-    let unchanged_count = write_attributes(&mut buf, ind, attributes, &iopts, &aopts, opts);
-    write_unchanged(&mut buf, ind, "attribute", unchanged_count, opts);
-    write_close(&mut buf, ind, '}', diff.action, opts);
-    buf
+    let _ = writeln!(buf, "{{{}", forces_replacement(diff.replace, opts));
+    let unchanged_count = write_attributes(buf, ind, attributes, &iopts, &aopts, opts);
+    write_unchanged(buf, ind, "attribute", unchanged_count, opts);
+    write_close(buf, ind, '}', diff.action, opts);
 }

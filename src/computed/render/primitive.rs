@@ -1,41 +1,55 @@
 //! Human rendering of primitive values: numbers, booleans, strings, heredocs and JSON-encoded strings.
 
-use super::{RenderOpts, forces_replacement, go_quote, indent, null_suffix, symbol};
+use std::fmt::Write as _;
+
+use super::{
+    RenderOpts, arrow, forces_replacement, go_quote_into, indent, null, null_suffix, symbol,
+};
 use crate::computed::{Action, Diff, PrimType, Renderer, json};
 use crate::plan::Value;
 use crate::structured;
 
-fn render_primitive_value(v: &Value, opts: &RenderOpts) -> String {
+fn render_primitive_value(buf: &mut String, v: &Value, opts: &RenderOpts) {
     match v {
-        Value::Null => opts.c("[dark_gray]null[reset]"),
-        Value::Bool(true) => "true".into(),
-        Value::Bool(false) => "false".into(),
-        Value::Number(n) => n.to_string(),
-        Value::String(s) => go_quote(s),
-        other => other.to_string(),
+        Value::Null => buf.push_str(&null(opts)),
+        Value::Bool(true) => buf.push_str("true"),
+        Value::Bool(false) => buf.push_str("false"),
+        Value::Number(n) => buf.push_str(n),
+        Value::String(s) => go_quote_into(buf, s),
+        other => {
+            let _ = write!(buf, "{other}");
+        }
     }
 }
 
 pub(super) fn render_primitive(
+    buf: &mut String,
     diff: &Diff,
     before: &Value,
     after: &Value,
     ty: PrimType,
     ind: usize,
     opts: &RenderOpts,
-) -> String {
+) {
     if ty == PrimType::String {
-        return render_string(diff, before, after, ind, opts);
+        return render_string(buf, diff, before, after, ind, opts);
     }
-    let b = render_primitive_value(before, opts);
-    let a = render_primitive_value(after, opts);
-    let fr = forces_replacement(diff.replace, opts);
     match diff.action {
-        Action::Create => format!("{a}{fr}"),
-        Action::Delete => format!("{b}{}{fr}", null_suffix(diff.action, opts)),
-        Action::NoOp => format!("{b}{fr}"),
-        _ => format!("{b} {} {a}{fr}", opts.c("[yellow]->[reset]")),
+        Action::Create => render_primitive_value(buf, after, opts),
+        Action::Delete => {
+            render_primitive_value(buf, before, opts);
+            buf.push_str(&null_suffix(diff.action, opts));
+        }
+        Action::NoOp => render_primitive_value(buf, before, opts),
+        _ => {
+            render_primitive_value(buf, before, opts);
+            buf.push(' ');
+            buf.push_str(&arrow(opts));
+            buf.push(' ');
+            render_primitive_value(buf, after, opts);
+        }
     }
+    buf.push_str(&forces_replacement(diff.replace, opts));
 }
 
 /// A string value, classified as OpenTofu does.
@@ -51,7 +65,7 @@ fn evaluate_string<'s>(v: &'s Value, opts: &RenderOpts) -> EvaluatedString<'s> {
         Value::String(s) => s.as_ref(),
         Value::Null => {
             return EvaluatedString {
-                text: opts.c("[dark_gray]null[reset]").into(),
+                text: null(opts),
                 json: None,
                 multiline: false,
                 null: true,
@@ -93,58 +107,77 @@ fn evaluate_string<'s>(v: &'s Value, opts: &RenderOpts) -> EvaluatedString<'s> {
 }
 
 impl EvaluatedString<'_> {
-    fn simple(&self) -> String {
+    fn simple_into(&self, buf: &mut String) {
         if self.null {
-            self.text.to_string()
+            buf.push_str(&self.text);
         } else {
-            go_quote(&self.text)
+            go_quote_into(buf, &self.text);
         }
     }
 }
 
 fn render_string(
+    buf: &mut String,
     diff: &Diff,
     before: &Value,
     after: &Value,
     ind: usize,
     opts: &RenderOpts,
-) -> String {
+) {
     let fr = forces_replacement(diff.replace, opts);
     let mut lines: Vec<String> = Vec::new();
-    let noop_prefix = format!("{}{}", indent(ind + 1), symbol(Action::NoOp, opts));
+    let noop_prefix = || format!("{}{}", indent(ind + 1), symbol(Action::NoOp, opts));
     match diff.action {
         Action::Create | Action::NoOp => {
             let s = evaluate_string(after, opts);
             if let Some(json) = &s.json {
-                return if diff.action == Action::NoOp {
+                buf.push_str(&if diff.action == Action::NoOp {
                     render_string_as_json(diff, ind, opts, Some(json), Some(json))
                 } else {
                     render_string_as_json(diff, ind, opts, None, Some(json))
-                };
+                });
+                return;
             }
             if !s.multiline {
-                return format!("{}{fr}", s.simple());
+                s.simple_into(buf);
+                buf.push_str(&fr);
+                return;
             }
+            let noop_prefix = noop_prefix();
             lines.extend(s.text.split('\n').map(|l| format!("{noop_prefix}{l}")));
         }
         Action::Delete => {
             let s = evaluate_string(before, opts);
             if s.null {
-                return format!("{}{fr}", s.simple());
+                s.simple_into(buf);
+                buf.push_str(&fr);
+                return;
             }
             if let Some(json) = &s.json {
-                return render_string_as_json(diff, ind, opts, Some(json), None);
+                buf.push_str(&render_string_as_json(diff, ind, opts, Some(json), None));
+                return;
             }
             if !s.multiline {
-                return format!("{}{}{fr}", s.simple(), null_suffix(diff.action, opts));
+                s.simple_into(buf);
+                buf.push_str(&null_suffix(diff.action, opts));
+                buf.push_str(&fr);
+                return;
             }
+            let noop_prefix = noop_prefix();
             lines.extend(s.text.split('\n').map(|l| format!("{noop_prefix}{l}")));
         }
         _ => {
             let b = evaluate_string(before, opts);
             let a = evaluate_string(after, opts);
             if b.json.is_some() && a.json.is_some() {
-                return render_string_as_json(diff, ind, opts, b.json.as_ref(), a.json.as_ref());
+                buf.push_str(&render_string_as_json(
+                    diff,
+                    ind,
+                    opts,
+                    b.json.as_ref(),
+                    a.json.as_ref(),
+                ));
+                return;
             }
             if b.json.is_some() || a.json.is_some() {
                 let d = Diff::new(
@@ -171,16 +204,19 @@ fn render_string(
                     diff.action,
                     diff.replace,
                 );
-                return d.render_human(ind, opts);
+                d.render_human_into(buf, ind, opts);
+                return;
             }
             if !b.multiline && !a.multiline {
-                return format!(
-                    "{} {} {}{fr}",
-                    b.simple(),
-                    opts.c("[yellow]->[reset]"),
-                    a.simple()
-                );
+                b.simple_into(buf);
+                buf.push(' ');
+                buf.push_str(&arrow(opts));
+                buf.push(' ');
+                a.simple_into(buf);
+                buf.push_str(&fr);
+                return;
             }
+            let noop_prefix = noop_prefix();
             let bl: Vec<&str> = b.text.split('\n').collect();
             let al: Vec<&str> = a.text.split('\n').collect();
             let process = |bi: usize, ai: usize| {
@@ -214,13 +250,14 @@ fn render_string(
             }
         }
     }
-    format!(
+    let _ = write!(
+        buf,
         "<<-EOT{fr}\n{}\n{}{}EOT{}",
         lines.join("\n"),
         indent(ind),
         symbol(Action::NoOp, opts),
         null_suffix(diff.action, opts)
-    )
+    );
 }
 
 fn render_string_as_json(
@@ -243,7 +280,7 @@ fn render_string_as_json(
     let mut action = diff.action;
     let mut json_opts = opts.child();
     json_opts.override_null_suffix = true;
-    let (mut whitespace, mut replace) = ("", String::new());
+    let (mut whitespace, mut replace) = ("", std::borrow::Cow::Borrowed(""));
     if json_diff.action == Action::NoOp && diff.action == Action::Update {
         whitespace = if diff.replace {
             " # whitespace changes force replacement"

@@ -260,40 +260,81 @@ fn prefix_instances(parts: &mut Vec<Part>, prefix: Option<String>) {
 }
 
 /// The carbon lines of the human plan: the annotation lines of every resource the report
-/// has something to say about, found by address.
-pub struct CarbonAnnotator {
-    lines: HashMap<String, Vec<String>>,
+/// has something to say about, found by address. Each resource's lines are worded when the
+/// renderer asks for them (in parallel, and only for the resources it shows).
+pub struct CarbonAnnotator<'r> {
+    by_address: HashMap<&'r str, Reports<'r>, foldhash::fast::FixedState>,
+    period: Period,
+    alternatives: bool,
 }
 
-impl CarbonAnnotator {
-    pub fn new(report: &Report, period: Period) -> Self {
+/// The reports of one address: nearly always one.
+enum Reports<'r> {
+    One(&'r ResourceReport),
+    /// In report order.
+    Many(Vec<&'r ResourceReport>),
+}
+
+impl<'r> CarbonAnnotator<'r> {
+    pub fn new(report: &'r Report, period: Period) -> Self {
         Self::with_alternatives(report, period, false)
     }
 
     /// With `alternatives`, a resource's `# ↳ greener:` line follows its `# ≈` lines
     /// (`crate::alternatives::words::arrow_line`).
-    pub fn with_alternatives(report: &Report, period: Period, alternatives: bool) -> Self {
-        let lines = report
-            .resources
-            .iter()
-            .map(|r| {
-                let mut l = annotation(r, period);
-                if alternatives {
-                    l.extend(crate::alternatives::words::arrow_line(r, period));
+    pub fn with_alternatives(report: &'r Report, period: Period, alternatives: bool) -> Self {
+        let mut by_address: HashMap<&'r str, Reports<'r>, _> = HashMap::with_capacity_and_hasher(
+            report.resources.len(),
+            foldhash::fast::FixedState::default(),
+        );
+        for r in &report.resources {
+            match by_address.entry(r.address.as_str()) {
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(Reports::One(r));
                 }
-                (r.address.clone(), l)
-            })
-            .filter(|(_, l)| !l.is_empty())
-            .collect();
-        CarbonAnnotator { lines }
+                std::collections::hash_map::Entry::Occupied(mut e) => {
+                    let all = match e.get_mut() {
+                        Reports::One(first) => vec![*first, r],
+                        Reports::Many(v) => {
+                            v.push(r);
+                            continue;
+                        }
+                    };
+                    e.insert(Reports::Many(all));
+                }
+            }
+        }
+        CarbonAnnotator {
+            by_address,
+            period,
+            alternatives,
+        }
+    }
+
+    fn lines(&self, r: &ResourceReport) -> Vec<String> {
+        let mut l = annotation(r, self.period);
+        if self.alternatives {
+            l.extend(crate::alternatives::words::arrow_line(r, self.period));
+        }
+        l
     }
 
     fn lines_of(&self, address: &str) -> Vec<String> {
-        self.lines.get(address).cloned().unwrap_or_default()
+        match self.by_address.get(address) {
+            None => Vec::new(),
+            Some(Reports::One(r)) => self.lines(r),
+            // the last report of the address that has something to say
+            Some(Reports::Many(all)) => all
+                .iter()
+                .rev()
+                .map(|r| self.lines(r))
+                .find(|l| !l.is_empty())
+                .unwrap_or_default(),
+        }
     }
 }
 
-impl Annotator for CarbonAnnotator {
+impl Annotator for CarbonAnnotator<'_> {
     fn resource_lines(&self, rc: &ResourceChange) -> Vec<String> {
         match rc.deposed.as_deref() {
             Some(key) if !key.is_empty() => {

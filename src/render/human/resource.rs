@@ -1,5 +1,7 @@
 //! How the human renderer prints one resource change: its `# address will be …` comment and its diff body.
 
+use std::fmt::Write as _;
+
 use super::{Cause, ComputedChange, Flavor, HumanRenderer, raw_json};
 use crate::computed::{RenderOpts, action_symbol, go_quote};
 use crate::plan::{Action, ResourceChange, Value};
@@ -39,8 +41,9 @@ impl HumanRenderer<'_> {
         } else {
             "data"
         };
-        buf.push_str(&format!(
-            "{} {mode} \"{}\" \"{}\" {}",
+        let _ = write!(
+            buf,
+            "{} {mode} \"{}\" \"{}\" ",
             self.theme.color(match action {
                 // Terraform's own symbols for the forget actions
                 Action::Forget if terraform => " [red].[reset]",
@@ -49,8 +52,8 @@ impl HumanRenderer<'_> {
             }),
             rc.type_,
             rc.name,
-            c.diff.render_human(0, &opts)
-        ));
+        );
+        c.diff.render_human_into(&mut buf, 0, &opts);
         Some(buf)
     }
 
