@@ -438,6 +438,38 @@ proptest! {
         let _ = render_all(state.as_bytes());
     }
 
+    /// (a') Any value where the mapping engine looks for resources, configuration and
+    /// variables (a hand-written or hostile document): mapping skips what is not there and
+    /// never fails, and every format still renders.
+    #[test]
+    fn any_shape_where_the_mappings_look(
+        section in prop::sample::select(vec![
+            "planned_values", "prior_state", "configuration", "variables", "values",
+        ]),
+        path in prop::sample::select(vec![
+            "", "root_module", "values", "values.root_module", "root_module.resources",
+            "root_module.child_modules", "values.root_module.resources",
+            "root_module.module_calls",
+        ]),
+        v in json_value(),
+    ) {
+        let mut inner = v;
+        for seg in path.split('.').filter(|s| !s.is_empty()).collect::<Vec<_>>().into_iter().rev() {
+            inner = json!({ seg: inner });
+        }
+        let doc = json!({
+            "format_version": "1.2",
+            "resource_changes": [{"address": "aws_instance.a", "mode": "managed",
+                "type": "aws_instance", "name": "a",
+                "provider_name": "registry.terraform.io/hashicorp/aws",
+                "change": {"actions": ["create"], "after": {"instance_type": "t3.micro"}}}],
+            section: inner,
+        })
+        .to_string();
+        let _ = ENGINE.map_text(&doc);
+        let _ = render_all(doc.as_bytes());
+    }
+
     /// (b) A string marked sensitive (as a whole, or at any path above it) never appears.
     #[test]
     fn sensitive_strings_never_appear(

@@ -169,14 +169,18 @@ pub fn fit(s: &Summary, plan: PlanText, opts: &CommentOptions) -> String {
     let Some(max) = opts.max_chars else {
         return join(&parts);
     };
-    let total = |parts: &[(Part, String)]| chars(&join(parts));
+    // chars(&join(parts)), without joining (the plan part alone can be tens of MB)
+    let total = |parts: &[(Part, String)]| {
+        parts.iter().map(|(_, text)| chars(text)).sum::<usize>() + parts.len().saturating_sub(1)
+    };
     if total(&parts) <= max {
         return join(&parts);
     }
     // 1. the plan
     if let Some(i) = parts.iter().position(|(p, _)| *p == Part::Plan) {
         let others = total(&parts) - chars(&parts[i].1);
-        parts[i].1 = plan_fold_within(s, plan, max.saturating_sub(others), max);
+        let whole = std::mem::take(&mut parts[i].1);
+        parts[i].1 = plan_fold_within(s, plan, whole, max.saturating_sub(others), max);
         if total(&parts) <= max {
             return join(&parts);
         }
@@ -252,9 +256,8 @@ fn rows_section(s: &Summary, part: Part, groups: &[Group], shown: usize, max: us
 }
 
 /// The plan fold within `room` characters: whole lines only, the fence and the fold closed,
-/// and a note saying how many lines were left out.
-fn plan_fold_within(s: &Summary, plan: PlanText, room: usize, max: usize) -> String {
-    let whole = plan_fold(s, plan);
+/// and a note saying how many lines were left out. `whole` is `plan_fold(s, plan)`.
+fn plan_fold_within(s: &Summary, plan: PlanText, whole: String, room: usize, max: usize) -> String {
     if chars(&whole) <= room {
         return whole;
     }
@@ -643,15 +646,14 @@ pub(super) fn escape(s: &str) -> String {
 
 /// A code fence longer than any run of backticks inside `text`.
 fn fence_for(text: &str) -> String {
+    // the longest run of backticks, found a run at a time (`find` skips to the next one)
     let mut longest = 0;
-    let mut run = 0;
-    for c in text.chars() {
-        if c == '`' {
-            run += 1;
-            longest = longest.max(run);
-        } else {
-            run = 0;
-        }
+    let mut rest = text;
+    while let Some(at) = rest.find('`') {
+        rest = &rest[at..];
+        let run = rest.len() - rest.trim_start_matches('`').len();
+        longest = longest.max(run);
+        rest = &rest[run..];
     }
     "`".repeat((longest + 1).max(3))
 }
@@ -664,6 +666,8 @@ mod tests {
     fn fences_outgrow_backtick_runs() {
         assert_eq!(fence_for("plain"), "```");
         assert_eq!(fence_for("a ```` b"), "`````");
+        assert_eq!(fence_for("`é``````"), "```````");
+        assert_eq!(fence_for("``é`` ```x"), "````");
     }
 
     #[test]
