@@ -78,7 +78,7 @@ pub fn run(opts: &Options, out: &mut dyn Write) -> Result<(), Error> {
             // SAFETY: `base` is the start of `bytes`, which `plan` borrows and outlives it.
             unsafe { release_mapped_sections(&mut plan, base, bytes.len()) };
             let keep_inputs = opts.format == Format::ImpactFramework;
-            Some(assess(&plan, m, c, schemas.as_ref(), keep_inputs))
+            Some(assess(&plan, m, c, schemas.as_ref(), keep_inputs).0)
         }
         _ => None,
     };
@@ -148,8 +148,7 @@ pub fn assessment(
     let engine = load_engine(c)?;
     let plan = parse_plan(&path, &bytes)?;
     let m = map(&plan, &engine, c);
-    let hide = crate::redact::Redactor::new(&crate::plan::sensitive_strings(&plan));
-    Ok((assess(&plan, m, c, None, true), hide))
+    Ok(assess(&plan, m, c, None, true))
 }
 
 /// What the mapping engine reads of a parsed plan: its sections, as the plan keeps them.
@@ -220,7 +219,7 @@ pub fn show(
         (Some(c), Some(engine)) => {
             let m = map(plan, engine, c);
             let keep_inputs = opts.format == Format::ImpactFramework;
-            Some(assess(plan, m, c, schemas, keep_inputs))
+            Some(assess(plan, m, c, schemas, keep_inputs).0)
         }
         (Some(_), None) => {
             return Err(Error::Mapping(
@@ -337,14 +336,15 @@ fn override_regions(
 
 /// Prices every mapped resource of the plan's changes, and hides the plan's sensitive strings
 /// wherever the mappings carried one into the report. The pricing inputs are kept for the
-/// Impact Framework export and `explain` only (`keep_inputs`).
+/// Impact Framework export and `explain` only (`keep_inputs`). The redactor it built comes
+/// back beside the assessment, for `explain`'s printing of the inputs.
 fn assess(
     plan: &Plan<'_>,
     mut mapped: mapping::MappedPlan,
     c: &CarbonOptions,
     schemas: Option<&Schemas>,
     keep_inputs: bool,
-) -> Assessment {
+) -> (Assessment, Option<crate::redact::Redactor>) {
     use rayon::prelude::*;
     let t = std::time::Instant::now();
     // one redactor, knowing the plan's masks and the schema's sensitive attributes: what the
@@ -404,7 +404,7 @@ fn assess(
     drop(changes);
     let mapping::MappedPlan { before, after, .. } = mapped;
     rayon::join(|| drop(before), || drop(after));
-    a
+    (a, hide)
 }
 
 /// With `CARBON_SHOW_PROFILE`: how long a phase of the run took, on stderr.
@@ -421,7 +421,7 @@ fn phase(name: &str, since: std::time::Instant) {
 
 /// The address a resource change's figures are reported under: a deposed object's is its own.
 fn carbon_address<'a>(rc: &'a ResourceChange) -> Cow<'a, str> {
-    match rc.deposed.as_deref() {
+    match rc.deposed() {
         Some(key) if !key.is_empty() => Cow::Owned(mapping::deposed_address(&rc.address, key)),
         _ => Cow::Borrowed(rc.address.as_ref()),
     }

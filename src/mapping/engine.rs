@@ -1,6 +1,7 @@
-//! The engine: loads and layers mapping sets and compiles their filters once (the mapping of a
-//! document is in `engine::map`, its indexes in `engine::index`, one resource's evaluation in
-//! `engine::eval`).
+//! The engine: loads and layers mapping sets and compiles their filters once (what each filter
+//! reads is in `engine::filters`; the mapping of a document in `engine::map`; a side's resources
+//! and the lookups over them in `engine::side`; address helpers in `engine::index`; one
+//! resource's evaluation in `engine::eval`; `CARBON_SHOW_PROFILE` in `engine::profile`).
 
 use super::jq::{self, Program};
 use super::model::{

@@ -36,7 +36,7 @@ pub fn fill_from_changes(
     let mut before = Vec::new();
     let mut unknown = Vec::new();
     for rc in plan.resource_changes.iter().flatten() {
-        if rc.mode != "managed" || !types.contains(rc.type_.as_ref()) || rc.deposed.is_some() {
+        if rc.mode != "managed" || !types.contains(rc.type_.as_ref()) || rc.deposed().is_some() {
             continue;
         }
         let resource = |values: &str| -> Option<Value> {

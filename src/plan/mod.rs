@@ -16,8 +16,8 @@
 //! trees all at once: the renderer's memory is the input plus a chunk of resources.
 //!
 //! Sections the human renderer does not read (`prior_state`, `planned_values`, `configuration`,
-//! `checks`) are kept as borrowed `&RawValue` slices, never built; the mapping engine parses
-//! what it reads of the same bytes itself (`mapping::Document`).
+//! `checks`) are kept as borrowed `&RawValue` slices, never built here; the mapping engine reads
+//! them from those slices (`mapping::source`, `mapping::config`).
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -138,31 +138,100 @@ pub struct ResourceAttr<'a> {
     pub attribute: Value<'a>,
 }
 
-/// One entry of `resource_changes` / `resource_drift`.
-#[derive(Debug, Deserialize)]
+/// One entry of `resource_changes` / `resource_drift`. The members most changes lack
+/// (`previous_address`, `deposed`, `action_reason`, `change.importing`,
+/// `change.generated_config`) are kept apart, in [`ResourceChange::extras`]: a plan holds one of
+/// these per resource for the whole run.
+#[derive(Debug)]
 pub struct ResourceChange<'a> {
-    #[serde(borrow, default)]
     pub address: Cow<'a, str>,
-    #[serde(borrow, default, deserialize_with = "opt_cow")]
-    pub previous_address: Option<Cow<'a, str>>,
-    #[serde(borrow, default, deserialize_with = "opt_cow")]
     pub module_address: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
     pub mode: Cow<'a, str>,
-    #[serde(borrow, default, rename = "type")]
     pub type_: Cow<'a, str>,
-    #[serde(borrow, default)]
     pub name: Cow<'a, str>,
-    #[serde(borrow, default)]
     pub index: Value<'a>,
-    #[serde(borrow, default)]
     pub provider_name: Cow<'a, str>,
-    #[serde(borrow, default, deserialize_with = "opt_cow")]
-    pub deposed: Option<Cow<'a, str>>,
-    #[serde(borrow, default, deserialize_with = "object")]
     pub change: RawChange<'a>,
-    #[serde(borrow, default, deserialize_with = "opt_cow")]
+    /// The rarely present members, when one is.
+    pub extras: Option<Box<ChangeExtras<'a>>>,
+}
+
+/// The members of a resource change that most changes lack.
+#[derive(Debug, Default)]
+pub struct ChangeExtras<'a> {
+    pub previous_address: Option<Cow<'a, str>>,
+    pub deposed: Option<Cow<'a, str>>,
     pub action_reason: Option<Cow<'a, str>>,
+    /// `change.importing`.
+    pub importing: Option<Importing<'a>>,
+    /// `change.generated_config`.
+    pub generated_config: Option<Cow<'a, str>>,
+}
+
+/// A resource change as written: read whole, then its rare members moved into
+/// [`ChangeExtras`].
+#[derive(Deserialize)]
+struct WireResourceChange<'a> {
+    #[serde(borrow, default)]
+    address: Cow<'a, str>,
+    #[serde(borrow, default, deserialize_with = "opt_cow")]
+    previous_address: Option<Cow<'a, str>>,
+    #[serde(borrow, default, deserialize_with = "opt_cow")]
+    module_address: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    mode: Cow<'a, str>,
+    #[serde(borrow, default, rename = "type")]
+    type_: Cow<'a, str>,
+    #[serde(borrow, default)]
+    name: Cow<'a, str>,
+    #[serde(borrow, default)]
+    index: Value<'a>,
+    #[serde(borrow, default)]
+    provider_name: Cow<'a, str>,
+    #[serde(borrow, default, deserialize_with = "opt_cow")]
+    deposed: Option<Cow<'a, str>>,
+    #[serde(borrow, default, deserialize_with = "object")]
+    change: WireRawChange<'a>,
+    #[serde(borrow, default, deserialize_with = "opt_cow")]
+    action_reason: Option<Cow<'a, str>>,
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for ResourceChange<'a> {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let w = WireResourceChange::<'a>::deserialize(d)?;
+        let c = w.change;
+        let extras = ChangeExtras {
+            previous_address: w.previous_address,
+            deposed: w.deposed,
+            action_reason: w.action_reason,
+            importing: c.importing,
+            generated_config: c.generated_config,
+        };
+        let rare = extras.previous_address.is_some()
+            || extras.deposed.is_some()
+            || extras.action_reason.is_some()
+            || extras.importing.is_some()
+            || extras.generated_config.is_some();
+        Ok(ResourceChange {
+            address: w.address,
+            module_address: w.module_address,
+            mode: w.mode,
+            type_: w.type_,
+            name: w.name,
+            index: w.index,
+            provider_name: w.provider_name,
+            change: RawChange {
+                actions: c.actions,
+                before: c.before,
+                after: c.after,
+                after_unknown: c.after_unknown,
+                before_sensitive: c.before_sensitive,
+                after_sensitive: c.after_sensitive,
+                replace_paths: c.replace_paths,
+            },
+            extras: rare.then(|| Box::new(extras)),
+        })
+    }
 }
 
 /// The `change` object of a resource or output change.
@@ -190,30 +259,44 @@ pub struct Change<'a> {
 
 /// The `change` object of a resource change as read: its values are checked but not built
 /// until [`RawChange::values`] asks, so the renderer holds one resource's trees at a time.
-#[derive(Debug, Deserialize, Default)]
+/// (`importing` and `generated_config` are in the change's [`ChangeExtras`].)
+#[derive(Debug, Default)]
 pub struct RawChange<'a> {
-    #[serde(borrow, default)]
     pub actions: Vec<Cow<'a, str>>,
-    #[serde(borrow, default)]
     pub before: Raw<'a>,
-    #[serde(borrow, default)]
     pub after: Raw<'a>,
-    #[serde(borrow, default)]
     pub after_unknown: Raw<'a>,
-    #[serde(borrow, default)]
     pub before_sensitive: Raw<'a>,
-    #[serde(borrow, default)]
     pub after_sensitive: Raw<'a>,
-    #[serde(borrow, default)]
     pub replace_paths: Raw<'a>,
+}
+
+/// The `change` object of a resource change as written.
+#[derive(Deserialize, Default)]
+struct WireRawChange<'a> {
     #[serde(borrow, default)]
-    pub importing: Option<Importing<'a>>,
+    actions: Vec<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    before: Raw<'a>,
+    #[serde(borrow, default)]
+    after: Raw<'a>,
+    #[serde(borrow, default)]
+    after_unknown: Raw<'a>,
+    #[serde(borrow, default)]
+    before_sensitive: Raw<'a>,
+    #[serde(borrow, default)]
+    after_sensitive: Raw<'a>,
+    #[serde(borrow, default)]
+    replace_paths: Raw<'a>,
+    #[serde(borrow, default)]
+    importing: Option<Importing<'a>>,
     #[serde(borrow, default, deserialize_with = "opt_cow")]
-    pub generated_config: Option<Cow<'a, str>>,
+    generated_config: Option<Cow<'a, str>>,
 }
 
 impl<'a> RawChange<'a> {
-    /// The change with its values built (`importing` stays here, on the raw change).
+    /// The change with its values built (`importing` and `generated_config` stay in the
+    /// resource change's extras).
     pub fn values(&self) -> Change<'a> {
         Change {
             actions: self.actions.clone(),
@@ -224,7 +307,7 @@ impl<'a> RawChange<'a> {
             after_sensitive: self.after_sensitive.value(),
             replace_paths: self.replace_paths.value(),
             importing: None,
-            generated_config: self.generated_config.clone(),
+            generated_config: None,
         }
     }
 }
@@ -324,20 +407,42 @@ impl Action {
     }
 }
 
-impl ResourceChange<'_> {
+impl<'a> ResourceChange<'a> {
     /// The action of this change.
     pub fn action(&self) -> Action {
         Action::from_actions(&self.change.actions)
     }
     /// Whether the resource moved (`previous_address` differs from `address`).
     pub fn moved(&self) -> bool {
-        self.previous_address
-            .as_deref()
+        self.previous_address()
             .is_some_and(|p| !p.is_empty() && p != self.address)
     }
     /// Whether the resource is being imported.
     pub fn importing(&self) -> bool {
-        self.change.importing.is_some()
+        self.import().is_some()
+    }
+    fn extras(&self) -> Option<&ChangeExtras<'a>> {
+        self.extras.as_deref()
+    }
+    /// `previous_address`.
+    pub fn previous_address(&self) -> Option<&str> {
+        self.extras()?.previous_address.as_deref()
+    }
+    /// `deposed`: the deposed object's key.
+    pub fn deposed(&self) -> Option<&str> {
+        self.extras()?.deposed.as_deref()
+    }
+    /// `action_reason`.
+    pub fn action_reason(&self) -> Option<&str> {
+        self.extras()?.action_reason.as_deref()
+    }
+    /// `change.importing`.
+    pub fn import(&self) -> Option<&Importing<'_>> {
+        self.extras()?.importing.as_ref()
+    }
+    /// `change.generated_config`.
+    pub fn generated_config(&self) -> Option<&str> {
+        self.extras()?.generated_config.as_deref()
     }
 }
 

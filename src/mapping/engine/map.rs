@@ -82,6 +82,7 @@ impl Engine {
         let slots = |raws| slots_of(raws, &self.wanted);
         let (before, after) = rayon::join(|| s.before().map(slots), || s.after().map(slots));
         let (before, before_keys) = before.unzip();
+        crate::memory::release();
         phase("  resources", t);
         let mut plan = MappedPlan::default();
         let empty = FastMap::default();
@@ -90,6 +91,7 @@ impl Engine {
                 self.map_side(before, keys, &root, configs, &regions, &empty, &stats);
             // ignored / unsupported are reported for the state after the change
             plan.before = mapped;
+            crate::memory::release();
         }
         let after = after.map(|(mut after, mut keys)| {
             // data sources read during plan live in prior_state: make them findable too
@@ -343,7 +345,6 @@ impl Engine {
     }
 
     #[allow(clippy::too_many_arguments)]
-    #[allow(clippy::too_many_arguments)]
     fn map_resource(
         &self,
         m: &ResourceMapping,
@@ -461,6 +462,12 @@ impl Engine {
         let notes = cx.notes.into_inner();
         out.assumed = notes.assumed;
         out.warnings = notes.warnings;
+        // kept until the report is written: no spare capacity (a pushed-to vector holds four)
+        out.gpus.shrink_to_fit();
+        out.cpu_types.shrink_to_fit();
+        out.storage.shrink_to_fit();
+        out.assumed.shrink_to_fit();
+        out.warnings.shrink_to_fit();
         out
     }
 }

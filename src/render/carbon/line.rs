@@ -336,7 +336,7 @@ impl<'r> CarbonAnnotator<'r> {
 
 impl Annotator for CarbonAnnotator<'_> {
     fn resource_lines(&self, rc: &ResourceChange) -> Vec<String> {
-        match rc.deposed.as_deref() {
+        match rc.deposed() {
             Some(key) if !key.is_empty() => {
                 self.lines_of(&mapping::deposed_address(&rc.address, key))
             }

@@ -58,13 +58,13 @@ impl HumanRenderer<'_> {
     }
 
     fn resource_comment(&self, rc: &ResourceChange, action: Action, cause: Cause) -> String {
-        let addr = match rc.deposed.as_deref() {
+        let addr = match rc.deposed() {
             Some(d) if !d.is_empty() => format!("{} (deposed object {d})", rc.address),
             _ => rc.address.to_string(),
         };
-        let reason = rc.action_reason.as_deref().unwrap_or("");
-        let deposed = rc.deposed.as_deref().is_some_and(|d| !d.is_empty());
-        let prev = rc.previous_address.as_deref().unwrap_or("");
+        let reason = rc.action_reason().unwrap_or("");
+        let deposed = rc.deposed().is_some_and(|d| !d.is_empty());
+        let prev = rc.previous_address().unwrap_or("");
         let mut b = String::new();
         let mut printed_moved = false;
         let terraform = self.options.flavor == Flavor::Terraform;
@@ -203,11 +203,7 @@ impl HumanRenderer<'_> {
             }
             Action::NoOp if rc.importing() => {
                 b.push_str(&format!("[bold]  # {addr}[reset] will be imported"));
-                if rc
-                    .change
-                    .generated_config
-                    .as_deref()
-                    .is_some_and(|g| !g.is_empty())
+                if rc.generated_config().is_some_and(|g| !g.is_empty())
                 {
                     b.push_str("\n  #[reset] (config will be generated)");
                 }
@@ -230,7 +226,7 @@ impl HumanRenderer<'_> {
         }
         // Terraform's "will be imported" header already says it all (no `(imported from …)`).
         let import_header = terraform && action == Action::NoOp && !rc.moved();
-        if let Some(imp) = rc.change.importing.as_ref().filter(|_| !import_header) {
+        if let Some(imp) = rc.import().filter(|_| !import_header) {
             if let Some(id) = imp.id.as_deref().filter(|s| !s.is_empty()) {
                 b.push_str(&format!("  # [reset](imported from \"{id}\")\n"));
             } else if !imp.identity.is_null() {
