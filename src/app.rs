@@ -373,8 +373,11 @@ fn assess(
                 .collect();
             let order = carbon::Order::new(&changes, &mapped);
             // the reference tables, read once per process, loaded before pricing needs them
-            crate::data::load_error();
-            crate::alternatives::tables::arm_rules();
+            // (a plan with nothing to price loads them only if the report asks)
+            if !mapped.before.is_empty() || !mapped.after.is_empty() {
+                crate::data::load_error();
+                crate::alternatives::tables::arm_rules();
+            }
             (changes, order)
         },
     );
