@@ -57,21 +57,41 @@ fn main() -> std::process::ExitCode {
     }
 }
 
-/// Whether standard output was closed when the process started (`>&-`): Rust's runtime then
-/// opens `/dev/null` read-write in its place (a shell's `>/dev/null` opens it write-only), and
-/// the run would "succeed" having written nothing.
+/// Whether standard output was closed when the process started (`>&-`): the run would
+/// otherwise "succeed" having written nothing. Rust's runtime opens `/dev/null` read-write in
+/// place of a closed descriptor before `main`, which a `/dev/null` some callers open
+/// read-write themselves (Python's `subprocess.DEVNULL`, Node's `stdio: "ignore"`) is
+/// indistinguishable from afterwards; so the descriptor is looked at earlier, from the
+/// program's initializers (`STDOUT_AT_START`), which the C runtime runs before Rust's.
 fn stdout_closed() -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        STDOUT_CLOSED_AT_START.load(std::sync::atomic::Ordering::Relaxed)
+    }
+    #[cfg(not(target_os = "linux"))]
+    // SAFETY: `fcntl(F_GETFD)` on a descriptor number only reads the descriptor table.
     unsafe {
-        if libc::fcntl(1, libc::F_GETFD) == -1 {
-            return true;
-        }
-        let mut st: libc::stat = std::mem::zeroed();
-        let rw = libc::fcntl(1, libc::F_GETFL) & libc::O_ACCMODE == libc::O_RDWR;
-        rw && libc::fstat(1, &mut st) == 0
-            && st.st_mode & libc::S_IFMT == libc::S_IFCHR
-            && st.st_rdev == libc::makedev(1, 3)
+        libc::fcntl(1, libc::F_GETFD) == -1
     }
 }
+
+#[cfg(target_os = "linux")]
+static STDOUT_CLOSED_AT_START: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+/// Records whether descriptor 1 is open, before Rust's runtime replaces a closed one.
+#[cfg(target_os = "linux")]
+extern "C" fn record_stdout_at_start() {
+    // SAFETY: `fcntl(F_GETFD)` on a descriptor number only reads the descriptor table.
+    let closed = unsafe { libc::fcntl(1, libc::F_GETFD) } == -1;
+    STDOUT_CLOSED_AT_START.store(closed, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Run by the C runtime with the program's other initializers, before `main`.
+#[cfg(target_os = "linux")]
+#[used]
+#[unsafe(link_section = ".init_array")]
+static STDOUT_AT_START: extern "C" fn() = record_stdout_at_start;
 
 /// One line on stderr and the error's exit code.
 fn fail(e: carbon_show::error::Error) -> std::process::ExitCode {

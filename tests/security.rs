@@ -419,6 +419,24 @@ fn a_closed_stdout_exited_0_having_written_nothing() {
 }
 
 #[test]
+fn stdout_on_dev_null_opened_read_write_was_taken_for_closed() {
+    // Python's subprocess.DEVNULL and Node's stdio "ignore" open /dev/null read-write
+    let null = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/null")
+        .unwrap();
+    let o = bin()
+        .arg(plan())
+        .stdout(std::process::Stdio::from(null))
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+}
+
+#[test]
 fn a_user_filter_that_fails_to_compile_was_dropped_without_a_word() {
     let dir = mapping_dir("broken", ".values.instance_type | no_such_function");
     let o = bin()
