@@ -79,9 +79,14 @@ fn stdout_closed() -> bool {
 static STDOUT_CLOSED_AT_START: std::sync::atomic::AtomicBool =
     std::sync::atomic::AtomicBool::new(false);
 
-/// Records whether descriptor 1 is open, before Rust's runtime replaces a closed one.
+/// Records whether descriptor 1 is open, before Rust's runtime replaces a closed one. (The
+/// signature is glibc's for `.init_array` entries: argc, argv, envp, unused here.)
 #[cfg(target_os = "linux")]
-extern "C" fn record_stdout_at_start() {
+extern "C" fn record_stdout_at_start(
+    _argc: libc::c_int,
+    _argv: *const *const libc::c_char,
+    _envp: *const *const libc::c_char,
+) {
     // SAFETY: `fcntl(F_GETFD)` on a descriptor number only reads the descriptor table.
     let closed = unsafe { libc::fcntl(1, libc::F_GETFD) } == -1;
     STDOUT_CLOSED_AT_START.store(closed, std::sync::atomic::Ordering::Relaxed);
@@ -91,7 +96,11 @@ extern "C" fn record_stdout_at_start() {
 #[cfg(target_os = "linux")]
 #[used]
 #[unsafe(link_section = ".init_array")]
-static STDOUT_AT_START: extern "C" fn() = record_stdout_at_start;
+static STDOUT_AT_START: extern "C" fn(
+    libc::c_int,
+    *const *const libc::c_char,
+    *const *const libc::c_char,
+) = record_stdout_at_start;
 
 /// One line on stderr and the error's exit code.
 fn fail(e: carbon_show::error::Error) -> std::process::ExitCode {
