@@ -324,30 +324,28 @@ pub struct SharedCache {
 impl Redactor {
     /// [`Redactor::field`] of a shared string.
     pub fn shared_field(&self, v: &mut Text, cache: &mut SharedCache) {
-        if v.len() < self.forms.min_len {
-            return;
-        }
-        let key = v.as_ptr() as usize;
-        let replacement = match cache.seen.get(&key) {
-            Some((_, r)) => r.clone(),
-            None => {
-                let r = (self.is_secret(v) || self.redact(v).is_some()).then(|| {
-                    cache
-                        .sensitive
-                        .get_or_insert_with(|| Text::from(SENSITIVE))
-                        .clone()
-                });
-                cache.seen.insert(key, (v.clone(), r.clone()));
-                r
-            }
-        };
-        if let Some(r) = replacement {
-            *v = r;
-        }
+        self.shared(v, cache, |v, cache| {
+            (self.is_secret(v) || self.redact(v).is_some()).then(|| {
+                cache
+                    .sensitive
+                    .get_or_insert_with(|| Text::from(SENSITIVE))
+                    .clone()
+            })
+        });
     }
 
     /// [`Redactor::text`] of a shared string.
     pub fn shared_text(&self, v: &mut Text, cache: &mut SharedCache) {
+        self.shared(v, cache, |v, _| self.redact(v).map(Text::from));
+    }
+
+    /// Replaces `v` by what `redact` makes of it, worked out once per shared string.
+    fn shared(
+        &self,
+        v: &mut Text,
+        cache: &mut SharedCache,
+        redact: impl FnOnce(&Text, &mut SharedCache) -> Option<Text>,
+    ) {
         if v.len() < self.forms.min_len {
             return;
         }
@@ -355,7 +353,7 @@ impl Redactor {
         let replacement = match cache.seen.get(&key) {
             Some((_, r)) => r.clone(),
             None => {
-                let r = self.redact(v).map(Text::from);
+                let r = redact(v, cache);
                 cache.seen.insert(key, (v.clone(), r.clone()));
                 r
             }

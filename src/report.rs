@@ -342,12 +342,9 @@ impl Report {
         let cache = &mut crate::redact::SharedCache::default();
         for r in &mut self.resources {
             for side in [&mut r.before, &mut r.after].into_iter().flatten() {
-                side.region
-                    .iter_mut()
-                    .for_each(|v| hide.shared_field(v, cache));
-                side.machine_type
-                    .iter_mut()
-                    .for_each(|v| hide.shared_field(v, cache));
+                for v in side.region.iter_mut().chain(&mut side.machine_type) {
+                    hide.shared_field(v, cache);
+                }
             }
             if let Status::NotEstimated { reason } | Status::Unsupported { reason } = &mut r.status
             {
@@ -356,12 +353,9 @@ impl Report {
             r.assumptions.iter_mut().for_each(|t| hide.text(t));
             r.warnings.iter_mut().for_each(|t| hide.text(t));
             for a in &mut r.alternatives {
-                a.region
-                    .iter_mut()
-                    .for_each(|v| hide.shared_field(v, cache));
-                a.machine_type
-                    .iter_mut()
-                    .for_each(|v| hide.shared_field(v, cache));
+                for v in a.region.iter_mut().chain(&mut a.machine_type) {
+                    hide.shared_field(v, cache);
+                }
                 hide.shared_text(&mut a.reason, cache);
             }
         }

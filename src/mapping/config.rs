@@ -5,7 +5,7 @@
 //! now and then an expression.
 
 use super::region::config_address;
-use super::source::{Members, value};
+use super::source::{Members, member, value};
 use jaq_json::Val;
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
@@ -44,14 +44,6 @@ pub struct Config<'a> {
     id: u64,
 }
 
-fn last<'a>(m: &Members<'a>, key: &str) -> Option<&'a RawValue> {
-    m.0.iter().rev().find(|(k, _)| k == key).map(|(_, v)| *v)
-}
-
-fn members(raw: &RawValue) -> Members<'_> {
-    serde_json::from_str::<Members<'_>>(raw.get()).unwrap_or(Members(Vec::new()))
-}
-
 /// A string slice's text, or `None` for any other value.
 fn text(raw: &RawValue) -> Option<Cow<'_, str>> {
     serde_json::from_str::<Cow<'_, str>>(raw.get())
@@ -70,23 +62,23 @@ impl<'a> Config<'a> {
         let Some(conf) = configuration else {
             return c;
         };
-        let m = members(conf);
-        c.provider_config = last(&m, "provider_config");
-        if let Some(root) = last(&m, "root_module") {
+        let m = Members::of(conf);
+        c.provider_config = m.last("provider_config");
+        if let Some(root) = m.last("root_module") {
             c.walk(root, None, String::new(), 0);
         }
         c
     }
 
     fn walk(&mut self, body: &'a RawValue, call: Option<&'a RawValue>, path: String, depth: usize) {
-        let m = members(body);
-        let list = last(&m, "resources").filter(|l| l.get().starts_with('['));
+        let m = Members::of(body);
+        let list = m.last("resources").filter(|l| l.get().starts_with('['));
         let mut resources = Vec::new();
         if let Some(l) = list
             && let Ok(items) = serde_json::from_str::<Vec<&'a RawValue>>(l.get())
         {
             for r in items {
-                let a = last(&members(r), "address").and_then(text);
+                let a = member(r, "address").and_then(text);
                 if let Some(a) = &a {
                     let (_, rel) = config_address(a);
                     self.blocks.insert((path.clone(), rel), resources.len());
@@ -94,7 +86,7 @@ impl<'a> Config<'a> {
                 resources.push((a.unwrap_or_default(), r));
             }
         }
-        let calls = last(&m, "module_calls").map(members);
+        let calls = m.last("module_calls").map(Members::of);
         self.modules.insert(
             path.clone(),
             Module {
@@ -118,7 +110,7 @@ impl<'a> Config<'a> {
             } else {
                 format!("{path}.module.{name}")
             };
-            if let Some(module) = last(&members(call), "module") {
+            if let Some(module) = member(call, "module") {
                 self.walk(module, Some(call), child, depth + 1);
             }
         }
@@ -168,7 +160,7 @@ impl<'a> Config<'a> {
         let index = m.referrers.get_or_init(|| {
             let mut index: Map<(String, String), Vec<u32>> = Map::default();
             for (p, (_, r)) in m.resources.iter().enumerate() {
-                let Some(ty) = last(&members(r), "type").and_then(text) else {
+                let Some(ty) = member(r, "type").and_then(text) else {
                     continue;
                 };
                 let mut refs = Vec::new();
@@ -219,8 +211,8 @@ impl<'a> Config<'a> {
     /// [`Config::call_expression`] as written.
     pub fn call_expression_raw(&self, path: &str, name: &str) -> Option<&'a RawValue> {
         let call = self.modules.get(path)?.call?;
-        let e = last(&members(call), "expressions")?;
-        last(&members(e), name)
+        let e = member(call, "expressions")?;
+        member(e, name)
     }
 
     /// The default of variable `name` of module `path`.
@@ -231,9 +223,9 @@ impl<'a> Config<'a> {
     /// [`Config::variable_default`] as written.
     pub fn variable_default_raw(&self, path: &str, name: &str) -> Option<&'a RawValue> {
         let m = self.modules.get(path)?;
-        let vars = last(&members(m.body), "variables")?;
-        let var = last(&members(vars), name)?;
-        last(&members(var), "default")
+        let vars = member(m.body, "variables")?;
+        let var = member(vars, name)?;
+        member(var, "default")
     }
 
     /// The configuration's `provider_config` as written.
@@ -245,7 +237,7 @@ impl<'a> Config<'a> {
     pub fn provider_key(&self, modpath: &str, rel: &str) -> Option<String> {
         let i = *self.blocks.get(&(modpath.to_string(), rel.to_string()))?;
         let (_, r) = self.modules.get(modpath)?.resources.get(i)?;
-        let k = last(&members(r), "provider_config_key")?;
+        let k = member(r, "provider_config_key")?;
         k.get()
             .starts_with('"')
             .then(|| serde_json::from_str::<String>(k.get()).ok())
@@ -255,9 +247,9 @@ impl<'a> Config<'a> {
     /// The expression of output `output` of module `path`.
     pub fn output_expression(&self, path: &str, output: &str) -> Option<Val> {
         let m = self.modules.get(path)?;
-        let outs = last(&members(m.body), "outputs")?;
-        let out = last(&members(outs), output)?;
-        Some(value(Some(last(&members(out), "expression")?)))
+        let outs = member(m.body, "outputs")?;
+        let out = member(outs, output)?;
+        Some(value(Some(member(out, "expression")?)))
     }
 
     /// The `expressions` of configuration resource `rel` in module `modpath`.
@@ -267,7 +259,7 @@ impl<'a> Config<'a> {
             .resources
             .iter()
             .find(|(a, _)| !a.is_empty() && config_address(a).1 == rel)?;
-        Some(value(Some(last(&members(r), "expressions")?)))
+        Some(value(Some(member(r, "expressions")?)))
     }
 
     /// Whether module `path` is in the configuration.

@@ -64,6 +64,22 @@ pub(crate) fn build_keeping(text: &str, strip: bool, values: Option<&[String]>) 
     Some(v)
 }
 
+/// A JSON integer as jaq's (an integer when it fits `isize`, as jaq's own parser gives it).
+fn int(i: i64) -> Val {
+    match isize::try_from(i) {
+        Ok(i) => Val::Num(jaq_json::Num::Int(i)),
+        Err(_) => jq::to_val(&serde_json::Value::from(i)),
+    }
+}
+
+/// [`int`] of an unsigned integer.
+fn uint(u: u64) -> Val {
+    match isize::try_from(u) {
+        Ok(i) => Val::Num(jaq_json::Num::Int(i)),
+        Err(_) => jq::to_val(&serde_json::Value::from(u)),
+    }
+}
+
 /// [`build`]'s seed: any JSON value, `sensitive_values` members dropped with `strip`.
 #[derive(Clone, Copy)]
 struct Plain<'k> {
@@ -106,13 +122,10 @@ impl<'de> Visitor<'de> for Plain<'_> {
         Ok(Val::Bool(b))
     }
     fn visit_i64<E: de::Error>(self, i: i64) -> Result<Val, E> {
-        Ok(ValSeed::int(i))
+        Ok(int(i))
     }
     fn visit_u64<E: de::Error>(self, u: u64) -> Result<Val, E> {
-        Ok(match isize::try_from(u) {
-            Ok(i) => Val::Num(jaq_json::Num::Int(i)),
-            Err(_) => jq::to_val(&serde_json::Value::from(u)),
-        })
+        Ok(uint(u))
     }
     fn visit_f64<E: de::Error>(self, x: f64) -> Result<Val, E> {
         Ok(Val::Num(jaq_json::Num::Float(x)))
@@ -288,15 +301,6 @@ struct ValSeed<'i> {
     int: &'i RefCell<Interner>,
 }
 
-impl ValSeed<'_> {
-    fn int(i: i64) -> Val {
-        match isize::try_from(i) {
-            Ok(i) => Val::Num(jaq_json::Num::Int(i)),
-            Err(_) => jq::to_val(&serde_json::Value::from(i)),
-        }
-    }
-}
-
 impl<'de> DeserializeSeed<'de> for ValSeed<'_> {
     type Value = Hashed;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Hashed, D::Error> {
@@ -319,13 +323,10 @@ impl<'de> Visitor<'de> for ValSeed<'_> {
         Ok(leaf(Val::Bool(b)))
     }
     fn visit_i64<E: de::Error>(self, i: i64) -> Result<Hashed, E> {
-        Ok(leaf(Self::int(i)))
+        Ok(leaf(int(i)))
     }
     fn visit_u64<E: de::Error>(self, u: u64) -> Result<Hashed, E> {
-        Ok(leaf(match isize::try_from(u) {
-            Ok(i) => Val::Num(jaq_json::Num::Int(i)),
-            Err(_) => jq::to_val(&serde_json::Value::from(u)),
-        }))
+        Ok(leaf(uint(u)))
     }
     fn visit_f64<E: de::Error>(self, x: f64) -> Result<Hashed, E> {
         Ok(leaf(Val::Num(jaq_json::Num::Float(x))))

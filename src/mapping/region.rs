@@ -100,8 +100,7 @@ impl<'a> Regions<'a> {
     /// The provider configurations of `config` and the root module's `variables` section.
     pub fn new(config: &'a Config<'a>, variables: Option<&'a RawValue>) -> Regions<'a> {
         let members = |r: Option<&'a RawValue>| {
-            r.and_then(|r| serde_json::from_str::<super::source::Members<'a>>(r.get()).ok())
-                .map(|m| m.0)
+            r.map(|r| super::source::Members::of(r).0)
                 .unwrap_or_default()
         };
         let mut r = Regions {

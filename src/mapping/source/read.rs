@@ -7,6 +7,48 @@ use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::fmt;
 
+/// The visitor methods for the shapes a reader does not read (`map`, `seq`, `scalars`: null,
+/// booleans and numbers, `str`): the value is skipped and `$none` stands for it.
+macro_rules! skip_other_shapes {
+    ($de:lifetime, $none:expr; $($kind:ident),+) => {
+        $(skip_other_shapes!(@$kind $de, $none);)+
+    };
+    (@map $de:lifetime, $none:expr) => {
+        fn visit_map<A: MapAccess<$de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+            Ok($none)
+        }
+    };
+    (@seq $de:lifetime, $none:expr) => {
+        fn visit_seq<A: SeqAccess<$de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+            while seq.next_element::<IgnoredAny>()?.is_some() {}
+            Ok($none)
+        }
+    };
+    (@scalars $de:lifetime, $none:expr) => {
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok($none)
+        }
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+            Ok($none)
+        }
+        fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+            Ok($none)
+        }
+        fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+            Ok($none)
+        }
+        fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+            Ok($none)
+        }
+    };
+    (@str $de:lifetime, $none:expr) => {
+        fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+            Ok($none)
+        }
+    };
+}
+
 /// Follows `path` through objects to a module (duplicate keys: the last wins).
 pub(super) struct Dig<'p> {
     pub(super) path: &'p [&'p str],
@@ -39,28 +81,7 @@ impl<'de> Visitor<'de> for Dig<'_> {
         }
         Ok(found)
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(None)
-    }
-    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-        Ok(None)
-    }
+    skip_other_shapes!('de, None; seq, scalars, str);
 }
 
 /// A module: its resources, then its child modules' (anything that is not an object has
@@ -97,28 +118,7 @@ impl<'de> de::DeserializeSeed<'de> for Children {
                 }
                 Ok(out)
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(vec![])
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-                Ok(vec![])
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(vec![])
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-                Ok(vec![])
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-                Ok(vec![])
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-                Ok(vec![])
-            }
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-                Ok(vec![])
-            }
+            skip_other_shapes!('de, vec![]; map, scalars, str);
         }
         if self.depth >= 64 {
             return IgnoredAny::deserialize(d).map(|_| vec![]);
@@ -151,28 +151,7 @@ impl<'de> Visitor<'de> for ModuleSeed {
         own.extend(children);
         Ok(own)
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(vec![])
-    }
-    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(vec![])
-    }
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-        Ok(vec![])
-    }
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-        Ok(vec![])
-    }
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-        Ok(vec![])
-    }
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-        Ok(vec![])
-    }
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-        Ok(vec![])
-    }
+    skip_other_shapes!('de, vec![]; seq, scalars, str);
 }
 
 /// A list of slices (anything else: none).
@@ -197,28 +176,7 @@ impl<'de> Visitor<'de> for Slices {
         }
         Ok(out)
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-        Ok(vec![])
-    }
-    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(vec![])
-    }
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-        Ok(vec![])
-    }
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-        Ok(vec![])
-    }
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-        Ok(vec![])
-    }
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-        Ok(vec![])
-    }
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-        Ok(vec![])
-    }
+    skip_other_shapes!('de, vec![]; map, scalars, str);
 }
 
 /// The members of an object, in document order (anything else has none).
@@ -239,40 +197,26 @@ impl<'de: 'a, 'a> Deserialize<'de> for Members<'a> {
                 }
                 Ok(Members(out))
             }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(Members(vec![]))
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-                Ok(Members(vec![]))
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-                self.visit_unit()
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-                self.visit_unit()
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-                self.visit_unit()
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-                self.visit_unit()
-            }
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-                self.visit_unit()
-            }
+            skip_other_shapes!('de, Members(vec![]); seq, scalars, str);
         }
         d.deserialize_any(V)
     }
 }
 
+impl<'a> Members<'a> {
+    /// The members of a slice (none when it is not an object).
+    pub(crate) fn of(raw: &'a RawValue) -> Members<'a> {
+        serde_json::from_str::<Members<'a>>(raw.get()).unwrap_or(Members(Vec::new()))
+    }
+    /// Member `key` (the last of duplicate keys, as a parsed object keeps).
+    pub(crate) fn last(&self, key: &str) -> Option<&'a RawValue> {
+        self.0.iter().rev().find(|(k, _)| k == key).map(|(_, v)| *v)
+    }
+}
+
 /// Member `key` of an object slice (the last of duplicate keys, as a parsed object keeps).
 pub(crate) fn member<'a>(raw: &'a RawValue, key: &str) -> Option<&'a RawValue> {
-    let m = serde_json::from_str::<Members<'a>>(raw.get()).ok()?;
-    m.0.into_iter()
-        .rev()
-        .find(|(k, _)| k == key)
-        .map(|(_, v)| v)
+    Members::of(raw).last(key)
 }
 
 /// `resource_changes`: (address, `change.after_unknown` text) of each change; anything that is
@@ -287,11 +231,11 @@ impl<'de: 'a, 'a> Deserialize<'de> for Changes<'a> {
             let Ok(m) = serde_json::from_str::<Members<'de>>(rc.get()) else {
                 continue;
             };
-            let last = |key: &str| m.0.iter().rev().find(|(k, _)| k == key).map(|m| m.1);
-            let address = last("address")
+            let address = m
+                .last("address")
                 .and_then(|a| serde_json::from_str::<LenientStr<'de>>(a.get()).ok())
                 .and_then(|a| a.0);
-            let unknown = last("change").and_then(|c| member(c, "after_unknown"));
+            let unknown = m.last("change").and_then(|c| member(c, "after_unknown"));
             if let (Some(a), Some(u)) = (address, unknown) {
                 out.push((a, u.get()));
             }
@@ -320,29 +264,7 @@ impl<'de: 'a, 'a> Deserialize<'de> for LenientStr<'a> {
             fn visit_string<E: de::Error>(self, s: String) -> Result<Self::Value, E> {
                 Ok(LenientStr(Some(Cow::Owned(s))))
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(LenientStr(None))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(LenientStr(None))
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-                Ok(LenientStr(None))
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-                self.visit_unit()
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-                self.visit_unit()
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-                self.visit_unit()
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-                self.visit_unit()
-            }
+            skip_other_shapes!('de, LenientStr(None); map, seq, scalars);
         }
         d.deserialize_any(V)
     }
