@@ -132,7 +132,10 @@ fn halt_ended_the_process_silently_with_exit_0() {
         let err = stderr(&o);
         assert_eq!(o.status.code(), Some(8), "{name}: {err}");
         assert!(err.contains("hostile.yaml:7:"), "{name}: {err}");
-        assert!(err.contains("is not allowed in a mapping"), "{name}: {err}");
+        assert!(
+            err.contains("is not available to a mapping"),
+            "{name}: {err}"
+        );
         // and `mappings check` says so, located
         let o = bin()
             .args(["mappings", "check"])
@@ -142,6 +145,89 @@ fn halt_ended_the_process_silently_with_exit_0() {
         let out = String::from_utf8_lossy(&o.stdout);
         assert_eq!(o.status.code(), Some(8), "{name}: {out}");
         assert!(out.contains("hostile.yaml:7:"), "{name}: {out}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// Issue 24: the filter-text check missed spellings such as a slice bound (`[][env:]`), and a
+/// pull request's mapping folder printed the job's environment (tokens, cloud keys) into the
+/// comment. The functions that reach outside the document are now not defined at all.
+#[test]
+fn a_slice_spelling_of_env_leaked_the_environment() {
+    let secret = "ghp_s3cr3t-token-issue-24";
+    for (name, f) in [
+        ("slice", "[][env:] | tostring"),
+        ("slice_end", "[][:env] | tostring"),
+        ("interpolation", r#""\(env)""#),
+        ("def", "def e: env; e | tostring"),
+        ("paren", "(env) | tostring"),
+        ("key", "{(env | tostring): 1} | keys[0]"),
+        ("now", "now | tostring"),
+        ("localtime", "0 | localtime | tostring"),
+        ("debug", "\"x\" | debug"),
+        ("stderr", "\"x\" | stderr"),
+        ("inputs", "[inputs] | tostring"),
+    ] {
+        let dir = mapping_dir(&format!("sandbox-{name}"), f);
+        let o = bin()
+            .env("GITHUB_TOKEN", secret)
+            .arg("--mappings")
+            .arg(&dir)
+            .args(["--format", "markdown"])
+            .arg(plan())
+            .output()
+            .unwrap();
+        let (out, err) = (String::from_utf8_lossy(&o.stdout), stderr(&o));
+        assert!(
+            !out.contains(secret) && !err.contains(secret),
+            "{name}: leaked"
+        );
+        assert_eq!(o.status.code(), Some(8), "{name}: {err}");
+        assert!(err.contains("hostile.yaml:7:"), "{name}: {err}");
+        assert!(
+            err.contains("is not available to a mapping"),
+            "{name}: {err}"
+        );
+        // `mappings check` reports it as an error at file:line
+        let o = bin()
+            .env("GITHUB_TOKEN", secret)
+            .args(["mappings", "check"])
+            .arg(&dir)
+            .output()
+            .unwrap();
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(8), "{name}: {out}");
+        assert!(out.contains("hostile.yaml:7:"), "{name}: {out}");
+        assert!(
+            out.contains("is not available to a mapping"),
+            "{name}: {out}"
+        );
+        assert!(!out.contains("0 error"), "{name}: {out}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// jq's module and data imports can name any file; only the in-memory `cbf` module exists.
+#[test]
+fn imports_cannot_read_files() {
+    for (name, f) in [
+        (
+            "import_data",
+            r#"import "/etc/passwd" as $p; $p | tostring"#,
+        ),
+        ("import_module", r#"import "../../etc/x" as m; m::f"#),
+        ("include", r#"include "/etc/passwd"; ."#),
+    ] {
+        let dir = mapping_dir(&format!("import-{name}"), f);
+        let o = bin()
+            .args(["mappings", "check"])
+            .arg(&dir)
+            .output()
+            .unwrap();
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(8), "{name}: {out}");
+        assert!(out.contains("hostile.yaml:7:"), "{name}: {out}");
+        assert!(!out.contains("root:"), "{name}: {out}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -179,3 +179,83 @@ pub fn parse_file(path: &Path, text: &str) -> Result<Layer, Error> {
         regions,
     })
 }
+
+/// The repository a configuration file belongs to: the nearest folder above it (its own
+/// included) that holds `.git`, else the file's own folder. Symlinks resolved.
+pub fn repository_root(config: &Path) -> PathBuf {
+    let dir = config.parent().unwrap_or(Path::new("."));
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let real = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    real.ancestors()
+        .find(|d| d.join(".git").exists())
+        .map(Path::to_path_buf)
+        .unwrap_or(real)
+}
+
+/// `path` with symlinks resolved as far as it exists, the rest appended as written: `None`
+/// when the part that does not exist climbs with `..`.
+fn real_path(path: &Path) -> Option<PathBuf> {
+    let mut existing = path;
+    let mut rest = Vec::new();
+    loop {
+        if let Ok(real) = existing.canonicalize() {
+            let mut out = real;
+            for part in rest.iter().rev() {
+                match part {
+                    std::path::Component::Normal(p) => out.push(p),
+                    std::path::Component::CurDir => {}
+                    _ => return None,
+                }
+            }
+            return Some(out);
+        }
+        let (Some(parent), Some(last)) = (existing.parent(), existing.components().next_back())
+        else {
+            return None;
+        };
+        rest.push(last);
+        existing = if parent.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            parent
+        };
+    }
+}
+
+/// Keeps the folders a repository's configuration file names (`mappings`, `data`) inside that
+/// repository, symlinks resolved: a pull request's `.carbon-show.toml` must not make the run
+/// read the runner's files (`data = ["/"]`) or load mappings from outside the checkout. Flags
+/// and `CARBON_SHOW_*` variables (set by the workflow) may name any folder; so may a file when
+/// `CARBON_SHOW_TRUST_CONFIG=1` says the workflow trusts it.
+pub fn confine(path: &Path, layer: &Layer) -> Result<(), Error> {
+    let root = repository_root(path);
+    for (key, setting) in [("mappings", &layer.mappings), ("data", &layer.data)] {
+        let Some(setting) = setting else { continue };
+        for folder in &setting.value {
+            let inside = real_path(folder).is_some_and(|real| real.starts_with(&root));
+            if !inside {
+                let place = match &setting.source {
+                    Source::File { line, .. } => format!("{}:{line}", path.display()),
+                    _ => path.display().to_string(),
+                };
+                let var = if key == "mappings" {
+                    "CARBON_SHOW_MAPPINGS"
+                } else {
+                    "CARBON_SHOW_DATA"
+                };
+                return Err(config_error(format!(
+                    "{place}: {key}: {:?} is outside the repository ({}): a configuration \
+                     file may only name folders inside it; name it with --{key} or {var} \
+                     in the workflow, or set CARBON_SHOW_TRUST_CONFIG=1 if this file is trusted",
+                    folder.display().to_string(),
+                    root.display()
+                )));
+            }
+        }
+    }
+    Ok(())
+}

@@ -269,10 +269,19 @@ pub fn load(
     match path {
         Some(p) => {
             let layer = read_file(&p)?;
+            if !trusts_config(get) {
+                file::confine(&p, &layer)?;
+            }
             Ok((Some(p), layer))
         }
         None => Ok((None, Layer::default())),
     }
+}
+
+/// Whether the workflow says the configuration file is trusted (`CARBON_SHOW_TRUST_CONFIG=1`):
+/// its folders may then lie outside its repository.
+fn trusts_config(get: &dyn Fn(&str) -> Option<OsString>) -> bool {
+    get("CARBON_SHOW_TRUST_CONFIG").is_some_and(|v| matches!(v.to_str(), Some("1" | "true")))
 }
 
 /// The effective settings: `flags` over the environment (`get`) over the configuration file.
@@ -296,7 +305,7 @@ mod file;
 mod values;
 
 pub use env::{ENV_VARS, env_layer};
-pub use file::{find_upward, parse_file, read_file};
+pub use file::{confine, find_upward, parse_file, read_file, repository_root};
 pub use values::{
     MAX_MODULE_DEPTH, parse_flavor, parse_max_chars, parse_module_depth, parse_period,
     parse_switch, parse_utilization,

@@ -24,7 +24,6 @@ pub(crate) mod side;
 pub use filters::may_scan;
 use filters::{
     FilterInfo, NullRule, Split, TYPE_SELECT, Uses, collect_texts, input_free, referrers_shape,
-    unsafe_call,
 };
 pub use map::MapStats;
 pub use profile::profiling;
@@ -70,31 +69,62 @@ pub struct Engine {
 /// The largest mapping file read (the shipped ones hold a few KiB).
 pub const MAPPING_FILE_LIMIT: u64 = 4 << 20;
 
+/// The most entries (files and folders) a mapping folder may hold, all levels together.
+pub const MAPPING_DIR_ENTRIES: usize = 10_000;
+
 /// Read the mapping files of a directory: `*.yaml`/`*.yml` directly in it or in sub-folders
-/// (the sub-folder name is the provider folder), sorted by path.
+/// (the sub-folder name is the provider folder), sorted by path. The folder may come from a
+/// pull request, so the walk stays inside it (symlinks resolved: an entry whose real path is
+/// outside is an error), a symbolic link back to a folder on the way down (a loop) is an
+/// error, and so is a tree of more than [`MAPPING_DIR_ENTRIES`] entries.
 pub fn read_dir(dir: &Path) -> Result<Vec<MappingFile>, MappingError> {
-    fn walk(
-        dir: &Path,
-        folder: Option<String>,
-        out: &mut Vec<MappingFile>,
-    ) -> Result<(), MappingError> {
-        let rd = std::fs::read_dir(dir)
-            .map_err(|e| MappingError::Io(dir.to_path_buf(), e.to_string()))?;
+    struct Walk {
+        root: PathBuf,
+        /// Real paths of the folders being read, from the top down.
+        stack: Vec<PathBuf>,
+        entries: usize,
+        out: Vec<MappingFile>,
+    }
+    let io = |p: &Path, m: String| MappingError::Io(p.to_path_buf(), m);
+    fn walk(w: &mut Walk, dir: &Path, folder: Option<String>) -> Result<(), MappingError> {
+        let io = |p: &Path, m: String| MappingError::Io(p.to_path_buf(), m);
+        let real = dir.canonicalize().map_err(|e| io(dir, e.to_string()))?;
+        if !real.starts_with(&w.root) {
+            return Err(io(dir, "leads outside the mapping folder".into()));
+        }
+        if w.stack.contains(&real) {
+            return Err(io(
+                dir,
+                "a symbolic link back to a folder it is in (a loop)".into(),
+            ));
+        }
+        w.stack.push(real);
+        let rd = std::fs::read_dir(dir).map_err(|e| io(dir, e.to_string()))?;
         let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        w.entries += entries.len();
+        if w.entries > MAPPING_DIR_ENTRIES {
+            return Err(io(
+                &w.root,
+                format!("more than {MAPPING_DIR_ENTRIES} files and folders: not a mapping folder"),
+            ));
+        }
         entries.sort();
         for p in entries {
             if p.is_dir() {
                 let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
-                walk(&p, name.or(folder.clone()), out)?;
+                walk(w, &p, name.or(folder.clone()))?;
             } else if matches!(p.extension().and_then(|e| e.to_str()), Some("yaml" | "yml")) {
-                let meta = std::fs::metadata(&p)
-                    .map_err(|e| MappingError::Io(p.clone(), e.to_string()))?;
+                let real = p.canonicalize().map_err(|e| io(&p, e.to_string()))?;
+                if !real.starts_with(&w.root) {
+                    return Err(io(&p, "leads outside the mapping folder".into()));
+                }
+                let meta = std::fs::metadata(&real).map_err(|e| io(&p, e.to_string()))?;
                 if !meta.is_file() {
-                    return Err(MappingError::Io(p, "not a regular file".into()));
+                    return Err(io(&p, "not a regular file".into()));
                 }
                 if meta.len() > MAPPING_FILE_LIMIT {
-                    return Err(MappingError::Io(
-                        p,
+                    return Err(io(
+                        &p,
                         format!(
                             "{} bytes: a mapping file may hold at most {} MiB",
                             meta.len(),
@@ -102,20 +132,26 @@ pub fn read_dir(dir: &Path) -> Result<Vec<MappingFile>, MappingError> {
                         ),
                     ));
                 }
-                let text = std::fs::read_to_string(&p)
-                    .map_err(|e| MappingError::Io(p.clone(), e.to_string()))?;
-                out.push(MappingFile {
+                let text = std::fs::read_to_string(&real).map_err(|e| io(&p, e.to_string()))?;
+                w.out.push(MappingFile {
                     path: p.display().to_string(),
                     folder: folder.clone(),
                     text,
                 });
             }
         }
+        w.stack.pop();
         Ok(())
     }
-    let mut out = Vec::new();
-    walk(dir, None, &mut out)?;
-    Ok(out)
+    let root = dir.canonicalize().map_err(|e| io(dir, e.to_string()))?;
+    let mut w = Walk {
+        root,
+        stack: Vec::new(),
+        entries: 0,
+        out: Vec::new(),
+    };
+    walk(&mut w, dir, None)?;
+    Ok(w.out)
 }
 
 fn default_config() -> serde_json::Value {
@@ -445,33 +481,24 @@ impl Engine {
                         }
                         continue;
                     }
-                    for (i, off, msg) in &errs {
-                        if *i < texts_v.len() && texts_v[*i] != "empty" {
-                            if !b.rests.contains(i) {
+                    for e in &errs {
+                        let i = e.filter;
+                        if i < texts_v.len() && texts_v[i] != "empty" {
+                            if !b.rests.contains(&i) {
                                 diags.push(Diagnostic {
-                                    loc: b.locate(*i, *off),
-                                    kind: DiagKind::Jq,
-                                    message: format!("jq: {msg}"),
+                                    loc: b.locate(i, e.offset),
+                                    kind: if e.forbidden {
+                                        DiagKind::Unsafe
+                                    } else {
+                                        DiagKind::Jq
+                                    },
+                                    message: format!("jq: {}", e.message),
                                 });
                             }
-                            texts_v[*i] = "empty".into();
+                            texts_v[i] = "empty".into();
                         }
                     }
                 }
-            }
-        }
-        for (i, (text, ..)) in b.filters.iter().enumerate() {
-            if let Some((off, name)) = unsafe_call(text)
-                && !b.rests.contains(&i)
-            {
-                diags.push(Diagnostic {
-                    loc: b.locate(i, off),
-                    kind: DiagKind::Unsafe,
-                    message: format!(
-                        "jq: `{name}` is not allowed in a mapping (it would end the run, read \
-                         standard input or the environment)"
-                    ),
-                });
             }
         }
         let locs = b

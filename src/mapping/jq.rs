@@ -78,8 +78,17 @@ pub struct Globals {
     pub all: Val,
 }
 
-/// A compile problem located in one filter: (filter index, byte offset in its text, message).
-pub type FilterError = (usize, usize, String);
+/// A compile problem located in one filter.
+#[derive(Debug)]
+pub struct FilterError {
+    /// The filter's index (`usize::MAX`: not in one filter, e.g. the `cbf` module).
+    pub filter: usize,
+    /// Byte offset in the filter's text.
+    pub offset: usize,
+    pub message: String,
+    /// It names a [`FORBIDDEN`] function or variable: never allowed, not merely broken.
+    pub forbidden: bool,
+}
 
 #[allow(clippy::type_complexity)]
 fn loader<'s>() -> Loader<
@@ -89,7 +98,8 @@ fn loader<'s>() -> Loader<
 > {
     let defs = jaq_core::defs()
         .chain(jaq_std::defs())
-        .chain(jaq_json::defs());
+        .chain(jaq_json::defs())
+        .filter(|d| !is_forbidden(d.name));
     Loader::new(defs).with_read(|import: jaq_core::load::Import<&str, String>| {
         if *import.path == "cbf" {
             Ok(File {
@@ -103,6 +113,55 @@ fn loader<'s>() -> Loader<
             ))
         }
     })
+}
+
+/// The names a mapping cannot call, because they reach outside the document: the process
+/// environment (`env`; `$ENV` is never bound), the clock and the local time zone (`now`,
+/// `localtime`, `strflocaltime`), further inputs (`input`, `inputs`), the end of the run
+/// (`halt`, `halt_error`) and the log (`debug`, `stderr` and their natives). They are left
+/// out of the definitions and natives the program is compiled with, so no spelling of the
+/// filter text can reach them: a filter that names one does not compile
+/// ([`forbidden_reason`] words the diagnostic). `import`/`include` find only `cbf`, and data
+/// imports (`import "f" as $x;`) are never bound.
+pub const FORBIDDEN: &[&str] = &[
+    "env",
+    "now",
+    "localtime",
+    "strflocaltime",
+    "input",
+    "inputs",
+    "halt",
+    "halt_error",
+    "debug",
+    "debug_empty",
+    "stderr",
+    "stderr_empty",
+];
+
+/// Whether `name` (a definition or native) is left out of the sandbox.
+pub fn is_forbidden(name: &str) -> bool {
+    FORBIDDEN.contains(&name)
+}
+
+/// Why a forbidden name is missing, for `mappings check` and the load error; `None` for a
+/// name that is simply undefined.
+pub fn forbidden_reason(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "env" | "$ENV" | "$__prog_args" => "it would read the environment",
+        "now" | "localtime" | "strflocaltime" => "it would read the clock or the local time zone",
+        "input" | "inputs" => "it would read input beyond the resource",
+        "halt" | "halt_error" => "it would end the run",
+        "debug" | "debug_empty" | "stderr" | "stderr_empty" => "it would write to the log",
+        _ => return None,
+    })
+}
+
+/// jaq's natives without the [`FORBIDDEN`] ones.
+fn sandboxed_funs() -> impl Iterator<Item = jaq_core::native::Fun<D>> {
+    jaq_core::funs()
+        .chain(jaq_std::funs())
+        .chain(jaq_json::funs())
+        .filter(|f| !is_forbidden(f.0))
 }
 
 fn globals(nph: usize) -> Vec<String> {
@@ -210,15 +269,27 @@ impl Program {
         } else {
             dispatch(texts, 0, texts.len(), &mut code, &mut ranges);
         }
-        let locate = |code: &str, part: &str, msg: String| -> FilterError {
+        let locate = |code: &str, part: &str, message: String, forbidden: bool| {
             let off = jaq_core::load::span(code, part).start;
-            match ranges
+            let (filter, offset) = match ranges
                 .iter()
                 .position(|&(s, e)| off >= s && off <= e && e > s)
             {
-                Some(i) => (i, off - ranges[i].0, msg),
-                None => (usize::MAX, 0, msg),
+                Some(i) => (i, off - ranges[i].0),
+                None => (usize::MAX, 0),
+            };
+            FilterError {
+                filter,
+                offset,
+                message,
+                forbidden,
             }
+        };
+        let outside = |message: String| FilterError {
+            filter: usize::MAX,
+            offset: 0,
+            message: format!("cbf module: {message}"),
+            forbidden: false,
         };
         let arena = Arena::default();
         let modules = match loader().load(
@@ -235,19 +306,16 @@ impl Program {
                     .map(|(file, e)| {
                         let (part, msg) = load_error(e);
                         if file.path == "main" {
-                            locate(&code, part, msg)
+                            locate(&code, part, msg, false)
                         } else {
-                            (usize::MAX, 0, format!("cbf module: {msg}"))
+                            outside(msg)
                         }
                     })
                     .collect());
             }
         };
         let names = globals(nph);
-        let funs = jaq_core::funs()
-            .chain(jaq_std::funs())
-            .chain(jaq_json::funs())
-            .chain(super::engine::side::natives::<D>());
+        let funs = sandboxed_funs().chain(super::engine::side::natives::<D>());
         let compiled = jaq_core::Compiler::default()
             .with_funs(funs)
             .with_global_vars(names.iter().map(|s| s.as_str()))
@@ -266,11 +334,18 @@ impl Program {
                         .map(move |(part, undef)| (in_main, part, undef))
                 })
                 .map(|(in_main, part, undef)| {
-                    let msg = format!("undefined {} `{}`", undef.as_str(), part);
+                    let why = forbidden_reason(part);
+                    let msg = match why {
+                        Some(why) => format!(
+                            "`{part}` is not available to a mapping ({why}): a mapping reads \
+                             only the plan, its configuration and data files"
+                        ),
+                        None => format!("undefined {} `{}`", undef.as_str(), part),
+                    };
                     if in_main {
-                        locate(&code, part, msg)
+                        locate(&code, part, msg, why.is_some())
                     } else {
-                        (usize::MAX, 0, format!("cbf module: {msg}"))
+                        outside(msg)
                     }
                 })
                 .collect()),
@@ -532,9 +607,13 @@ mod tests {
     #[test]
     fn compile_errors_name_the_filter() {
         let errs = Program::compile(&[".a", "size", ".b"], 0).err().unwrap();
-        assert_eq!(errs[0].0, 1);
-        assert_eq!(errs[0].1, 0);
-        assert!(errs[0].2.contains("undefined filter `size`"), "{errs:?}");
+        assert_eq!(errs[0].filter, 1);
+        assert_eq!(errs[0].offset, 0);
+        assert!(!errs[0].forbidden);
+        assert!(
+            errs[0].message.contains("undefined filter `size`"),
+            "{errs:?}"
+        );
         let e = parse_one(".a | (.b").unwrap_err();
         assert!(e.1.contains("syntax error"), "{e:?}");
     }

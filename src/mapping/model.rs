@@ -34,8 +34,9 @@ pub enum DiagKind {
     Regex,
     /// A data file (json_data) that cannot be found or parsed, or an undeclared json_file.
     Data,
-    /// A filter that calls what mappings may not: `halt`, `halt_error`, `input`, `inputs`,
-    /// `env` or `$ENV` (they would end the run, block on stdin or read the environment).
+    /// A filter that names what the jq sandbox leaves out (`jq::FORBIDDEN`: `env`, `$ENV`,
+    /// `input`, `halt`, `debug`…): it would read the environment, more input or the clock,
+    /// end the run or write to the log.
     Unsafe,
 }
 

@@ -144,36 +144,6 @@ pub(super) fn referrers_shape(text: &str) -> Option<(bool, Vec<String>)> {
     (first || types.len() == 1).then_some((first, types))
 }
 
-/// The first call in `text` of a builtin mappings may not use: (byte offset, name).
-pub(super) fn unsafe_call(text: &str) -> Option<(usize, &'static str)> {
-    // a match is one of these names followed by a word boundary: the filters that have none
-    // (nearly all) are told apart without compiling the regex
-    let word = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_';
-    let candidate = ["halt_error", "halt", "inputs", "input", "env", "$ENV"]
-        .iter()
-        .any(|w| {
-            text.match_indices(w)
-                .any(|(i, _)| text.as_bytes().get(i + w.len()).is_none_or(|b| !word(b)))
-        });
-    if !candidate {
-        return None;
-    }
-    static RE: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
-    let re = RE.get_or_init(|| {
-        Regex::new(r#"(^|[^.$\w"])(halt_error|halt|inputs|input|env)\b($|[^\w":])|\$ENV\b"#)
-            .expect("static regex")
-    });
-    let c = re.captures(text)?;
-    let (off, name) = match c.get(2) {
-        Some(m) => (m.start(), m.as_str()),
-        None => (c.get(0)?.start(), "$ENV"),
-    };
-    let name = ["halt_error", "halt", "inputs", "input", "env", "$ENV"]
-        .into_iter()
-        .find(|n| *n == name)?;
-    Some((off, name))
-}
-
 /// An entry path that is only `cbf::all_select("type"; "T")`: the engine answers it from its own
 /// type index, without jq.
 pub(super) const TYPE_SELECT: &str = r#"^\s*cbf::all_select\(\s*"type"\s*;\s*"([^"]+)"\s*\)\s*$"#;
