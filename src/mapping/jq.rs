@@ -535,6 +535,34 @@ impl indexmap::Equivalent<Val> for StrKey<'_> {
 mod tests {
     use super::*;
 
+    /// Every definition and native a mapping can call, reviewed: a jaq upgrade that adds one
+    /// (a new way to reach the environment, files or the clock) changes this snapshot, and the
+    /// review decides whether it joins [`FORBIDDEN`].
+    #[test]
+    fn the_sandbox_defines_only_reviewed_names() {
+        let mut names: Vec<String> = jaq_core::defs()
+            .chain(jaq_std::defs())
+            .chain(jaq_json::defs())
+            .filter(|d| !is_forbidden(d.name))
+            .map(|d| format!("def {}/{}", d.name, d.args.len()))
+            .chain(sandboxed_funs().map(|f| format!("native {}/{}", f.0, f.1.len())))
+            .collect();
+        names.sort();
+        names.dedup();
+        for n in &names {
+            let name = n.split([' ', '/']).nth(1).unwrap_or_default();
+            assert!(!is_forbidden(name), "{n}");
+        }
+        insta::assert_snapshot!(names.join("\n"));
+        // and each forbidden name is really gone: a filter naming it does not compile
+        for name in FORBIDDEN {
+            let errs = Program::compile(&[name], 0).err().expect(name);
+            assert!(errs.iter().any(|e| e.forbidden), "{name}: {errs:?}");
+        }
+        let errs = Program::compile(&["$ENV"], 0).err().expect("$ENV");
+        assert!(errs.iter().any(|e| e.forbidden), "{errs:?}");
+    }
+
     fn g(root: &str) -> Globals {
         let root = to_val(&serde_json::from_str(root).unwrap());
         Globals {
