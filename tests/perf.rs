@@ -100,3 +100,47 @@ fn the_released_sections_are_never_read_again() {
         assert!(with.contains("# ≈"), "{input}: the plan is annotated");
     }
 }
+
+/// The benchmark's plan shapes (issue 28, `scripts/gen-plan --shape`): each is a plan the tool
+/// renders and estimates, from a file and from standard input alike, and the sensitive shape's
+/// secrets appear in no output.
+#[test]
+fn every_benchmark_shape_is_a_plan_that_renders_and_estimates() {
+    let generator =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/gen-plan/gen_plan.py");
+    for shape in ["dense", "instances", "wide", "deep", "sensitive"] {
+        let dir = std::env::temp_dir().join(format!("carbon-show-shape-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join(format!("{shape}.json"));
+        let g = std::process::Command::new("python3")
+            .arg(&generator)
+            .args(["--shape", shape, "--resources", "300", "--output"])
+            .arg(&f)
+            .output()
+            .expect("python3 runs the generator");
+        assert!(g.status.success(), "{shape}: {}", stderr(&g));
+        let bytes = std::fs::read(&f).unwrap();
+        let o = run(&["--format", "json", f.to_str().unwrap()], b"");
+        assert_eq!(o.status.code(), Some(0), "{shape}: {}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert!(v["counts"]["estimated"].as_u64().unwrap() > 0, "{shape}");
+        let human = run(&["--color", "never"], &bytes);
+        assert_eq!(human.status.code(), Some(0), "{shape}");
+        let file = run(&["--color", "never", f.to_str().unwrap()], b"");
+        assert_eq!(
+            stdout(&human),
+            stdout(&file),
+            "{shape}: stdin and file differ"
+        );
+        if let Ok(secrets) = std::fs::read_to_string(dir.join(format!("{shape}.json.secrets"))) {
+            for s in secrets.lines().filter(|s| !s.is_empty()) {
+                assert!(!stdout(&human).contains(s), "{shape}: {s} leaked");
+                assert!(
+                    !String::from_utf8_lossy(&o.stdout).contains(s),
+                    "{shape}: {s}"
+                );
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

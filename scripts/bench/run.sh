@@ -25,6 +25,7 @@ REGEN=0
 IGNORE_FAILURE=0
 HUMAN_ARGS="--color never"
 JSON_ARGS="--format json"
+SHAPE="mixed"
 
 usage() {
   cat <<'EOF'
@@ -42,6 +43,8 @@ usage: bash scripts/bench/run.sh [options]
   --human-args ARGS   arguments for the human run (default "--color never")
   --json-args ARGS    arguments for the JSON run (default "--format json")
   --ignore-failure    do not abort when the benchmarked command exits non-zero
+  --shape NAME        the plan's shape (scripts/gen-plan --shape): mixed (default), dense,
+                      instances, wide, deep, sensitive; plans land in plan-<shape>-<size>.json
 EOF
 }
 
@@ -59,6 +62,7 @@ while [ $# -gt 0 ]; do
     --human-args) HUMAN_ARGS="$2"; shift 2 ;;
     --json-args) JSON_ARGS="$2"; shift 2 ;;
     --ignore-failure) IGNORE_FAILURE=1; shift ;;
+    --shape) SHAPE="$2"; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "run.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
   esac
@@ -101,7 +105,8 @@ fi
 # ---- plans -------------------------------------------------------------------------------
 mkdir -p "$OUT"
 GEN="$ROOT/scripts/gen-plan/gen_plan.py"
-want_stamp="$(sha256sum "$GEN" | cut -c1-16) seed=$SEED"
+want_stamp="$(cat "$GEN" "$ROOT/scripts/gen-plan/shapes.py" | sha256sum | cut -c1-16) seed=$SEED shape=$SHAPE"
+stem() { if [ "$SHAPE" = mixed ]; then echo plan; else echo "plan-$SHAPE"; fi; }
 
 label() { # 1000 -> 1k, 50000 -> 50k
   local n="$1"
@@ -110,12 +115,12 @@ label() { # 1000 -> 1k, 50000 -> 50k
 
 IFS=',' read -r -a SIZE_LIST <<<"$SIZES"
 for n in "${SIZE_LIST[@]}"; do
-  f="$OUT/plan-$(label "$n").json"
+  f="$OUT/$(stem)-$(label "$n").json"
   # <plan>.stamp records the generator's hash and the seed the plan was made with
   if [ "$REGEN" = 1 ] || [ ! -s "$f" ] || [ "$(cat "$f.stamp" 2>/dev/null)" != "$want_stamp" ]; then
     log "generating $f"
     start=$(date +%s.%N)
-    python3 "$GEN" --resources "$n" --seed "$SEED" --output "$f"
+    python3 "$GEN" --shape "$SHAPE" --resources "$n" --seed "$SEED" --output "$f"
     echo "$want_stamp" >"$f.stamp"
     log "  took $(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN{printf "%.1f", e - s}') s"
   fi
@@ -154,7 +159,7 @@ busy=$(awk -v l="${LOAD_BEFORE%% *}" -v c="$(nproc)" 'BEGIN{print (l > 0.5 * c) 
 [ "$busy" = 1 ] && log "warning: load average $LOAD_BEFORE on $(nproc) CPUs: wall-clock times will be noisy"
 for n in "${SIZE_LIST[@]}"; do
   l="$(label "$n")"
-  f="$OUT/plan-$l.json"
+  f="$OUT/$(stem)-$l.json"
   BYTES[$n]=$(stat -c %s "$f")
   human="$BIN $HUMAN_ARGS $f"
   json="$BIN $JSON_ARGS $f"
@@ -195,10 +200,10 @@ for n in "${SIZE_LIST[@]}"; do
 done
 
 # ---- report ------------------------------------------------------------------------------
-REPORT="$OUT/results.md"
+REPORT="$OUT/results$([ "$SHAPE" = mixed ] || echo "-$SHAPE").md"
 is_target() { case ",$TARGET_SIZES," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
 {
-  echo "carbon-show benchmark — $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) CPU(s), $(uname -m)"
+  echo "carbon-show benchmark, shape $SHAPE — $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) CPU(s), $(uname -m)"
   echo
   echo "binary: \`$BIN_LABEL\`; jq: $(jq --version); hyperfine: $([ "$HAVE_HYPERFINE" = 1 ] && hyperfine --version | cut -d' ' -f2 || echo 'not used')"
   echo "load average before: $LOAD_BEFORE, after: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')"

@@ -1423,8 +1423,20 @@ def validate(path: str) -> dict:
             "problems": problems}
 
 
-def write_plan(path: str, n: int, seed: int, check: bool):
-    doc, secrets, nrc, dt = generate(n, seed)
+def generate_shape(shape: str, n: int, seed: int):
+    """`generate` for the mixed plan, else one of shapes.SHAPES (issue 28's benchmark shapes)."""
+    if shape == "mixed":
+        return generate(n, seed)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import shapes  # noqa: E402 (beside this file)
+
+    t = time.time()
+    doc, secrets, nrc = shapes.SHAPES[shape](n, seed)
+    return doc, secrets, nrc, time.time() - t
+
+
+def write_plan(path: str, n: int, seed: int, check: bool, shape: str = "mixed"):
+    doc, secrets, nrc, dt = generate_shape(shape, n, seed)
     tmp = path + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:
         f.write(doc)
@@ -1434,7 +1446,7 @@ def write_plan(path: str, n: int, seed: int, check: bool):
     size = os.path.getsize(path)
     print(f"{path}: {nrc} resource_changes, {size} bytes ({size / 1e6:.1f} MB), "
           f"{len(secrets)} secret markers, {dt:.1f}s", file=sys.stderr)
-    if check:
+    if check and shape == "mixed":
         t = time.time()
         rep = validate(path)
         status = "OK" if not rep["problems"] else "FAILED"
@@ -1462,6 +1474,12 @@ def main(argv=None):
     ap.add_argument("--output-dir", help="write plan-<size>.json for every --sizes entry")
     ap.add_argument("--sizes", default="1000,10000,50000",
                     help="comma-separated sizes for --output-dir (default 1000,10000,50000)")
+    ap.add_argument("--shape", default="mixed",
+                    choices=["mixed", "dense", "instances", "wide", "deep", "sensitive"],
+                    help="mixed (default: the realistic mix), dense (every resource distinct "
+                         "and mapped), instances (one resource, count = N), wide (one resource "
+                         "with N attributes and N tags), deep (modules 8 calls deep), "
+                         "sensitive (3 sensitive values a resource)")
     ap.add_argument("--check", action="store_true",
                     help="re-read every written plan and validate it")
     ap.add_argument("--validate", metavar="PLAN", nargs="+",
@@ -1479,13 +1497,14 @@ def main(argv=None):
     if a.output_dir:
         os.makedirs(a.output_dir, exist_ok=True)
         for s in [int(x) for x in a.sizes.split(",") if x.strip()]:
-            write_plan(os.path.join(a.output_dir, f"plan-{human_size(s)}.json"), s, a.seed,
-                       a.check)
+            stem = "plan" if a.shape == "mixed" else f"plan-{a.shape}"
+            write_plan(os.path.join(a.output_dir, f"{stem}-{human_size(s)}.json"), s, a.seed,
+                       a.check, a.shape)
         return
     if a.output:
-        write_plan(a.output, a.resources, a.seed, a.check)
+        write_plan(a.output, a.resources, a.seed, a.check, a.shape)
         return
-    doc, secrets, nrc, dt = generate(a.resources, a.seed)
+    doc, secrets, nrc, dt = generate_shape(a.shape, a.resources, a.seed)
     sys.stdout.write(doc)
 
 
