@@ -406,3 +406,152 @@ fn install_script_builds_the_actions_own_folder_with_an_explicit_toolchain_outsi
     assert!(stderr(&o).contains("inside the checkout"), "{}", stderr(&o));
     let _ = std::fs::remove_dir_all(&d);
 }
+
+fn yaml(path: &str) -> serde_json::Value {
+    let text = std::fs::read_to_string(root().join(path)).unwrap();
+    serde_saphyr::from_str(&text).unwrap_or_else(|e| panic!("{path} is not YAML: {e}"))
+}
+
+#[test]
+fn action_yml_install_step_has_no_token_and_runs_install_sh_outside_the_checkout() {
+    let action = yaml("action.yml");
+    let steps = action["runs"]["steps"].as_array().unwrap();
+    let install = steps
+        .iter()
+        .find(|s| s["name"] == "Install carbon-show")
+        .expect("an install step");
+    for (k, v) in install["env"].as_object().unwrap() {
+        let v = v.as_str().unwrap_or("");
+        assert!(
+            !k.contains("TOKEN") && !v.contains("token") && !v.contains("secrets"),
+            "{k}: {v}"
+        );
+    }
+    assert_eq!(install["working-directory"], "${{ runner.temp }}");
+    let run = install["run"].as_str().unwrap();
+    assert!(run.contains("scripts/ci/install.sh") && run.contains("--dest \"$RUNNER_TEMP/"));
+    assert!(
+        !run.contains("cargo install") && !run.contains("gh release"),
+        "{run}"
+    );
+    // the token is in the comment step only
+    let with_token: Vec<&str> = steps
+        .iter()
+        .filter(|s| s["env"].to_string().contains("github-token"))
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(with_token, ["Run carbon-show and comment"]);
+}
+
+#[test]
+fn gitlab_snippet_installs_a_verified_release_outside_the_project_with_a_versioned_cache() {
+    let job = &yaml("docs/ci/gitlab-ci.yml")["carbon-show"];
+    let key = job["cache"]["key"].as_str().unwrap();
+    assert!(key.contains("$CARBON_SHOW_VERSION"), "{key}");
+    let script: Vec<&str> = job["script"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    let all = script.join("\n");
+    assert!(
+        all.contains("install.sh") && all.contains("--mode release"),
+        "{all}"
+    );
+    assert!(
+        all.contains("--dest /tmp/") && all.contains("env -u GITLAB_TOKEN"),
+        "{all}"
+    );
+    assert!(
+        !all.contains("cargo install") && !all.contains(".carbon-show-bin"),
+        "{all}"
+    );
+    assert!(all.contains("comment.py --platform gitlab"), "{all}");
+}
+
+#[test]
+fn release_workflow_and_ci_build_with_the_same_script_for_every_target() {
+    let wf = yaml(".github/workflows/release.yml");
+    assert_eq!(wf["on"]["push"]["tags"][0], "v*");
+    let targets: Vec<&str> = wf["jobs"]["build"]["strategy"]["matrix"]["include"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["target"].as_str().unwrap())
+        .collect();
+    for t in [
+        "x86_64-unknown-linux-musl",
+        "aarch64-unknown-linux-musl",
+        "x86_64-apple-darwin",
+        "aarch64-apple-darwin",
+        "x86_64-pc-windows-msvc",
+    ] {
+        assert!(targets.contains(&t), "{t} missing from {targets:?}");
+    }
+    let steps = wf["jobs"]["build"]["steps"].to_string();
+    assert!(
+        steps.contains("bash scripts/ci/release-build.sh --target"),
+        "{steps}"
+    );
+    let ci = std::fs::read_to_string(root().join(".ci/run")).unwrap();
+    assert!(ci.contains("\nbash scripts/ci/release-build.sh"), "{ci}");
+    // every asset name the workflow can make is one install.sh asks for
+    let script = std::fs::read_to_string(root().join("scripts/ci/release-build.sh")).unwrap();
+    for platform in [
+        "X64-Linux",
+        "ARM64-Linux",
+        "X64-macOS",
+        "ARM64-macOS",
+        "X64-Windows",
+    ] {
+        assert!(
+            script.contains(&format!("platform={platform}")),
+            "{platform}"
+        );
+    }
+}
+
+#[test]
+fn release_build_script_packages_a_binary_with_its_checksum() {
+    // packaging only (--no-build) of a stand-in binary: the archive holds it at its root, and
+    // the .sha256 is what install.sh checks
+    let d = scratch("package");
+    // a copy of the script in a scratch repository, so the real target/ is never touched
+    let fake = d.join("repo");
+    for f in ["scripts/ci/release-build.sh", "testdata/demo/plan.json"] {
+        std::fs::create_dir_all(fake.join(f).parent().unwrap()).unwrap();
+        std::fs::copy(root().join(f), fake.join(f)).unwrap();
+    }
+    executable(
+        &fake.join("target/x86_64-unknown-linux-musl/release/carbon-show"),
+        "#!/bin/sh\necho stand-in\n",
+    );
+    let o = Command::new("bash")
+        .arg(fake.join("scripts/ci/release-build.sh"))
+        .args([
+            "--target",
+            "x86_64-unknown-linux-musl",
+            "--no-build",
+            "--out",
+        ])
+        .arg(d.join("dist"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let sum = std::fs::read_to_string(d.join(format!("dist/{ASSET}.sha256"))).unwrap();
+    assert!(sum.ends_with(&format!("  {ASSET}\n")), "{sum}");
+    let check = Command::new("sha256sum")
+        .args(["--check", "--strict", &format!("{ASSET}.sha256")])
+        .current_dir(d.join("dist"))
+        .output()
+        .unwrap();
+    assert!(check.status.success(), "{}", stderr(&check));
+    let list = Command::new("tar")
+        .arg("-tzf")
+        .arg(d.join("dist").join(ASSET))
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&list.stdout), "carbon-show\n");
+    let _ = std::fs::remove_dir_all(&d);
+}
