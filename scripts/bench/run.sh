@@ -4,7 +4,7 @@
 # <= 2.5x the file, from a file and from stdin, at 10k and 50k).
 #
 #   bash scripts/bench/run.sh                 # build if needed, generate plans once, measure
-#   bash scripts/bench/run.sh --build         # force `cargo build --release` first
+#   bash scripts/bench/run.sh --build         # force `cargo build --profile profiling` first
 #   bash scripts/bench/run.sh --bin 'python3 -c "import json,sys; json.load(open(sys.argv[-1]))"'
 #
 # Everything lands in target/bench/: plan-*.json (+ .secrets), hyperfine-*.json, rss-*.txt,
@@ -30,9 +30,9 @@ SHAPE="mixed"
 usage() {
   cat <<'EOF'
 usage: bash scripts/bench/run.sh [options]
-  --bin CMD           program to benchmark (default: target/release/carbon-show, built if missing);
+  --bin CMD           program to benchmark (default: target/profiling/carbon-show, built if missing);
                       may be a command with arguments, inserted verbatim into a shell command
-  --build             run `cargo build --release` (and the parse_value example) even if built
+  --build             run `cargo build --profile profiling` (and the parse_value example) even if built
   --runs N            timed runs per command and size (default: 10 for <=1k, 5 for <=10k, 3 above)
   --warmup N          warm-up runs per command (default 1)
   --sizes LIST        comma-separated resource counts (default 1000,10000,50000,100000)
@@ -88,18 +88,19 @@ command -v hyperfine >/dev/null && HAVE_HYPERFINE=1
 
 # ---- binary ------------------------------------------------------------------------------
 if [ -z "$BIN" ]; then
-  BIN="$ROOT/target/release/carbon-show"
+  # the profiling profile: the release code, with line tables for perf/samply (Cargo.toml)
+  BIN="$ROOT/target/profiling/carbon-show"
   if [ "$BUILD" = 1 ] || [ ! -x "$BIN" ]; then
-    log "cargo build --release"
-    (cd "$ROOT" && cargo build --release)
+    log "cargo build --profile profiling"
+    (cd "$ROOT" && cargo build --locked --profile profiling)
   fi
 fi
 BIN_LABEL="$BIN"
 # the floor: read the file and parse it into a serde_json::Value (benches/parse_value.rs)
-PARSE="$ROOT/target/release/examples/parse_value"
+PARSE="$ROOT/target/profiling/examples/parse_value"
 if [ "$BUILD" = 1 ] || [ ! -x "$PARSE" ]; then
-  log "cargo build --release --example parse_value"
-  (cd "$ROOT" && cargo build --release --locked --example parse_value)
+  log "cargo build --profile profiling --example parse_value"
+  (cd "$ROOT" && cargo build --profile profiling --locked --example parse_value)
 fi
 
 # ---- plans -------------------------------------------------------------------------------

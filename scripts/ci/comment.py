@@ -5,11 +5,20 @@ Used by action.yml (GitHub) and docs/ci/gitlab-ci.yml (GitLab); docs/ci.md expla
 
 1. Runs `carbon-show --format markdown --output FILE [--fail-over X] [--comment-tag T] PLAN`.
    Exit 0 or 3 (over budget) go on; any other code stops here with carbon-show's code.
-2. Finds the comment that carries the marker `<!-- carbon-show -->` (or
-   `<!-- carbon-show:TAG -->` with --tag) among the pull request's comments (GitHub) or the
-   merge request's notes (GitLab), and updates it; posts a new one when there is none. The
-   marker is added to the body when carbon-show's output does not carry it.
-3. Exits with carbon-show's code: 3 fails the job when --fail-over is exceeded.
+   carbon-show runs without the tokens in its environment (TOKEN_VARIABLES): only this
+   script's HTTP requests carry one. `--max-chars` is the platform's own limit unless the
+   caller sets one.
+2. Finds the comment of its own (written by the token's identity: GitHub `GET /user`, else
+   `github-actions[bot]`, or --commenter; GitLab `GET /user`) whose body's FIRST line is the
+   marker `<!-- carbon-show -->` (or `<!-- carbon-show:TAG -->` with --tag) among the pull
+   request's comments (GitHub) or the merge request's notes (GitLab), and updates it; posts a
+   new one when there is none. A marker elsewhere in a body, or in someone else's comment, is
+   never matched. The marker is put on the first line when carbon-show's output lacks it there.
+   Pagination follows GitHub's `Link: rel="next"` only on the API's own scheme and host.
+3. A read-only token (HTTP 403 to the POST/PATCH, as on a pull request from a fork) is not a
+   failure: the comment is in the job summary ($GITHUB_STEP_SUMMARY), and one line on stderr
+   says why.
+4. Exits with carbon-show's code: 3 fails the job when --fail-over is exceeded.
 
 --dry-run prints the HTTP requests instead of sending them (and assumes no comment exists).
 Only the standard library is used, so any Python 3.8+ runs it.
@@ -23,32 +32,71 @@ import subprocess
 import sys
 import tempfile
 import urllib.error
+import urllib.parse
 import urllib.request
 
 GITHUB_LIMIT = 65536  # characters in an issue comment
 GITLAB_LIMIT = 1000000  # characters in a note
+GITHUB_BOT = "github-actions[bot]"  # who the workflow's own GITHUB_TOKEN comments as
+# Never in carbon-show's environment: it reads the pull request's files, the token is only
+# for this script's requests.
+TOKEN_VARIABLES = (
+    "GITHUB_TOKEN",
+    "GH_TOKEN",
+    "GH_ENTERPRISE_TOKEN",
+    "GITHUB_ENTERPRISE_TOKEN",
+    "GITLAB_TOKEN",
+    "CI_JOB_TOKEN",
+    "ACTIONS_RUNTIME_TOKEN",
+    "ACTIONS_ID_TOKEN_REQUEST_TOKEN",
+    "ACTIONS_ID_TOKEN_REQUEST_URL",
+)
 
 
 def marker(tag):
     return "<!-- carbon-show:%s -->" % tag if tag else "<!-- carbon-show -->"
 
 
+def first_line(body):
+    return (body or "").split("\n", 1)[0].rstrip("\r")
+
+
 def with_marker(body, tag):
     m = marker(tag)
-    return body if m in body else m + "\n" + body
+    return body if first_line(body) == m else m + "\n" + body
+
+
+def fail(message):
+    """One line on stderr, exit 1."""
+    raise SystemExit("carbon-show comment: " + " ".join(str(message).split()))
+
+
+class HttpError(Exception):
+    def __init__(self, method, url, code, detail):
+        super().__init__("%s %s: HTTP %d %s" % (method, url, code, detail))
+        self.code = code
 
 
 class Api:
-    """A small JSON-over-HTTP client; with dry_run, prints each request instead."""
+    """A small JSON-over-HTTP client; with dry_run, prints each request instead.
+
+    Absolute URLs (pagination) are followed only on the base URL's own scheme and host, so the
+    token never goes anywhere else."""
 
     def __init__(self, base, headers, dry_run, out):
         self.base = base.rstrip("/")
+        self.origin = origin(self.base)
         self.headers = headers
         self.dry_run = dry_run
         self.out = out
 
+    def same_origin(self, url):
+        return origin(url) == self.origin
+
     def request(self, method, path, body=None):
-        url = path if path.startswith("http") else self.base + path
+        url = path if "://" in path else self.base + path
+        if not self.same_origin(url):
+            fail("refusing %s %s: not the API's own host %s" % (method, url, self.origin))
         data = None if body is None else json.dumps(body).encode()
         if self.dry_run:
             line = "%s %s" % (method, url)
@@ -66,10 +114,15 @@ class Api:
                 text = resp.read().decode()
                 return (json.loads(text) if text else None), dict(resp.headers)
         except urllib.error.HTTPError as e:
-            detail = e.read().decode(errors="replace")[:300].replace("\n", " ")
-            raise SystemExit("carbon-show comment: %s %s: HTTP %d %s" % (method, url, e.code, detail))
+            detail = e.read().decode(errors="replace")[:300]
+            raise HttpError(method, url, e.code, " ".join(detail.split()))
         except urllib.error.URLError as e:
-            raise SystemExit("carbon-show comment: %s %s: %s" % (method, url, e.reason))
+            fail("%s %s: %s" % (method, url, e.reason))
+
+
+def origin(url):
+    u = urllib.parse.urlsplit(url)
+    return "%s://%s" % (u.scheme.lower(), u.netloc.lower())
 
 
 def next_link(headers):
@@ -81,6 +134,56 @@ def next_link(headers):
     return None
 
 
+def call(api, method, path, body=None):
+    """api.request, with an HTTP error as one line and exit 1."""
+    try:
+        return api.request(method, path, body)
+    except HttpError as e:
+        fail(e)
+
+
+def github_identity(api, args):
+    """The login whose comments are this script's own."""
+    if args.commenter:
+        return args.commenter
+    if api.dry_run:
+        api.request("GET", "/user")
+        return GITHUB_BOT
+    try:
+        user, _ = api.request("GET", "/user")
+    except HttpError as e:
+        if e.code != 403:  # 403: an installation token (GITHUB_TOKEN) cannot read /user
+            fail(e)
+        return GITHUB_BOT
+    return (user or {}).get("login") or GITHUB_BOT
+
+
+def github_find(api, repo, number, me, m):
+    """This script's own sticky comment on the pull request, or None."""
+    url = "/repos/%s/issues/%s/comments?per_page=100" % (repo, number)
+    while url:
+        comments, headers = call(api, "GET", url)
+        for c in comments or []:
+            login = ((c.get("user") or {}).get("login") or "").lower()
+            if login == me.lower() and first_line(c.get("body")) == m:
+                return c
+        url = next_link(headers)
+        if url and not api.same_origin(url):
+            print("carbon-show comment: ignored a next page on another host (%s): "
+                  "not the API's own %s" % (origin(url), api.origin), file=sys.stderr)
+            url = None
+    return None
+
+
+def read_only(e, body, out):
+    """A write the token may not make (a fork's pull request): say so, do not fail."""
+    where = "the job summary" if os.environ.get("GITHUB_STEP_SUMMARY") else "stdout"
+    print("carbon-show comment: cannot comment (%s): the token is read-only, as on a pull "
+          "request from a fork; the comment is in %s instead" % (e, where), file=sys.stderr)
+    if where == "stdout":
+        out.write(body + "\n")
+
+
 def github(args, body, out):
     token = os.environ.get("GITHUB_TOKEN", "")
     repo = os.environ.get("GITHUB_REPOSITORY", "")
@@ -89,14 +192,12 @@ def github(args, body, out):
         print("carbon-show comment: not a pull request: no comment posted", file=out)
         return
     if not repo:
-        raise SystemExit("carbon-show comment: GITHUB_REPOSITORY is not set")
+        fail("GITHUB_REPOSITORY is not set")
     if not token and not args.dry_run:
-        raise SystemExit("carbon-show comment: GITHUB_TOKEN is not set")
+        fail("GITHUB_TOKEN is not set")
     if len(body) > GITHUB_LIMIT:
-        raise SystemExit(
-            "carbon-show comment: the comment is %d characters, over GitHub's %d: lower --max-chars"
-            % (len(body), GITHUB_LIMIT)
-        )
+        fail("the comment is %d characters, over GitHub's %d: lower --max-chars"
+             % (len(body), GITHUB_LIMIT))
     api = Api(
         os.environ.get("GITHUB_API_URL", "https://api.github.com"),
         {
@@ -108,21 +209,35 @@ def github(args, body, out):
         args.dry_run,
         out,
     )
-    m = marker(args.tag)
-    url = "/repos/%s/issues/%s/comments?per_page=100" % (repo, number)
-    found = None
-    while url and found is None:
-        comments, headers = api.request("GET", url)
-        found = next((c for c in comments or [] if m in (c.get("body") or "")), None)
-        url = next_link(headers)
-    if found is not None:
-        api.request("PATCH", "/repos/%s/issues/comments/%s" % (repo, found["id"]), {"body": body})
-        action, cid = "updated", found["id"]
-    else:
-        made, _ = api.request("POST", "/repos/%s/issues/%s/comments" % (repo, number), {"body": body})
-        action, cid = "created", made.get("id")
-    print("carbon-show comment: %s comment %s on #%s" % (action, cid, number), file=out)
+    me = github_identity(api, args)
+    found = github_find(api, repo, number, me, marker(args.tag))
+    try:
+        if found is not None:
+            api.request("PATCH", "/repos/%s/issues/comments/%s" % (repo, found["id"]), {"body": body})
+            action, cid = "updated", found["id"]
+        else:
+            made, _ = api.request("POST", "/repos/%s/issues/%s/comments" % (repo, number), {"body": body})
+            action, cid = "created", made.get("id")
+    except HttpError as e:
+        if e.code != 403:
+            fail(e)
+        return read_only(e, body, out)
+    print("carbon-show comment: %s comment %s on #%s as %s" % (action, cid, number, me), file=out)
     write_output("comment-id", cid)
+
+
+def gitlab_find(api, base, me, m):
+    """This script's own sticky note on the merge request, or None."""
+    page = 1
+    while True:
+        notes, _ = call(api, "GET", "%s?per_page=100&page=%d" % (base, page))
+        for n in notes or []:
+            author = (n.get("author") or {}).get("id")
+            if not n.get("system") and author == me and first_line(n.get("body")) == m:
+                return n
+        if len(notes or []) < 100:
+            return None
+        page += 1
 
 
 def gitlab(args, body, out):
@@ -133,35 +248,35 @@ def gitlab(args, body, out):
         print("carbon-show comment: not a merge request pipeline: no comment posted", file=out)
         return
     if not project:
-        raise SystemExit("carbon-show comment: CI_PROJECT_ID is not set")
+        fail("CI_PROJECT_ID is not set")
     if not token and not args.dry_run:
-        raise SystemExit("carbon-show comment: GITLAB_TOKEN is not set (a token with the api scope)")
+        fail("GITLAB_TOKEN is not set (a token with the api scope)")
     if len(body) > GITLAB_LIMIT:
-        raise SystemExit(
-            "carbon-show comment: the comment is %d characters, over GitLab's %d: lower --max-chars"
-            % (len(body), GITLAB_LIMIT)
-        )
+        fail("the comment is %d characters, over GitLab's %d: lower --max-chars"
+             % (len(body), GITLAB_LIMIT))
     api = Api(
         os.environ.get("CI_API_V4_URL", "https://gitlab.com/api/v4"),
         {"PRIVATE-TOKEN": token, "User-Agent": "carbon-show-comment"},
         args.dry_run,
         out,
     )
-    m = marker(args.tag)
+    user, _ = call(api, "GET", "/user")
+    me = user.get("id") if isinstance(user, dict) else None
+    if me is None and not api.dry_run:
+        fail("GET %s/user did not name the token's user: cannot tell its own note apart" % api.base)
     base = "/projects/%s/merge_requests/%s/notes" % (project, number)
-    found, page = None, 1
-    while found is None:
-        notes, _ = api.request("GET", "%s?per_page=100&page=%d" % (base, page))
-        found = next((n for n in notes or [] if m in (n.get("body") or "")), None)
-        if len(notes or []) < 100:
-            break
-        page += 1
-    if found is not None:
-        api.request("PUT", "%s/%s" % (base, found["id"]), {"body": body})
-        action, cid = "updated", found["id"]
-    else:
-        made, _ = api.request("POST", base, {"body": body})
-        action, cid = "created", made.get("id")
+    found = gitlab_find(api, base, me, marker(args.tag))
+    try:
+        if found is not None:
+            api.request("PUT", "%s/%s" % (base, found["id"]), {"body": body})
+            action, cid = "updated", found["id"]
+        else:
+            made, _ = api.request("POST", base, {"body": body})
+            action, cid = "created", made.get("id")
+    except HttpError as e:
+        if e.code != 403:
+            fail(e)
+        return read_only(e, body, out)
     print("carbon-show comment: %s note %s on !%s" % (action, cid, number), file=out)
 
 
@@ -187,6 +302,27 @@ def write_output(name, value):
             f.write("%s=%s\n" % (name, value))
 
 
+def carbon_show_command(args, platform, md):
+    """The carbon-show command line: Markdown into `md`, the platform's comment limit."""
+    cmd = [args.carbon_show, "--format", "markdown", "--output", md]
+    if args.fail_over:
+        cmd += ["--fail-over", args.fail_over]
+    if args.tag:
+        cmd += ["--comment-tag", args.tag]
+    extra = shlex.split(args.args)
+    caller_sets_limit = os.environ.get("CARBON_SHOW_MAX_CHARS") or any(
+        a == "--max-chars" or a.startswith("--max-chars=") for a in extra
+    )
+    if not caller_sets_limit:
+        limit = GITLAB_LIMIT if platform == "gitlab" else GITHUB_LIMIT
+        cmd += ["--max-chars", str(limit)]
+    return cmd + extra + [args.plan]
+
+
+def without_tokens(environ):
+    return {k: v for k, v in environ.items() if k not in TOKEN_VARIABLES}
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("plan", help="plan JSON (tofu show -json plan.tfplan)")
@@ -196,24 +332,25 @@ def main(argv=None):
     p.add_argument("--tag", default="", help="tells several sticky comments of one PR apart")
     p.add_argument("--pr", default="", help="the PR/MR number (default: from the CI's environment)")
     p.add_argument("--platform", choices=["auto", "github", "gitlab"], default="auto")
+    p.add_argument("--commenter", default="",
+                   help="GitHub login whose comment is updated (default: GET /user, else %s)"
+                   % GITHUB_BOT)
     p.add_argument("--no-comment", action="store_true", help="render and gate only")
     p.add_argument("--dry-run", action="store_true", help="print the HTTP requests, send none")
     p.add_argument("--output", default="", help="also keep the Markdown in this file")
     p.add_argument("--args", default="", help="more carbon-show arguments, one string (shell words)")
     args = p.parse_args(argv)
     out = sys.stdout
+    platform = args.platform
+    if platform == "auto":
+        platform = "gitlab" if os.environ.get("GITLAB_CI") else "github"
 
     md = args.output or os.path.join(tempfile.mkdtemp(prefix="carbon-show-"), "comment.md")
-    cmd = [args.carbon_show, "--format", "markdown", "--output", md]
-    if args.fail_over:
-        cmd += ["--fail-over", args.fail_over]
-    if args.tag:
-        cmd += ["--comment-tag", args.tag]
-    cmd += shlex.split(args.args) + [args.plan]
+    cmd = carbon_show_command(args, platform, md)
     try:
-        code = subprocess.call(cmd)
+        code = subprocess.call(cmd, env=without_tokens(os.environ))
     except OSError as e:
-        raise SystemExit("carbon-show comment: cannot run %s: %s" % (args.carbon_show, e))
+        fail("cannot run %s: %s" % (args.carbon_show, e))
     if code not in (0, 3):
         print("carbon-show comment: carbon-show exited %d: no comment posted" % code, file=sys.stderr)
         return code
@@ -224,9 +361,6 @@ def main(argv=None):
         with open(summary, "a", encoding="utf-8") as f:
             f.write(body + "\n")
     if not args.no_comment:
-        platform = args.platform
-        if platform == "auto":
-            platform = "gitlab" if os.environ.get("GITLAB_CI") else "github"
         (gitlab if platform == "gitlab" else github)(args, body, out)
     if code == 3:
         print("carbon-show comment: the plan is over the --fail-over budget (exit 3)", file=sys.stderr)
