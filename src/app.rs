@@ -130,7 +130,7 @@ fn load_engine(c: &CarbonOptions) -> Result<mapping::Engine, Error> {
     mapping::check_data_dirs(&c.data_dirs)?;
     let engine = mapping::load(&c.mapping_dirs, &*resolver(&c.data_dirs))?;
     for d in engine.user_filter_errors() {
-        eprintln!("carbon-show: warning: {d} (this filter yields nothing)");
+        crate::escape::eprint(&format!("warning: {d} (this filter yields nothing)"));
     }
     phase("  load mappings", t);
     Ok(engine)
