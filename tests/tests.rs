@@ -9,6 +9,7 @@ mod color;
 mod common;
 mod coverage;
 mod data;
+mod escaping;
 mod figures;
 mod golden;
 mod impact;
