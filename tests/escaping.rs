@@ -9,10 +9,10 @@ use crate::common::{bin, render, stderr, stdout};
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
-/// A region that clears the line it is on and the one above (a "will be destroyed" header),
+/// A region that clears the line it is on and the three above (a "will be destroyed" header),
 /// sets the clipboard (OSC 52), opens a link (OSC 8), rings, reverses the text, and starts a
 /// workflow command on a line of its own.
-const EVIL_REGION: &str = "us-east-1\r\u{1b}[2K\u{1b}[1A\u{1b}[2K\u{1b}]52;c;ZXZpbA==\u{7}\
+const EVIL_REGION: &str = "us-east-1\r\u{1b}[2K\u{1b}[1A\u{1b}[2K\u{1b}[1A\u{1b}[2K\u{1b}[1A\u{1b}[2K\u{1b}]52;c;ZXZpbA==\u{7}\
      \u{1b}]8;;https://evil.example\u{1b}\\x\u{9b}2J\u{7f}\u{85}\u{202e}\u{2066}\u{200f}\u{61c}\
      \n::error::pwned";
 
