@@ -116,6 +116,23 @@ fn a_control_sequence_in_a_region_reached_the_terminal() {
 }
 
 #[test]
+fn a_forged_address_in_a_state_document_reached_the_terminal() {
+    let address = evil_address(EVIL_KEY);
+    let doc = json!({"format_version": "1.0", "values": {"root_module": {"resources": [
+        {"address": address, "mode": "managed", "type": "aws_instance", "name": "evil",
+         "index": EVIL_KEY, "provider_name": "registry.terraform.io/hashicorp/aws",
+         "values": {"instance_type": EVIL_TYPE}}]}}});
+    let o = render(&doc.to_string(), &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert_no_raw_control("state output", &out);
+    assert!(
+        out.contains(r#"# aws_instance.evil["k\n::error::z"#),
+        "{out}"
+    );
+}
+
+#[test]
 fn explain_printed_the_region_and_machine_type_raw() {
     let doc = hostile(EVIL_REGION, EVIL_KEY, EVIL_TYPE).to_string();
     let path = write_temp("explain.json", &doc);

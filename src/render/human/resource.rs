@@ -135,11 +135,11 @@ impl HumanRenderer<'_> {
                     )),
                     "delete_because_no_move_target" => b.push_str(&format!(
                         "\n  # (because {prev} was moved to {}, which is not in configuration)",
-                        rc.address
+                        crate::escape::line(&rc.address)
                     )),
                     "delete_because_no_module" => b.push_str(&format!(
                         "\n  # (because {} is not in configuration)",
-                        rc.module_address.as_deref().unwrap_or("")
+                        crate::escape::line(rc.module_address.as_deref().unwrap_or(""))
                     )),
                     "delete_because_wrong_repetition" => match &rc.index {
                         Value::Null => {
