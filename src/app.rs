@@ -581,7 +581,8 @@ pub fn check_mappings(
     for dir in dirs {
         for d in mapping::check(dir, &*resolver)? {
             errors += 1;
-            text.push_str(&format!("{d}\n"));
+            // file names and mapping text from the repository: one line each (`crate::escape`)
+            text.push_str(&format!("{}\n", crate::escape::line(&d.to_string())));
         }
     }
     let summary = format!("{} folder(s) checked: {errors} error(s)\n", dirs.len());

@@ -423,6 +423,31 @@ fn a_mapping_file_name_with_a_line_break_put_an_error_line_on_stderr() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `mappings check` prints one diagnostic a line (on stdout, which a CI runner also reads for
+/// workflow commands).
+#[test]
+fn a_mapping_file_name_with_a_line_break_put_an_error_line_in_mappings_check() {
+    let dir = std::env::temp_dir().join(format!("carbon-show-esc-{}-check", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("aws")).unwrap();
+    std::fs::write(
+        dir.join("aws/x\n::error::pwned\u{1b}[2J.yaml"),
+        "compute_resource: [\n",
+    )
+    .unwrap();
+    let o = bin()
+        .args(["mappings", "check"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(8), "{}", stderr(&o));
+    assert!(out.contains(r"x\n::error::pwned\x1b[2J.yaml"), "{out}");
+    assert!(!out.lines().any(|l| l.starts_with("::")), "{out}");
+    assert_no_raw_control("mappings check", &out);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 // ------------------------------------------------------------------ --max-chars
 
 fn long_types(n: usize, len: usize) -> Value {
