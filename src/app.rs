@@ -130,7 +130,7 @@ fn load_engine(c: &CarbonOptions) -> Result<mapping::Engine, Error> {
     mapping::check_data_dirs(&c.data_dirs)?;
     let engine = mapping::load(&c.mapping_dirs, &*resolver(&c.data_dirs))?;
     for d in engine.user_filter_errors() {
-        eprintln!("carbon-show: warning: {d} (this filter yields nothing)");
+        crate::escape::eprint(&format!("warning: {d} (this filter yields nothing)"));
     }
     phase("  load mappings", t);
     Ok(engine)
@@ -581,7 +581,8 @@ pub fn check_mappings(
     for dir in dirs {
         for d in mapping::check(dir, &*resolver)? {
             errors += 1;
-            text.push_str(&format!("{d}\n"));
+            // file names and mapping text from the repository: one line each (`crate::escape`)
+            text.push_str(&format!("{}\n", crate::escape::line(&d.to_string())));
         }
     }
     let summary = format!("{} folder(s) checked: {errors} error(s)\n", dirs.len());

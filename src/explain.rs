@@ -37,6 +37,9 @@ pub fn run(
         Some(h) => h.redact(&text).unwrap_or(text),
         None => text,
     };
+    // the address, reasons, region and machine type come from the plan: escaped for the
+    // terminal, after redaction (which matches the raw values)
+    let text = crate::escape::lines(&text);
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(Error::Io {
             path: "<stdout>".into(),
@@ -123,8 +126,12 @@ fn side(out: &mut dyn Write, name: &str, p: &Priced, period: Period) -> io::Resu
         out,
         "== {name}: provider {} · region {} · machine type {}",
         p.provider,
-        p.region.as_deref().unwrap_or("unknown"),
-        p.machine_type.as_deref().unwrap_or("none"),
+        p.region
+            .as_deref()
+            .map_or("unknown".into(), crate::escape::value),
+        p.machine_type
+            .as_deref()
+            .map_or("none".into(), crate::escape::value),
     )?;
     writeln!(out, "inputs (one instance):")?;
     writeln!(out, "  instances = {}", p.instances)?;

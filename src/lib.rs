@@ -16,6 +16,7 @@ pub mod config;
 pub mod data;
 pub mod differ;
 pub mod error;
+pub mod escape;
 pub mod estimate;
 pub mod explain;
 pub mod mapping;

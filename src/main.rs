@@ -102,10 +102,12 @@ static STDOUT_AT_START: extern "C" fn(
     *const *const libc::c_char,
 ) = record_stdout_at_start;
 
-/// One line on stderr and the error's exit code.
+/// One line on stderr and the error's exit code. The message names files and quotes text from
+/// the plan or the repository: its line breaks and controls are escaped, so that it stays one
+/// line under carbon-show's prefix (`carbon_show::escape::stderr_line`).
 fn fail(e: carbon_show::error::Error) -> std::process::ExitCode {
     let code = e.exit_code();
     let err = anyhow::Error::new(e);
-    eprintln!("carbon-show: {err}");
+    carbon_show::escape::eprint(&err.to_string());
     std::process::ExitCode::from(code as u8)
 }

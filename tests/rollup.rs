@@ -353,7 +353,7 @@ fn rollup_markdown_has_the_module_table_and_each_modules_resources() {
         "{md}"
     );
     let eu = md
-        .find("<details><summary>module.eu: +10.2 kgCO2eq per month, 3 resources</summary>")
+        .find("<details><summary><code>module.eu</code>: +10.2 kgCO2eq per month, 3 resources</summary>")
         .expect("module.eu's resources folded");
     let eu = &md[eu..eu + md[eu..].find("</details>").unwrap()];
     assert!(

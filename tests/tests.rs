@@ -10,6 +10,7 @@ mod comment;
 mod common;
 mod coverage;
 mod data;
+mod escaping;
 mod fake_http;
 mod figures;
 mod golden;

@@ -16,8 +16,16 @@ const INDENT: usize = 4;
 /// `detail` adds the parenthesis after the name.
 fn phrase(a: &Alternative, period: Period, detail: bool, share: bool) -> String {
     let name = match a.kind {
-        AlternativeKind::Region => format!("in {}", a.region.as_deref().unwrap_or("?")),
-        AlternativeKind::Arm => format!("as {}", a.machine_type.as_deref().unwrap_or("?")),
+        AlternativeKind::Region => format!(
+            "in {}",
+            a.region.as_deref().map_or("?".into(), crate::escape::value)
+        ),
+        AlternativeKind::Arm => format!(
+            "as {}",
+            a.machine_type
+                .as_deref()
+                .map_or("?".into(), crate::escape::value)
+        ),
     };
     let why = match a.kind {
         AlternativeKind::Region => a
@@ -147,8 +155,9 @@ pub fn write_what_if(
 ) -> io::Result<()> {
     writeln!(out)?;
     for (i, l) in what_if_lines(w, actual, period).iter().enumerate() {
+        let l = crate::escape::line(l);
         if i == 0 {
-            writeln!(out, "{}", theme.paint(theme.bold, l))?;
+            writeln!(out, "{}", theme.paint(theme.bold, &l))?;
         } else {
             writeln!(out, "{l}")?;
         }

@@ -362,10 +362,9 @@ fn go_quote_into(out: &mut String, s: &str) {
     out.push('"');
 }
 
+/// Go's `!strconv.IsPrint` (one predicate for every destination, [`crate::escape`]).
 fn is_go_unprintable(c: char) -> bool {
-    c.is_control()
-        || (c.is_whitespace() && c != ' ')
-        || matches!(c as u32, 0xad | 0x200b..=0x200f | 0x2028..=0x202e | 0x2060..=0x2064 | 0xfeff)
+    crate::escape::unprintable(c)
 }
 
 /// HCL identifiers are printed bare, anything else quoted.

@@ -262,7 +262,7 @@ fn stop_slot(s: &Slot, breach: Breach) -> ! {
     };
     let resource = s.resource.lock().map(|r| r.clone()).unwrap_or_default();
     let line = message(&location(s.fid.load(Ordering::Relaxed)), &what, &resource);
-    eprintln!("carbon-show: {line} (see --mapping-budget)");
+    crate::escape::eprint(&format!("{line} (see --mapping-budget)"));
     std::process::exit(crate::error::ExitCode::Mapping as i32)
 }
 

@@ -177,7 +177,8 @@ fn hardware(s: &Side) -> [(&'static str, f64, &'static str, u8); 5] {
 
 fn place(s: &Side) -> String {
     match &s.region {
-        Some(r) => r.to_string(),
+        // a region from the plan, quoted as Terraform quotes it when it holds a control
+        Some(r) => crate::escape::value(r).into_owned(),
         None => "region unknown".into(),
     }
 }
@@ -311,12 +312,19 @@ impl<'r> CarbonAnnotator<'r> {
         }
     }
 
+    /// The lines of one resource, each escaped for the terminal ([`crate::escape::line`]):
+    /// reasons, assumptions and warnings quote the plan and the mappings.
     fn lines(&self, r: &ResourceReport) -> Vec<String> {
         let mut l = annotation(r, self.period);
         if self.alternatives {
             l.extend(crate::alternatives::words::arrow_line(r, self.period));
         }
-        l
+        l.into_iter()
+            .map(|line| match crate::escape::line(&line) {
+                std::borrow::Cow::Borrowed(_) => line,
+                std::borrow::Cow::Owned(escaped) => escaped,
+            })
+            .collect()
     }
 
     fn lines_of(&self, address: &str) -> Vec<String> {

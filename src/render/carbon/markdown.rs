@@ -163,8 +163,68 @@ fn chars(s: &str) -> usize {
 /// The comment within the budget. Over it, the least important goes first: the plan is cut
 /// between lines (its code fence and fold stay closed, a note says how much is left out),
 /// then the modules' folded resources, the folded rows, the module table and the top rows
-/// are cut from the smallest change up (a note says how many). The headline, the totals and what was not counted always stay.
+/// are cut from the smallest change up (a note says how many). The headline, the totals and
+/// what was not counted stay unless they alone pass the budget: then [`guard`] cuts the comment
+/// between lines, so that it never passes `--max-chars`.
 pub fn fit(s: &Summary, plan: PlanText, opts: &CommentOptions) -> String {
+    let text = fit_sections(s, plan, opts);
+    match opts.max_chars {
+        Some(max) => guard(text, max),
+        None => text,
+    }
+}
+
+/// The last resort of [`fit`]: the comment's whole lines from the start while they fit, the
+/// open code fence and folds closed after them, and a note. (Plan text is on one line in a
+/// code span, or in the fenced block, so no construct is cut open.)
+fn guard(text: String, max: usize) -> String {
+    if chars(&text) <= max {
+        return text;
+    }
+    let note = format!(
+        "\n*The rest of the comment is left out to stay within {max} characters \
+         (`--max-chars`).*\n"
+    );
+    // what closes the constructs open after a line: the fence, then each fold
+    let closers = |fence: &Option<String>, folds: usize| {
+        let mut c = fence.as_ref().map_or(String::new(), |f| format!("{f}\n"));
+        c.push_str(&"\n</details>\n".repeat(folds));
+        c
+    };
+    let (mut out, mut used) = (String::new(), 0);
+    let (mut fence, mut folds): (Option<String>, usize) = (None, 0);
+    for l in text.split_inclusive('\n') {
+        let (mut f, mut d) = (fence.clone(), folds);
+        let bare = l.trim_end_matches('\n');
+        match &f {
+            Some(open) if bare == open => f = None,
+            Some(_) => {}
+            None if bare.starts_with("```") => {
+                f = Some("`".repeat(crate::escape::longest_run(bare, '`')));
+            }
+            None => {
+                d += bare.matches("<details>").count();
+                d = d.saturating_sub(bare.matches("</details>").count());
+            }
+        }
+        let n = chars(l) + usize::from(!l.ends_with('\n'));
+        if used + n + chars(&closers(&f, d)) + chars(&note) > max {
+            break;
+        }
+        out.push_str(l);
+        if !l.ends_with('\n') {
+            out.push('\n');
+        }
+        used += n;
+        (fence, folds) = (f, d);
+    }
+    out.push_str(&closers(&fence, folds));
+    out.push_str(&note);
+    out
+}
+
+/// The sections within the budget, as far as leaving out rows and plan lines goes.
+fn fit_sections(s: &Summary, plan: PlanText, opts: &CommentOptions) -> String {
     let mut parts = sections(s, plan, opts);
     let Some(max) = opts.max_chars else {
         return join(&parts);
@@ -262,8 +322,9 @@ fn plan_fold_within(s: &Summary, plan: PlanText, whole: String, room: usize, max
         return whole;
     }
     let summary = fold_summary(s, plan);
-    let fence = fence_for(plan.text);
-    let lines: Vec<&str> = plan.text.split_inclusive('\n').collect();
+    let text = crate::escape::fenced(plan.text);
+    let fence = fence_for(&text);
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
     let head = format!("<details><summary>{summary}</summary>\n\n{fence}text\n");
     let tail = |left: usize| {
         format!(
@@ -535,7 +596,7 @@ fn not_counted(s: &Summary) -> Option<String> {
                 .map(|t| code_type_count(t))
                 .collect()
         } else {
-            s.unsupported.iter().map(|a| code(a)).collect()
+            s.unsupported.iter().map(|a| code_text(a)).collect()
         };
         parts.push(format!(
             "{} unsupported, no mapping covers them: {}",
@@ -547,7 +608,7 @@ fn not_counted(s: &Summary) -> Option<String> {
         let names: Vec<String> = s
             .unsupported_reasons
             .iter()
-            .map(|n| format!("{} ({})", code(&n.label), escape(&n.reason)))
+            .map(|n| format!("{} ({})", code_text(&n.label), code_text(&n.reason)))
             .collect();
         parts.push(format!(
             "{} unsupported, no sourced method: {}",
@@ -559,7 +620,7 @@ fn not_counted(s: &Summary) -> Option<String> {
         let names: Vec<String> = s
             .not_estimated
             .iter()
-            .map(|n| format!("{} ({})", code(&n.label), escape(&n.reason)))
+            .map(|n| format!("{} ({})", code_text(&n.label), code_text(&n.reason)))
             .collect();
         parts.push(format!(
             "{} not estimated, a figure was missing: {}",
@@ -591,10 +652,12 @@ fn fold_summary(s: &Summary, plan: PlanText) -> String {
 
 fn plan_fold(s: &Summary, plan: PlanText) -> String {
     let summary = fold_summary(s, plan);
-    let fence = fence_for(plan.text);
+    // no HTML comment (a marker) from the plan in the comment's raw text
+    let text = crate::escape::fenced(plan.text);
+    let fence = fence_for(&text);
     let mut out = format!("<details><summary>{summary}</summary>\n\n{fence}text\n");
-    out.push_str(plan.text);
-    if !plan.text.ends_with('\n') {
+    out.push_str(&text);
+    if !text.ends_with('\n') {
         out.push('\n');
     }
     out.push_str(&format!("{fence}\n\n</details>\n"));
@@ -606,38 +669,39 @@ fn more_resources(n: usize) -> String {
     format!("{n} more resource{}", if n == 1 { "" } else { "s" })
 }
 
-/// An address in a code span, safe in a table cell: on one line (a raw newline would end the
-/// row), no backtick to close the span or open a fence, no `|` to split the cell.
+/// Plan text (an address, a label) in a code span, safe in a table cell: on one line (a raw
+/// newline would end the row), a fence no backtick run inside can close, no `|` to split the
+/// cell ([`crate::escape::code_span`]).
 pub(super) fn code(address: &str) -> String {
-    format!(
-        "`{}`",
-        one_line(address).replace('`', "'").replace('|', "\\|")
-    )
+    crate::escape::code_span(address, true)
 }
 
-/// Control characters (newlines first) written as escapes, so text stays on its line.
-fn one_line(s: &str) -> String {
-    s.chars()
-        .map(|c| match c {
-            '\n' => "\\n".to_string(),
-            '\r' => "\\r".to_string(),
-            c if c.is_control() => c.escape_unicode().to_string(),
-            c => c.to_string(),
-        })
-        .collect()
+/// Plan or repository text (an address, a reason quoting a machine type) in a code span in
+/// running text: no link, image, autolink, HTML, mention or reference can form from it.
+pub(super) fn code_text(text: &str) -> String {
+    crate::escape::code_span(text, false)
 }
 
 /// `aws_lambda_function ×2` with the type in a code span.
 fn code_type_count(t: &str) -> String {
     match t.rsplit_once(' ') {
-        Some((ty, n)) => format!("{} {n}", code(ty)),
-        None => code(t),
+        Some((ty, n)) => format!("{} {n}", code_text(ty)),
+        None => code_text(t),
     }
 }
 
-/// Escapes text for a Markdown table cell or HTML summary.
+/// Plan text inside an HTML block (a fold's `<summary>`): in `<code>`, entity-escaped, on one
+/// line and shortened, so that no tag, mention or reference forms from it.
+pub(super) fn html_code(text: &str) -> String {
+    let text = crate::escape::line(text);
+    let text = crate::escape::middle(&text, crate::escape::MARKDOWN_SPAN);
+    format!("<code>{}</code>", escape(&text))
+}
+
+/// Escapes carbon-show's own text for a Markdown table cell or HTML summary (plan text goes in
+/// a code span: [`code`], [`code_text`], [`html_code`]).
 pub(super) fn escape(s: &str) -> String {
-    one_line(s)
+    crate::escape::line(s)
         .replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -673,13 +737,17 @@ mod tests {
     #[test]
     fn cells_escape_markup() {
         assert_eq!(escape("a|b<c>&"), "a\\|b&lt;c&gt;&amp;");
-        assert_eq!(code("a.b[\"x|`\"]"), "`a.b[\"x\\|'\"]`");
+        assert_eq!(code("a.b[\"x|`\"]"), "``a.b[\"x\\|`\"]``");
+        assert_eq!(
+            html_code("module.a[\"<b>@o/t\"]"),
+            "<code>module.a[\"&lt;b&gt;@o/t\"]</code>"
+        );
     }
 
     #[test]
     fn a_raw_newline_in_an_address_broke_the_table() {
-        assert_eq!(code("a.b[\"x\n|```y\"]"), "`a.b[\"x\\n\\|'''y\"]`");
-        assert_eq!(escape("a\r\nb\u{7}"), "a\\r\\nb\\u{7}");
+        assert_eq!(code("a.b[\"x\n|```y\"]"), "````a.b[\"x\\n\\|```y\"]````");
+        assert_eq!(escape("a\r\nb\u{7}"), "a\\r\\nb\\a");
     }
 
     #[test]

@@ -310,9 +310,14 @@ fn details(s: &Summary, r: &Row) -> String {
             )
         });
     }
+    // the module's address comes from the plan: in `<code>`, escaped
+    let name = match (r.module.address.as_str(), r.module.instances) {
+        ("", _) => super::markdown::escape(&r.label),
+        (a, 1) => super::markdown::html_code(a),
+        (a, n) => format!("{} ×{n}", super::markdown::html_code(a)),
+    };
     format!(
-        "<details><summary>{}: {figure} per {}, {}</summary>\n\n{body}\n</details>\n",
-        super::markdown::escape(&r.label),
+        "<details><summary>{name}: {figure} per {}, {}</summary>\n\n{body}\n</details>\n",
         s.period_name(),
         resources(r.count())
     )

@@ -545,8 +545,10 @@ pub fn write_human(s: &Summary, theme: &Theme, out: &mut dyn Write) -> io::Resul
     writeln!(out)?;
     for l in &lines {
         for (tone, text) in l {
+            // labels and reasons quote the plan: escaped for the terminal
+            let text = crate::escape::line(text);
             match style(theme, *tone) {
-                Some(st) => write!(out, "{}", theme.paint(st, text))?,
+                Some(st) => write!(out, "{}", theme.paint(st, &text))?,
                 None => write!(out, "{text}")?,
             }
         }

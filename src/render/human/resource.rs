@@ -58,13 +58,18 @@ impl HumanRenderer<'_> {
     }
 
     fn resource_comment(&self, rc: &ResourceChange, action: Action, cause: Cause) -> String {
+        // OpenTofu's addresses are printable (keys are quoted with escapes); a forged one is
+        // escaped for the terminal (`crate::escape`)
+        let address = crate::escape::line(&rc.address);
         let addr = match rc.deposed() {
-            Some(d) if !d.is_empty() => format!("{} (deposed object {d})", rc.address),
-            _ => rc.address.to_string(),
+            Some(d) if !d.is_empty() => {
+                format!("{address} (deposed object {})", crate::escape::line(d))
+            }
+            _ => address.into_owned(),
         };
         let reason = rc.action_reason().unwrap_or("");
         let deposed = rc.deposed().is_some_and(|d| !d.is_empty());
-        let prev = rc.previous_address().unwrap_or("");
+        let prev = crate::escape::line(rc.previous_address().unwrap_or(""));
         let mut b = String::new();
         let mut printed_moved = false;
         let terraform = self.options.flavor == Flavor::Terraform;
@@ -130,11 +135,11 @@ impl HumanRenderer<'_> {
                     )),
                     "delete_because_no_move_target" => b.push_str(&format!(
                         "\n  # (because {prev} was moved to {}, which is not in configuration)",
-                        rc.address
+                        crate::escape::line(&rc.address)
                     )),
                     "delete_because_no_module" => b.push_str(&format!(
                         "\n  # (because {} is not in configuration)",
-                        rc.module_address.as_deref().unwrap_or("")
+                        crate::escape::line(rc.module_address.as_deref().unwrap_or(""))
                     )),
                     "delete_because_wrong_repetition" => match &rc.index {
                         Value::Null => {

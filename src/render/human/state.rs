@@ -39,12 +39,16 @@ impl HumanRenderer<'_> {
                     writeln!(out)?;
                 }
                 first = false;
+                // a forged address is escaped for the terminal (`crate::escape`)
+                let address = crate::escape::line(&r.address);
                 match r.deposed_key.as_deref() {
-                    Some(k) if !k.is_empty() => {
-                        write!(out, "# {}: (deposed object {k})", r.address)?
-                    }
-                    _ if r.tainted => write!(out, "# {}: (tainted)", r.address)?,
-                    _ => write!(out, "# {}:", r.address)?,
+                    Some(k) if !k.is_empty() => write!(
+                        out,
+                        "# {address}: (deposed object {})",
+                        crate::escape::line(k)
+                    )?,
+                    _ if r.tainted => write!(out, "# {address}: (tainted)")?,
+                    _ => write!(out, "# {address}:")?,
                 }
                 writeln!(out)?;
                 let key = r.deposed_key.as_deref().filter(|k| !k.is_empty());

@@ -47,12 +47,14 @@ fn is_plain(v: &str) -> bool {
     )
 }
 
-/// A string scalar: plain when safe, else double-quoted (JSON escaping is valid YAML).
+/// A string scalar: plain when safe, else double-quoted with every control, DEL, C1, line
+/// separator, BOM and bidi control escaped ([`crate::escape::yaml_quoted`]): valid YAML for
+/// any string (JSON's escaping leaves DEL, NEL and U+2028 raw).
 pub(super) fn scalar_str(v: &str) -> String {
     if is_plain(v) {
         v.to_string()
     } else {
-        serde_json::to_string(v).expect("a string always serialises")
+        crate::escape::yaml_quoted(v)
     }
 }
 
