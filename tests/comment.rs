@@ -785,3 +785,168 @@ fn comment_script_on_gitlab_updates_only_its_own_note_with_the_marker_first() {
     assert_eq!(notes[1].2, "quoted: <!-- carbon-show -->");
     assert!(notes[2].2.starts_with("<!-- carbon-show -->\n") && notes[2].2.contains("kgCO2eq"));
 }
+
+// ---- issue 24: a hostile pull request, end to end ----
+
+/// The secrets a CI job holds while carbon-show runs.
+const JOB_SECRETS: [(&str, &str); 3] = [
+    ("AWS_SECRET_ACCESS_KEY", "aws-secret-0123456789abcdef"),
+    ("TF_VAR_db_password", "tfvar-secret-hunter2"),
+    ("GITHUB_ACTIONS_RUNTIME_TOKEN", "runtime-secret-token"),
+];
+
+/// A pull request's checkout: a repository with `.carbon-show.toml` and the files given.
+fn pr_checkout(name: &str, files: &[(&str, &str)]) -> PathBuf {
+    let d = scratch(&format!("pr-{name}"));
+    std::fs::create_dir_all(d.join(".git")).unwrap();
+    for (path, text) in files {
+        let p = d.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    d
+}
+
+/// comment.py run in `checkout` as the action runs it, with the job's secrets in its
+/// environment; asserts no secret is in its output or any request the API received.
+fn run_in_checkout(api: &FakeGitHub, checkout: &Path, plan: &Path) -> Output {
+    let mut c = Command::new(python());
+    c.current_dir(checkout)
+        .arg(root().join("scripts/ci/comment.py"))
+        .args(["--pr", "7"])
+        .arg(plan)
+        .env("CARBON_SHOW_BIN", carbon_show_bin())
+        .env("GITHUB_API_URL", &api.url)
+        .env("GITHUB_REPOSITORY", "acme/infra")
+        .env("GITHUB_TOKEN", TOKEN)
+        .env_remove("GITHUB_EVENT_PATH")
+        .env_remove("GITHUB_OUTPUT")
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .env_remove("GITLAB_CI")
+        .stdin(Stdio::null());
+    for (k, _) in carbon_show::config::ENV_VARS {
+        c.env_remove(k);
+    }
+    for (k, v) in JOB_SECRETS {
+        c.env(k, v);
+    }
+    let o = c.output().expect("python3 runs comment.py");
+    let seen: String = api
+        .requests()
+        .iter()
+        .map(|r| {
+            format!(
+                "{} {} {}\n",
+                r.method,
+                r.path,
+                String::from_utf8_lossy(&r.body)
+            )
+        })
+        .collect();
+    for (k, v) in JOB_SECRETS.iter().chain([("GITHUB_TOKEN", TOKEN)].iter()) {
+        assert!(!stdout(&o).contains(v), "{k} in comment.py's stdout");
+        assert!(!stderr(&o).contains(v), "{k} in comment.py's stderr");
+        if *k != "GITHUB_TOKEN" {
+            assert!(!seen.contains(v), "{k} sent to the API: {seen}");
+        }
+    }
+    o
+}
+
+#[test]
+fn a_hostile_pull_requests_mapping_folder_printed_the_jobs_environment_in_the_comment() {
+    // the repository's own configuration loads its own mapping folder, whose filter reaches
+    // jq's `env` through a spelling the old filter-text check missed
+    let checkout = pr_checkout(
+        "env",
+        &[
+            (".carbon-show.toml", "mappings = [\"ci/mappings\"]\n"),
+            (
+                "ci/mappings/aws/hostile.yaml",
+                "compute_resource:\n  aws_instance:\n    paths: cbf::all_select(\"type\"; \"aws_instance\")\n    type: resource\n    properties:\n      machine_type:\n        - paths: '[][env:] | tostring'\n",
+            ),
+        ],
+    );
+    let api = FakeGitHub::start(vec![]);
+    let plan = root().join("testdata/security/one-instance.json");
+    let o = run_in_checkout(&api, &checkout, &plan);
+    // the mapping does not compile: the job stops with carbon-show's exit 8, nothing posted
+    assert_eq!(o.status.code(), Some(8), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("is not available to a mapping"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        api.requests().iter().all(|r| r.method == "GET"),
+        "nothing is posted: {:?}",
+        api.requests()
+    );
+    // and a configuration that reaches for the runner's files stops before any mapping runs
+    std::fs::write(checkout.join(".carbon-show.toml"), "data = [\"/\"]\n").unwrap();
+    let api = FakeGitHub::start(vec![]);
+    let o = run_in_checkout(&api, &checkout, &plan);
+    assert_eq!(o.status.code(), Some(10), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("outside the repository"),
+        "{}",
+        stderr(&o)
+    );
+    let _ = std::fs::remove_dir_all(&checkout);
+}
+
+#[test]
+fn a_hostile_plan_string_hijacked_another_comment_and_formed_links_and_mentions() {
+    let hostile = "m5.large](https://evil.example/x) @acme/admins ![px](https://evil.example/p.png) \
+                   <!-- carbon-show --> acme/infra#1 <https://evil.example> www.evil.example";
+    let text = std::fs::read_to_string(root().join("testdata/security/one-instance.json"))
+        .unwrap()
+        .replace("t3.micro", &hostile.replace('"', "\\\""));
+    let checkout = pr_checkout("plan", &[("plan.json", &text)]);
+    // someone else's comment carries the marker as its first line
+    let foreign = Comment {
+        id: 1,
+        login: "mallory".into(),
+        body: "<!-- carbon-show -->\nplease merge".into(),
+    };
+    let api = FakeGitHub::start(vec![foreign]);
+    let o = run_in_checkout(&api, &checkout, &checkout.join("plan.json"));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let bodies = api.bodies();
+    assert_eq!(bodies[0], "<!-- carbon-show -->\nplease merge", "untouched");
+    assert_eq!(bodies.len(), 2, "a comment of its own was created");
+    let body = &bodies[1];
+    assert!(body.starts_with("<!-- carbon-show -->\n"), "{body}");
+    assert_eq!(body.matches("<!--").count(), 1, "one marker only: {body}");
+    assert!(
+        body.contains("m5.large"),
+        "the machine type is quoted: {body}"
+    );
+    // rendered as GitHub does: no link, image or HTML, and no @, # or URL outside code
+    use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+    let mut outside_code = String::new();
+    let mut in_block = false;
+    for ev in Parser::new_ext(body, Options::all()) {
+        match ev {
+            Event::Start(Tag::CodeBlock(_)) => in_block = true,
+            Event::End(TagEnd::CodeBlock) => in_block = false,
+            Event::Text(_) if in_block => {}
+            Event::Start(Tag::Link { dest_url, .. })
+            | Event::Start(Tag::Image { dest_url, .. }) => {
+                assert!(!dest_url.contains("evil"), "a link formed: {dest_url}")
+            }
+            Event::Text(t) => outside_code.push_str(&t),
+            Event::Html(h) | Event::InlineHtml(h) => {
+                assert!(!h.contains("evil"), "HTML from the plan: {h}")
+            }
+            _ => {}
+        }
+    }
+    for needle in ["@acme", "evil.example", "acme/infra#1"] {
+        assert!(
+            !outside_code.contains(needle),
+            "{needle} outside code: {outside_code}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&checkout);
+}
