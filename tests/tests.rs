@@ -9,6 +9,7 @@ mod color;
 mod common;
 mod coverage;
 mod data;
+mod embodied;
 mod figures;
 mod golden;
 mod impact;

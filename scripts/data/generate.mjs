@@ -771,7 +771,7 @@ if (ccfGcp.SERVER_EXPECTED_LIFESPAN !== LIFESPAN || AZURE_CLOUD_CONSTANTS.SERVER
 const partsIn = readJson(join(VENDOR, 'host_parts.json'))
 const boaParts = readJson(join(VENDOR, 'boavizta_parts.json'))
 const CCF = partsIn.ccf
-const isPlaceholderKg = (kg) => Math.abs(kg - CCF.placeholderKg) < 1e-6
+const isPlaceholderKg = (kg) => [CCF.placeholderKg, CCF.placeholderKg + CCF.additionalCpuKg].some((p) => Math.abs(kg - p) < 1e-6)
 const gpuShape = (slugs) => slugs.map((s) => {
   const canonical = gpuPower[s] ? s : curated.gpuAliases[s] ?? s
   const p = gpuPower[canonical]
@@ -789,7 +789,7 @@ function shapeOf(provider, v) {
   const ssd = partsIn.localSsd[provider]?.[v.name]
   return { vcpus: v.vcpus, memGb: gib(v.memoryMb), ssdTb: ssd ? ssd.ssdGb / 1000 : 0, ssdDrives: ssd ? ssd.drives : 0, hddTb: 0, hddDrives: 0, gpus: gpuShape(v.gpus) }
 }
-const ARM = /Graviton|Ampere|Axion|Cobalt|Grace/i
+const ARM = /Graviton|Ampere|Axion|Cobalt|Grace|Apple/i
 const defaultSockets = (archs, hostVcpus) => (archs.some((a) => ARM.test(a)) && hostVcpus <= partsIn.sockets.armSingleSocketMaxVcpus ? 1 : 2)
 const serverOf = {} // provider/family -> server id
 for (const [id, s] of Object.entries(withoutMeta(partsIn.servers))) for (const [p, fams] of Object.entries(s.families)) for (const f of fams) serverOf[`${p}/${f}`] = id
@@ -801,8 +801,9 @@ function largest(entries) {
 }
 const instTables = { aws, gcp, azure }
 // An AWS family with several bare-metal sizes (m7i.metal-24xl and .metal-48xl: one- and
-// two-socket servers of one platform) is priced on its smallest whole server; the largest one
-// is a method of the band.
+// two-socket servers of one platform) is priced on its smallest whole server, and the sizes
+// larger than it on the largest one (never below the smaller server's whole CPU and chassis);
+// the other server is a method of the band.
 function hostSizeOf(p, family, largestName) {
   if (p !== 'aws') return largestName
   const metals = Object.values(aws).filter((v) => v.Service === 'ec2' && v.Family === family && /\.metal/.test(v.InstanceType)).sort((a, b) => a.VCPU - b.VCPU)
@@ -885,23 +886,30 @@ const perHour = (kg) => round(kg / LIFESPAN, 9)
 for (const p of ['aws', 'gcp', 'azure']) {
   for (const [name, v] of Object.entries(instTables[p])) {
     const family = rowFamily(p, v)
-    const h = hosts[p][family]
-    if (!h) fail(`host model: ${p} ${name}: no host for family ${family}`)
+    const primary = hosts[p][family]
+    if (!primary) fail(`host model: ${p} ${name}: no host for family ${family}`)
+    // a size larger than the family's smallest bare-metal server runs on the larger one
+    const h = primary._alt && (v.vcpus ?? v.VCPU) > primary.hostVcpus ? primary._alt : primary
+    const other = h === primary ? primary._alt : null
     const inst = shapeOf(p, v)
     // Constrained-vCPU Azure sizes reserve their parent size's vCPUs.
     if (p === 'azure' && azureParentVcpus[name]) inst.vcpus = azureParentVcpus[name]
     const c = share(h._parts.ccf, h._shape, inst)
+    // on the larger server, never less CPU and chassis than the whole smaller one (a bigger size
+    // never costs less)
+    if (h !== primary) c.cpuChassis = Math.max(c.cpuChassis, primary._parts.ccf.cpuChassisKg)
     const b = share(h._parts.boa, h._shape, inst)
     const central = total(c)
     const methods = [central, total(b)]
     if (h.ccfHostKgCO2eq !== null) methods.push(h.ccfHostKgCO2eq * (central / h.platformKgCO2eq))
-    if (h._alt) methods.push(total(share(h._alt._parts.ccf, h._alt._shape, inst)), total(share(h._alt._parts.boa, h._alt._shape, inst)))
+    if (other) methods.push(total(share(other._parts.ccf, other._shape, inst)), total(share(other._parts.boa, other._shape, inst)))
     embodied[p][name] = {
       family, platform: h.platform, ...(h.server ? { server: h.server, serverName: h.serverName } : {}), method: h.method,
-      platformKgCO2eq: h.platformKgCO2eq, vcpus: v.vcpus ?? v.VCPU, hostVcpus: h.hostVcpus,
+      platformKgCO2eq: h.platformKgCO2eq, vcpus: inst.vcpus, hostVcpus: h.hostVcpus,
       kgCO2eqPerHour: perHour(central), kgCO2eqPerHourLow: perHour(Math.min(...methods)), kgCO2eqPerHourHigh: perHour(Math.max(...methods)),
       partsKg: { cpuChassis: round(c.cpuChassis, 3), memory: round(c.memory, 3), storage: round(c.storage, 3), gpus: round(c.gpus, 3) },
-      methodTotalsKg: [h.platformKgCO2eq, h.boaviztaKgCO2eq, ...(h.ccfHostKgCO2eq === null ? [] : [h.ccfHostKgCO2eq])],
+      // the sourced host totals this row uses (CCF's; the parts-built ones are not sourced totals)
+      methodTotalsKg: h.ccfHostKgCO2eq === null ? [] : [h.ccfHostKgCO2eq, ...(other?.ccfHostKgCO2eq ? [other.ccfHostKgCO2eq] : [])],
     }
   }
 }

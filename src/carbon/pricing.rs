@@ -182,8 +182,13 @@ pub(crate) fn price(s: &Subject<'_>, settings: Settings, want: Want) -> Result<P
     let (ssd_tb, hdd_tb) = storage_tb(m, &mut notes);
     let p = provider.as_str();
     let region_facts = s.region.map(|r| (r, lookups::region_facts(provider, r)));
-    let (grid, grid_low, grid_high) =
-        grid_figures(provider, region_facts, &mut notes, notes_wanted, &mut warnings)?;
+    let (grid, grid_low, grid_high) = grid_figures(
+        provider,
+        region_facts,
+        &mut notes,
+        notes_wanted,
+        &mut warnings,
+    )?;
     let c = data::coefficients(provider).ok_or_else(|| format!("no coefficients for {p}"))?;
     let arch = lookups::arch_facts(provider, archs);
     let (cpu, cpu_low, cpu_high) = arch
