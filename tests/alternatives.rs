@@ -124,10 +124,11 @@ fn json_lists_alternatives_with_savings_on_the_demo_plan() {
         }
     }
     // the demo: AWS in us-east-1 and eu-west-1, GCP in europe-west1, Azure in westeurope all
-    // have a cleaner region at home; m5/t3/db.m5/cache.m5, n2-standard-4, e2-standard-2 and
-    // Standard_D2s_v5 have an ARM type of the same shape
+    // have a cleaner region at home; m5/t3/db.m5/cache.m5 have a greener ARM type of the same
+    // shape (n2-standard-4, e2-standard-2 and Standard_D2s_v5 have one too, but its one-socket
+    // Ampere host carries more embodied per vCPU than it saves: issue 29's host model)
     assert!(region >= 10, "{region} region alternatives");
-    assert!(arm >= 9, "{arm} ARM alternatives");
+    assert!(arm >= 8, "{arm} ARM alternatives");
 }
 
 #[test]
@@ -331,7 +332,7 @@ fn what_if_arm_uses_the_arm_alternatives_figures() {
             }
         }
     }
-    assert!(checked >= 9, "{checked}");
+    assert!(checked >= 8, "{checked}");
     let md = ok(&[DEMO, "--format", "markdown", "--what-if", "arm"]);
     assert!(
         md.contains("**What if every type with an ARM equivalent ran as it** (before and after)"),

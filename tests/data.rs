@@ -341,6 +341,37 @@ fn generated_data_matches_pinned_sources() {
     eprintln!("{}", stderr.trim());
 }
 
+/// The host model's own tests (`node --test scripts/data/host_model.test.mjs`: CCF's coefficients
+/// reproduce its totals, placeholders are detected, the generator fails on one). They need node
+/// only, not the npm sources; skipped loudly without node (a failure under
+/// CARBON_SHOW_REQUIRE_DATA_SOURCES).
+#[test]
+fn host_model_node_tests() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let required = std::env::var_os("CARBON_SHOW_REQUIRE_DATA_SOURCES").is_some();
+    let test = root.join("scripts/data/host_model.test.mjs");
+    let out = match Command::new("node").arg("--test").arg(&test).output() {
+        Ok(out) => out,
+        Err(e) => {
+            assert!(
+                !required,
+                "CARBON_SHOW_REQUIRE_DATA_SOURCES is set but node cannot run: {e}"
+            );
+            eprintln!("\n!!! SKIPPED host_model_node_tests: cannot run node ({e}).\n");
+            return;
+        }
+    };
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "host_model.test.mjs failed:\n{stdout}"
+    );
+    assert!(
+        stdout.contains("# fail 0") && stdout.contains("# pass 4"),
+        "{stdout}"
+    );
+}
+
 /// Issue 16: g6.xlarge and p5.48xlarge were "unknown machine type": the AWS table lacked every
 /// family launched since 2023. Types launched through 2025 on the three clouds are known, with
 /// their vCPUs, memory and GPUs as the providers publish them.

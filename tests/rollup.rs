@@ -63,7 +63,7 @@ fn rollup_demo_summary_names_its_top_modules() {
     assert_eq!(
         module_lines(&human),
         "  by module per month (--module-depth 1):\n\
-         \x20   +22.3 kgCO2eq  (root module): 4.65 kgCO2eq → 27.0 kgCO2eq · 13 resources\n\
+         \x20   +21.8 kgCO2eq  (root module): 4.62 kgCO2eq → 26.5 kgCO2eq · 13 resources\n\
          \x20   +10.2 kgCO2eq  module.eu: 0 gCO2eq → 10.2 kgCO2eq · 3 resources\n"
     );
 }
@@ -73,7 +73,7 @@ fn rollup_demo_summary_names_its_top_modules() {
 #[test]
 fn rollup_module_depth_2_splits_nested_modules_and_0_has_none() {
     let deep = "  by module per month (--module-depth 2):\n\
-                \x20   +22.3 kgCO2eq  (root module): 4.65 kgCO2eq → 27.0 kgCO2eq · 13 resources\n\
+                \x20   +21.8 kgCO2eq  (root module): 4.62 kgCO2eq → 26.5 kgCO2eq · 13 resources\n\
                 \x20   +5.12 kgCO2eq  module.eu: 0 gCO2eq → 5.12 kgCO2eq · 2 resources\n\
                 \x20   +5.11 kgCO2eq  module.eu.module.cache: 0 gCO2eq → 5.11 kgCO2eq · 1 resource\n";
     let human = show(&["testdata/demo/plan.json", "--module-depth", "2"]);
@@ -117,7 +117,7 @@ fn rollup_instances_of_a_module_roll_up_into_their_call() {
     let human = show(&["testdata/carbon/modules.json"]);
     assert!(
         module_lines(&human)
-            .contains("+11.2 kgCO2eq  module.app ×2: 0 gCO2eq → 11.2 kgCO2eq · 4 resources\n"),
+            .contains("+10.9 kgCO2eq  module.app ×2: 0 gCO2eq → 10.9 kgCO2eq · 4 resources\n"),
         "{human}"
     );
     let doc: Value =
@@ -347,7 +347,7 @@ fn rollup_markdown_has_the_module_table_and_each_modules_resources() {
              `--module-depth`)\n\n\
              | module (kgCO2eq per month) | resources | before | after | change |\n\
              |---|---:|---:|---:|---:|\n\
-             | (root module) | 13 | 4.65 | 27.0 | +22.3 |\n\
+             | (root module) | 13 | 4.62 | 26.5 | +21.8 |\n\
              | `module.eu` | 3 | 0 | 10.2 | +10.2 |\n"
         ),
         "{md}"
@@ -366,7 +366,7 @@ fn rollup_markdown_has_the_module_table_and_each_modules_resources() {
     // 13 resources in the root module, 11 listed (the 3 workers on one row): the other two
     // are said
     let at = md
-        .find("<details><summary>(root module): +22.3 kgCO2eq per month, 13 resources</summary>")
+        .find("<details><summary>(root module): +21.8 kgCO2eq per month, 13 resources</summary>")
         .expect("the root module's resources folded");
     let root_fold = &md[at..at + md[at..].find("</details>").unwrap()];
     assert!(
@@ -426,9 +426,9 @@ fn rollup_a_states_modules_are_ranked_by_what_they_emit() {
     assert_eq!(
         module_lines(&human),
         "  by module per month (--module-depth 1):\n\
-         \x20   3.81 kgCO2eq  (root module) · 3 resources\n\
-         \x20   3.81 kgCO2eq  module.instances · 3 resources\n\
-         \x20   1.44 kgCO2eq  module.db · 1 resource\n"
+         \x20   3.16 kgCO2eq  (root module) · 3 resources\n\
+         \x20   3.16 kgCO2eq  module.instances · 3 resources\n\
+         \x20   1.23 kgCO2eq  module.db · 1 resource\n"
     );
     let md = show(&[
         "testdata/plans/infracost/terraform_v0.14_state.json",

@@ -79,8 +79,8 @@ fn summary_state_is_a_footprint_without_delta() {
     let s = summary(&human);
     assert!(
         s.starts_with(
-            "Carbon ≈ 7.10 kgCO2eq/month: what this state's resources emit, at 50 % CPU utilisation (burstables at their baseline)\n\
-             \x20 9.72 gCO2eq/h · 85.2 kgCO2eq/year\n"
+            "Carbon ≈ 6.83 kgCO2eq/month: what this state's resources emit, at 50 % CPU utilisation (burstables at their baseline)\n\
+             \x20 9.36 gCO2eq/h · 82.0 kgCO2eq/year\n"
         ),
         "{s}"
     );
@@ -95,7 +95,7 @@ fn summary_state_is_a_footprint_without_delta() {
     assert!(!s.contains('→') && !signed, "no change in a state: {s}");
     let md = show("testdata/carbon/state.json", &["--format", "markdown"]);
     assert!(
-        md.contains("### This state's resources emit 7.10 kgCO2eq per month\n"),
+        md.contains("### This state's resources emit 6.83 kgCO2eq per month\n"),
         "{md}"
     );
     assert!(
@@ -113,21 +113,21 @@ fn summary_unchanged_replacement_says_unchanged() {
     assert!(
         human.contains(
             "  # google_compute_instance.batch must be replaced\n\
-             \x20 # ≈ unchanged at 1.27 kgCO2eq/month [0.995–1.66] · 1.74 g/h · 2 vCPU · 8 GiB · europe-west1\n"
+             \x20 # ≈ unchanged at 1.24 kgCO2eq/month [0.835–1.66] · 1.69 g/h · 2 vCPU · 8 GiB · europe-west1\n"
         ),
         "{human}"
     );
     assert_eq!(
         summary(&human),
-        "Carbon ≈ unchanged at 1.27 kgCO2eq/month, at 50 % CPU utilisation\n\
-         \x20 operational 653 gCO2eq + embodied 615 gCO2eq per month\n\
-         \x20 range after: 0.995–1.66 kgCO2eq per month (utilisation 10–90 %, spread of the coefficients)\n\
+        "Carbon ≈ unchanged at 1.24 kgCO2eq/month, at 50 % CPU utilisation\n\
+         \x20 operational 653 gCO2eq + embodied 582 gCO2eq per month\n\
+         \x20 range after: 0.835–1.66 kgCO2eq per month (utilisation 10–90 %, spread of the coefficients)\n\
          \x20 resources: 1 estimated, 0 not estimated, 0 unsupported, 0 ignored\n"
     );
     assert!(!human.contains("0 gCO2eq/h"), "{human}");
     let md = show("testdata/carbon/replace.json", &["--format", "markdown"]);
     assert!(
-        md.contains("### = This plan leaves emissions unchanged at 1.27 kgCO2eq per month\n"),
+        md.contains("### = This plan leaves emissions unchanged at 1.24 kgCO2eq per month\n"),
         "{md}"
     );
 }
@@ -140,20 +140,20 @@ fn summary_groups_instances_and_names_what_was_left_out() {
     let s = summary(&human);
     assert_eq!(
         s,
-        "Carbon ≈ +32.5 kgCO2eq/month (+700 %): 4.65 kgCO2eq → 37.2 kgCO2eq per month\n\
-         \x20 +44.6 gCO2eq/h · +390 kgCO2eq/year · at 50 % CPU utilisation (burstables at their baseline)\n\
-         \x20 after: operational 26.5 kgCO2eq + embodied 10.7 kgCO2eq per month\n\
-         \x20 range after: 28.3–53.1 kgCO2eq per month (utilisation 10–90 %, spread of the coefficients)\n\
+        "Carbon ≈ +32.1 kgCO2eq/month (+694 %): 4.62 kgCO2eq → 36.7 kgCO2eq per month\n\
+         \x20 +43.9 gCO2eq/h · +385 kgCO2eq/year · at 50 % CPU utilisation (burstables at their baseline)\n\
+         \x20 after: operational 26.5 kgCO2eq + embodied 10.2 kgCO2eq per month\n\
+         \x20 range after: 24.8–52.7 kgCO2eq per month (utilisation 10–90 %, spread of the coefficients)\n\
          \x20 largest changes per month:\n\
          \x20   +6.53 kgCO2eq  aws_db_instance.main\n\
-         \x20   +6.06 kgCO2eq  aws_instance.worker[0..2] ×3\n\
+         \x20   +5.71 kgCO2eq  aws_instance.worker[0..2] ×3\n\
          \x20   +5.12 kgCO2eq  module.eu.aws_instance.app[\"api\",\"web\"] ×2\n\
          \x20   and 8 more (--format json or markdown for all)\n\
          \x20 unsupported, no sourced method, not counted:\n\
          \x20   google_storage_bucket.assets: object storage: the amount stored is not in the plan\n\
          \x20 resources: 15 estimated, 0 not estimated, 1 unsupported, 4 ignored\n\
          \x20 by module per month (--module-depth 1):\n\
-         \x20   +22.3 kgCO2eq  (root module): 4.65 kgCO2eq → 27.0 kgCO2eq · 13 resources\n\
+         \x20   +21.8 kgCO2eq  (root module): 4.62 kgCO2eq → 26.5 kgCO2eq · 13 resources\n\
          \x20   +10.2 kgCO2eq  module.eu: 0 gCO2eq → 10.2 kgCO2eq · 3 resources\n"
     );
     // the summary closes the output, after OpenTofu's `Changes to Outputs:`
@@ -184,8 +184,8 @@ fn summary_headline_is_styled_not_all_dim() {
     let out = stdout(&o);
     assert!(
         out.contains(
-            "\x1b[1mCarbon\x1b[0m ≈ \x1b[31m+32.5 kgCO2eq/month\x1b[0m (+700 %): 4.65 kgCO2eq → 37.2 kgCO2eq per month\n\
-             \x1b[2m  +44.6 gCO2eq/h"
+            "\x1b[1mCarbon\x1b[0m ≈ \x1b[31m+32.1 kgCO2eq/month\x1b[0m (+694 %): 4.62 kgCO2eq → 36.7 kgCO2eq per month\n\
+             \x1b[2m  +43.9 gCO2eq/h"
         ),
         "{out:?}"
     );
@@ -227,14 +227,14 @@ fn demo_carbon_lines_fit_100_columns() {
     // the headline period leads
     assert!(
         human.contains(
-            "  # aws_instance.worker[0] will be created\n  # ≈ +2.02 kgCO2eq/month [1.81–3.48] · +2.77 g/h · 2 vCPU · 4 GiB · 20 GB SSD · us-east-1\n"
+            "  # aws_instance.worker[0] will be created\n  # ≈ +1.90 kgCO2eq/month [1.45–3.37] · +2.61 g/h · 2 vCPU · 4 GiB · 20 GB SSD · us-east-1\n"
         ),
         "{human}"
     );
     // an assumption gets a line of its own
     assert!(
         human.contains(
-            "  # ≈ +749 gCO2eq/month [581–1200] · +1.03 g/h · 1 vCPU · 3.75 GiB · 50 GB SSD · europe-west1\n\
+            "  # ≈ +727 gCO2eq/month [457–1200] · +0.996 g/h · 1 vCPU · 3.75 GiB · 50 GB SSD · europe-west1\n\
              \x20 # ≈ assumed machine_type = n1-standard-1 (known after apply)\n"
         ),
         "{human}"
@@ -292,7 +292,7 @@ fn markdown_comment_renders_as_designed() {
     let html = gfm(&md);
     assert!(html.starts_with("<!-- carbon-show -->\n"), "{html}");
     assert!(
-        html.contains("<h3>▲ This plan adds 32.5 kgCO2eq per month (+700 %)</h3>"),
+        html.contains("<h3>▲ This plan adds 32.1 kgCO2eq per month (+694 %)</h3>"),
         "{html}"
     );
     // totals, the top 10 resources, the 11th folded under "1 more resource", the modules
@@ -308,10 +308,10 @@ fn markdown_comment_renders_as_designed() {
         totals[2],
         [
             "<strong>total</strong>",
-            "<strong>4.65</strong>",
-            "<strong>37.2</strong>",
-            "<strong>+32.5</strong>",
-            "28.3–53.1"
+            "<strong>4.62</strong>",
+            "<strong>36.7</strong>",
+            "<strong>+32.1</strong>",
+            "24.8–52.7"
         ]
     );
     let (head, rows) = table_cells(&html, 1);

@@ -10,6 +10,7 @@ mod comment;
 mod common;
 mod coverage;
 mod data;
+mod embodied;
 mod escaping;
 mod fake_http;
 mod figures;

@@ -16,6 +16,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { assertNoPlaceholder, boaviztaParts, ccfParts, placeholder, share, socketsFromCcf, total } from './host_model.mjs'
 
 const HERE = dirname(fileURLToPath(import.meta.url))
 const ROOT = join(HERE, '..', '..')
@@ -154,6 +155,22 @@ const SOURCES = {
     licence: 'facts cited from AWS, Google Cloud and Microsoft Azure documentation (urls in the file)',
     url: 'docs/methodology.md#embodied-emissions-by-host',
     used: 'the host platform of burstable and shared-core families (t2/t3/t3a/t4g, e2/f1/g1, Azure B-series) and their published baseline CPU share per vCPU',
+  },
+  hostParts: {
+    name: 'host model: CCF coefficients (Teads) and shared physical servers',
+    version: 'scripts/data/vendor/host_parts.json',
+    year: 2021,
+    licence: 'facts cited from Teads Engineering (2021) as adopted by Cloud Carbon Footprint, and provider documentation (urls in the file)',
+    url: 'https://medium.com/teads-engineering/building-an-aws-ec2-carbon-emissions-dataset-3f0fd76c98ac',
+    used: 'per-part embodied coefficients (base server 1,000 kg with one CPU and 16 GB, 100 kg per additional CPU, 1.3869 kg per GB, 100 kg per SSD, 50 kg per HDD, 150 kg per GPU), CCF placeholders, sockets, the physical servers shared by families and clouds, local SSD of GCP GPU machine types',
+  },
+  boaviztaParts: {
+    name: 'Boavizta component factors (boaviztapi)',
+    version: '2.5.0 (data/factors.yml, data/crowdsourcing/gpu_specs.csv; scripts/data/vendor/boavizta_parts.json)',
+    year: 2025,
+    licence: 'AGPL-3.0 package; factors are published figures with their own sources, read as facts',
+    url: 'pypi:boaviztapi==2.5.0',
+    used: 'the second method of the embodied band: chassis (motherboard, power supplies, assembly, rack case), CPU per socket, memory per GB, SSD per TB, HDD per drive, GPU per card by model',
   },
   gpuDatasheets: {
     name: 'GPU vendor datasheets (board power / TDP)',
@@ -588,6 +605,13 @@ function merge(kind) {
 const cpuArchitectures = merge('cpus')
 const gpuPower = merge('gpus')
 for (const v of Object.values(gpuPower)) v.source = 'ccf'
+// CCF figures for a two-GPU board, split per GPU (vendor/gpus.json perBoard: the instance tables
+// count GPUs, half a board each).
+for (const [slug, b] of Object.entries(withoutMeta(gpusIn.perBoard))) {
+  const v = gpuPower[slug]
+  if (!v || v.source !== 'ccf') fail(`gpus.json perBoard ${slug}: not a CCF model`)
+  gpuPower[slug] = { ...v, minWatts: round(v.minWatts / b.gpusPerBoard, 3), maxWatts: round(v.maxWatts / b.gpusPerBoard, 3), boardWatts: [v.minWatts, v.maxWatts], gpusPerBoard: b.gpusPerBoard, url: b.url }
+}
 // Models CCF has no figure for: vendor datasheet TDP as max; idle = max x the median idle/max
 // ratio of CCF's own GPU figures (vendor/gpus.json says why).
 const ccfIdleRatios = Object.values(gpuPower).map((v) => v.minWatts / v.maxWatts).sort((a, b) => a - b)
@@ -738,90 +762,175 @@ const gridTable = { ...grid, fallback }
 // ---------------------------------------------------------------- embodied
 const LIFESPAN = AWS_CLOUD_CONSTANTS.SERVER_EXPECTED_LIFESPAN
 if (ccfGcp.SERVER_EXPECTED_LIFESPAN !== LIFESPAN || AZURE_CLOUD_CONSTANTS.SERVER_EXPECTED_LIFESPAN !== LIFESPAN) fail('providers disagree on the server lifespan')
-// Embodied by host (docs/methodology.md): an instance's share is its vCPUs over the vCPUs of
-// the host it runs on. A family's host is its largest size in our tables (a .metal size where
-// the family has one); burstable/shared-core families run on the host of the platform
-// vendor/hosts.json names, and take that platform's embodied total (CCF's, from Teads' data).
-const embodiedEntry = ({ totalT, vcpus, hostVcpus, family, platform }) => ({
-  family,
-  platform,
-  platformKgCO2eq: round(totalT * 1000),
-  vcpus,
-  hostVcpus,
-  kgCO2eqPerHour: round(((totalT * 1000) / LIFESPAN) * (vcpus / hostVcpus), 9),
+// The host model (host_model.mjs; docs/methodology.md, "Embodied emissions: the host model"):
+// every family's host is described by its parts (sockets, memory, local disks, GPUs of its
+// largest size, or of the platform vendor/hosts.json names for burstable and shared-core
+// families); its embodied total is priced by CCF's coefficients (central) and by Boavizta's
+// component factors, beside CCF's own host total where CCF has a real one. An instance takes its
+// share by what it holds. Placeholders (CCF's 1.0 t) are detected and never used.
+const partsIn = readJson(join(VENDOR, 'host_parts.json'))
+const boaParts = readJson(join(VENDOR, 'boavizta_parts.json'))
+const CCF = partsIn.ccf
+const isPlaceholderKg = (kg) => [CCF.placeholderKg, CCF.placeholderKg + CCF.additionalCpuKg].some((p) => Math.abs(kg - p) < 1e-6)
+const gpuShape = (slugs) => slugs.map((s) => {
+  const canonical = gpuPower[s] ? s : curated.gpuAliases[s] ?? s
+  const p = gpuPower[canonical]
+  return p?.partitionOf ? { model: p.partitionOf, share: p.share } : { model: s, share: 1 }
 })
-const embodied = { aws: {}, gcp: {}, azure: {} }
-const hosts = { aws: {}, gcp: {}, azure: {} }
-const hostOverrides = { aws: withoutMeta(hostsIn.aws), gcp: withoutMeta(hostsIn.gcp), azure: withoutMeta(hostsIn.azure) }
+const gib = (mb) => mb / 1024
+function awsShape(v) {
+  const st = v.InstanceStorage
+  const tb = st ? (st.SizePerDiskGB * st.Count) / 1000 : 0
+  const ssd = st && st.Type === 'ssd'
+  return { vcpus: v.VCPU, memGb: gib(v.MemoryMb), ssdTb: ssd ? tb : 0, ssdDrives: ssd ? st.Count : 0, hddTb: st && !ssd ? tb : 0, hddDrives: st && !ssd ? st.Count : 0, gpus: gpuShape(v.GPUs) }
+}
+function shapeOf(provider, v) {
+  if (provider === 'aws') return awsShape(v)
+  const ssd = partsIn.localSsd[provider]?.[v.name]
+  return { vcpus: v.vcpus, memGb: gib(v.memoryMb), ssdTb: ssd ? ssd.ssdGb / 1000 : 0, ssdDrives: ssd ? ssd.drives : 0, hddTb: 0, hddDrives: 0, gpus: gpuShape(v.gpus) }
+}
+const ARM = /Graviton|Ampere|Axion|Cobalt|Grace|Apple/i
+const defaultSockets = (archs, hostVcpus) => (archs.some((a) => ARM.test(a)) && hostVcpus <= partsIn.sockets.armSingleSocketMaxVcpus ? 1 : 2)
+const serverOf = {} // provider/family -> server id
+for (const [id, s] of Object.entries(withoutMeta(partsIn.servers))) for (const [p, fams] of Object.entries(s.families)) for (const f of fams) serverOf[`${p}/${f}`] = id
 // The largest size of each family: [vCPUs, size name].
 function largest(entries) {
   const out = {}
   for (const [family, name, vcpus] of entries) if (!out[family] || vcpus > out[family][0] || (vcpus === out[family][0] && /\.metal$|-standard-/.test(name))) out[family] = [vcpus, name]
   return out
 }
-function hostRow(provider, family, platform, size, totalT, why) {
-  hosts[provider][family] = { platform, hostVcpus: size[0], hostSize: size[1], platformKgCO2eq: round(totalT * 1000), ...(why ? { why } : {}) }
+const instTables = { aws, gcp, azure }
+// An AWS family with several bare-metal sizes (m7i.metal-24xl and .metal-48xl: one- and
+// two-socket servers of one platform) is priced on its smallest whole server, and the sizes
+// larger than it on the largest one (never below the smaller server's whole CPU and chassis);
+// the other server is a method of the band.
+function hostSizeOf(p, family, largestName) {
+  if (p !== 'aws') return largestName
+  const metals = Object.values(aws).filter((v) => v.Service === 'ec2' && v.Family === family && /\.metal/.test(v.InstanceType)).sort((a, b) => a.VCPU - b.VCPU)
+  return metals.length > 1 ? metals[0].InstanceType : largestName
 }
-// AWS: CCF's family total; host = the family's largest EC2 size (any source); db.* classes
-// share their EC2 type's hardware.
-const awsFamilyTotal = {}
-for (const v of Object.values(ccfEc2)) if (v.embodiedT !== undefined) awsFamilyTotal[v.family] ??= v.embodiedT
-const awsLargest = largest(Object.values(aws).filter((v) => v.Service === 'ec2').map((v) => [v.Family, v.InstanceType, v.VCPU]))
-for (const [f, o] of Object.entries(hostOverrides.aws)) if (!awsFamilyTotal[o.platform] || !awsLargest[o.platform] || !awsLargest[f]) fail(`hosts.json aws ${f}: platform ${o.platform} unknown`)
-for (const f of Object.keys(awsLargest).sort(byKey)) {
-  const o = hostOverrides.aws[f]
-  const platform = o ? o.platform : f
-  if (awsFamilyTotal[platform] !== undefined) hostRow('aws', f, platform, awsLargest[platform], awsFamilyTotal[platform], o?.why)
-}
-for (const [name, v] of Object.entries(aws)) {
-  const h = hosts.aws[v.Family]
-  if (!h) continue
-  const base = name.startsWith('db.') ? name.slice(3) : name
-  const own = h.platform === v.Family ? ccfEc2[base]?.embodiedT : undefined
-  embodied.aws[name] = embodiedEntry({ totalT: own ?? h.platformKgCO2eq / 1000, vcpus: v.VCPU, hostVcpus: h.hostVcpus, family: v.Family, platform: h.platform })
-}
-// GCP: CCF's family totals (per machine series and variant, e.g. n2-standard); host = the largest
-// predefined size of the machine series (n2-*); e2, f1 and g1 run on the platform hosts.json names.
+const archsOf = (p, v) => (p === 'aws' ? v.CPUTypes : v.cpuTypes) ?? []
+const rowFamily = (p, v) => (p === 'aws' ? v.Family : v.family)
+// CCF's host totals (t), by provider and platform, with the shape CCF computed them for.
+const ccfTotals = { aws: {}, gcp: {}, azure: {} }
+for (const [name, v] of Object.entries(ccfEc2)) if (v.embodiedT !== undefined && aws[name]) ccfTotals.aws[v.family] ??= { kg: v.embodiedT * 1000 }
 const gcpTotal = {}
 for (const [family, sizes] of Object.entries(ccfGcp.MACHINE_FAMILY_TO_MACHINE_TYPE_MAPPING)) for (const [name, [, t]] of Object.entries(sizes)) gcpTotal[name] = { family, t }
-const gcpFamilyTotal = Object.fromEntries(Object.values(gcpTotal).map(({ family, t }) => [family, t]))
-// n1-megamem/n1-ultramem are M1 machine types on their own hosts (Google's memory-optimized docs).
+for (const { family, t } of Object.values(gcpTotal)) ccfTotals.gcp[family] ??= { kg: t * 1000 }
+const azureParentVcpus = {}
+for (const [name, e] of Object.entries(azureEmbodied)) {
+  ccfTotals.azure[e.family] ??= { kg: e.totalT * 1000 }
+  azureParentVcpus[name] = e.vcpus
+}
+// Hosts: one per family (GCP: per variant, e.g. n2-highmem; its host is the variant's largest size).
+const hosts = { aws: {}, gcp: {}, azure: {} }
+const hostOverrides = { aws: withoutMeta(hostsIn.aws), gcp: withoutMeta(hostsIn.gcp), azure: withoutMeta(hostsIn.azure) }
 const gcpSeries = (name) => (/^n1-(megamem|ultramem)-/.test(name) ? 'm1' : gcpFamily(name))
-const gcpLargest = largest(Object.values(gcp).map((v) => [gcpSeries(v.name), v.name, v.vcpus]))
-for (const [series, o] of Object.entries(hostOverrides.gcp)) if (!gcpFamilyTotal[o.platform] || !gcpLargest[gcpFamily(o.platform)]) fail(`hosts.json gcp ${series}: platform ${o.platform} unknown`)
-for (const series of Object.keys(gcpLargest).sort(byKey)) {
-  const o = hostOverrides.gcp[series]
-  if (o) hostRow('gcp', series, o.platform, gcpLargest[gcpFamily(o.platform)], gcpFamilyTotal[o.platform], o.why)
-  else if (Object.keys(gcpTotal).some((name) => gcpSeries(name) === series)) hosts.gcp[series] = { platform: series, hostVcpus: gcpLargest[series][0], hostSize: gcpLargest[series][1], platformKgCO2eq: null, note: "CCF's total of each variant (e.g. n2-standard, n2-highmem)" }
+function hostFor(p, platform, hostName, overrideWhy) {
+  const t = instTables[p]
+  const hv = t[hostName]
+  const host = shapeOf(p, hv)
+  const archs = archsOf(p, hv)
+  const server = serverOf[`${p}/${platform}`]
+  const ccfTotal = ccfTotals[p][platform]
+  const why = []
+  let sockets = server ? partsIn.servers[server].sockets : null
+  let ccfKg = null
+  if (ccfTotal) {
+    const bad = placeholder(CCF, ccfTotal.kg, host)
+    if (bad) note(`host model: ${p} ${platform}: CCF's total not used: ${bad}`)
+    else {
+      ccfKg = ccfTotal.kg
+      const s = socketsFromCcf(CCF, ccfTotal.kg, host)
+      if (s === null) note(`host model: ${p} ${platform}: CCF's ${ccfTotal.kg} kg fits no socket count with ${hostName}'s parts; kept in the band only`)
+      sockets ??= s
+    }
+  }
+  sockets ??= defaultSockets(archs, host.vcpus)
+  const ccf = ccfParts(CCF, sockets)
+  const boa = boaviztaParts(boaParts, sockets, CCF.gpuKgPerCard)
+  const central = total(share(ccf, host, host))
+  // Central: CCF's own total where its parts reproduce it (then both are the same figure), else
+  // the parts priced with CCF's coefficients.
+  const method = ccfKg !== null && Math.abs(central - ccfKg) < 2 ? 'ccf-total' : 'parts'
+  if (overrideWhy) why.push(overrideWhy)
+  return {
+    platform, hostSize: hostName, hostVcpus: host.vcpus, sockets, ...(server ? { server, serverName: partsIn.servers[server].name } : {}),
+    method, platformKgCO2eq: round(central, 4), boaviztaKgCO2eq: round(total(share(boa, host, host)), 4), ccfHostKgCO2eq: ccfKg === null ? null : round(ccfKg, 4),
+    ...(why.length ? { why: why.join('; ') } : {}),
+    _shape: host, _parts: { ccf, boa },
+  }
 }
-for (const [name, v] of Object.entries(gcp)) {
-  const series = gcpSeries(name)
-  const h = hosts.gcp[series]
-  if (!h) continue
-  if (h.platformKgCO2eq !== null) embodied.gcp[name] = embodiedEntry({ totalT: h.platformKgCO2eq / 1000, vcpus: v.vcpus, hostVcpus: h.hostVcpus, family: v.family, platform: h.platform })
-  else if (gcpTotal[name]) embodied.gcp[name] = embodiedEntry({ totalT: gcpTotal[name].t, vcpus: v.vcpus, hostVcpus: h.hostVcpus, family: gcpTotal[name].family, platform: gcpTotal[name].family })
+for (const p of ['aws', 'gcp', 'azure']) {
+  const t = instTables[p]
+  const famOf = (name, v) => (p === 'gcp' ? v.family : rowFamily(p, v))
+  const big = largest(Object.entries(t).filter(([, v]) => p !== 'aws' || v.Service === 'ec2').map(([name, v]) => [famOf(name, v), name, v.vcpus ?? v.VCPU]))
+  for (const [f, o] of Object.entries(hostOverrides[p])) {
+    const target = p === 'gcp' ? o.platform : o.platform
+    if (!big[target]) fail(`hosts.json ${p} ${f}: platform ${o.platform} unknown`)
+  }
+  for (const family of Object.keys(big).sort(byKey)) {
+    if (!family || family === 'undefined') continue
+    const series = p === 'gcp' ? gcpSeries(big[family][1]) : family
+    const o = hostOverrides[p][series] ?? hostOverrides[p][family]
+    const platform = o ? o.platform : family
+    if (!big[platform]) fail(`host model: ${p} ${family}: platform ${platform} has no size`)
+    hosts[p][family] = hostFor(p, platform, hostSizeOf(p, platform, big[platform][1]), o?.why)
+    const alt = big[platform][1]
+    if (alt !== hosts[p][family].hostSize) hosts[p][family]._alt = hostFor(p, platform, alt)
+  }
 }
-// Azure: CCF's series total; host = the series' largest size; B-series on the platform hosts.json names.
-const azSeriesTotal = {}
-const azSeriesMax = {}
-for (const e of Object.values(azureEmbodied)) {
-  azSeriesTotal[e.family] ??= e.totalT
-  azSeriesMax[e.family] = Math.max(azSeriesMax[e.family] ?? 0, e.familyMaxVcpus)
+// Every instance: its share of its family's host, by method; the central figure and the band.
+const embodied = { aws: {}, gcp: {}, azure: {} }
+const perHour = (kg) => round(kg / LIFESPAN, 9)
+for (const p of ['aws', 'gcp', 'azure']) {
+  for (const [name, v] of Object.entries(instTables[p])) {
+    const family = rowFamily(p, v)
+    const primary = hosts[p][family]
+    if (!primary) fail(`host model: ${p} ${name}: no host for family ${family}`)
+    // a size larger than the family's smallest bare-metal server runs on the larger one
+    const h = primary._alt && (v.vcpus ?? v.VCPU) > primary.hostVcpus ? primary._alt : primary
+    const other = h === primary ? primary._alt : null
+    const inst = shapeOf(p, v)
+    // Constrained-vCPU Azure sizes reserve their parent size's vCPUs.
+    if (p === 'azure' && azureParentVcpus[name]) inst.vcpus = azureParentVcpus[name]
+    const c = share(h._parts.ccf, h._shape, inst)
+    // on the larger server, never less CPU and chassis than the whole smaller one (a bigger size
+    // never costs less)
+    if (h !== primary) c.cpuChassis = Math.max(c.cpuChassis, primary._parts.ccf.cpuChassisKg)
+    const b = share(h._parts.boa, h._shape, inst)
+    const central = total(c)
+    const methods = [central, total(b)]
+    if (h.ccfHostKgCO2eq !== null) methods.push(h.ccfHostKgCO2eq * (central / h.platformKgCO2eq))
+    if (other) methods.push(total(share(other._parts.ccf, other._shape, inst)), total(share(other._parts.boa, other._shape, inst)))
+    embodied[p][name] = {
+      family, platform: h.platform, ...(h.server ? { server: h.server, serverName: h.serverName } : {}), method: h.method,
+      platformKgCO2eq: h.platformKgCO2eq, vcpus: inst.vcpus, hostVcpus: h.hostVcpus,
+      kgCO2eqPerHour: perHour(central), kgCO2eqPerHourLow: perHour(Math.min(...methods)), kgCO2eqPerHourHigh: perHour(Math.max(...methods)),
+      partsKg: { cpuChassis: round(c.cpuChassis, 3), memory: round(c.memory, 3), storage: round(c.storage, 3), gpus: round(c.gpus, 3) },
+      // the sourced host totals this row uses (CCF's; the parts-built ones are not sourced totals)
+      methodTotalsKg: h.ccfHostKgCO2eq === null ? [] : [h.ccfHostKgCO2eq, ...(other?.ccfHostKgCO2eq ? [other.ccfHostKgCO2eq] : [])],
+    }
+  }
 }
-const azLargestName = largest(Object.values(azure).map((v) => [v.family, v.name, v.vcpus]))
-for (const [series, o] of Object.entries(hostOverrides.azure)) {
-  if (azSeriesTotal[o.platform] === undefined || !azLargestName[series]) fail(`hosts.json azure ${series}: platform ${o.platform} unknown`)
-  hostRow('azure', series, o.platform, [azSeriesMax[o.platform], azLargestName[o.platform][1]], azSeriesTotal[o.platform], o.why)
+try {
+  for (const p of Object.keys(embodied)) assertNoPlaceholder(embodied[p], isPlaceholderKg)
+} catch (e) {
+  fail(e.message)
 }
-for (const series of Object.keys(azSeriesTotal).sort(byKey)) if (!hosts.azure[series]) hostRow('azure', series, series, [azSeriesMax[series], azLargestName[series]?.[1] ?? null], azSeriesTotal[series])
-for (const [name, v] of Object.entries(azure)) {
-  const h = hosts.azure[v.family]
-  const e = azureEmbodied[name]
-  if (h && h.platform !== v.family) embodied.azure[name] = embodiedEntry({ totalT: h.platformKgCO2eq / 1000, vcpus: v.vcpus, hostVcpus: h.hostVcpus, family: v.family, platform: h.platform })
-  // Constrained-vCPU sizes carry the vCPUs of the parent size they reserve.
-  else if (e) embodied.azure[name] = embodiedEntry({ totalT: e.totalT, vcpus: e.vcpus, hostVcpus: e.familyMaxVcpus, family: e.family, platform: e.family })
+for (const p of Object.keys(embodied)) {
+  for (const e of Object.values(embodied[p])) delete e.methodTotalsKg
+  embodied[p] = sortObject(embodied[p])
 }
-for (const p of Object.keys(hosts)) hosts[p] = sortObject(hosts[p])
+for (const p of Object.keys(hosts)) {
+  for (const h of Object.values(hosts[p])) {
+    if (h._alt) h.alternativeHost = { hostSize: h._alt.hostSize, hostVcpus: h._alt.hostVcpus, sockets: h._alt.sockets, platformKgCO2eq: h._alt.platformKgCO2eq }
+    delete h._shape
+    delete h._parts
+    delete h._alt
+  }
+  hosts[p] = sortObject(hosts[p])
+}
 // Baseline CPU shares of burstable types (default utilisation unless --utilization is given).
 const baseline = {}
 for (const p of ['aws', 'gcp', 'azure']) {
@@ -835,21 +944,20 @@ for (const p of ['aws', 'gcp', 'azure']) {
   baseline[p] = sortObject(baseline[p])
 }
 const hostsTable = { _basis: hostsIn._basis, baselineBasis: hostsIn.baselineUtilization._basis, ...hosts, baselineUtilization: baseline }
-// Fallback for types without a figure: the median over the provider's families of
-// (family total / family's largest vCPUs), per vCPU, spread over the lifespan.
+// Resources with vCPUs but no machine type (Lambda, Fargate): the median over the provider's
+// hosts of the host model's central total per host vCPU (no placeholder is in it: every host
+// is priced from its parts).
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b)
   const m = Math.floor(s.length / 2)
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
 }
 const embodiedFallback = {}
-for (const p of Object.keys(embodied)) {
-  embodied[p] = sortObject(embodied[p])
-  const perFamily = {}
-  for (const e of Object.values(embodied[p])) perFamily[e.platform] = e.platformKgCO2eq / e.hostVcpus
+for (const p of Object.keys(hosts)) {
+  const perVcpu = Object.values(hosts[p]).filter((h) => !h.server).map((h) => h.platformKgCO2eq / h.hostVcpus)
   embodiedFallback[p] = {
-    kgCO2eqPerVcpuHour: round(median(Object.values(perFamily)) / LIFESPAN, 9),
-    method: `median over ${Object.keys(perFamily).length} ${p} host platforms of (platform embodied kgCO2eq / host vCPUs), divided by ${LIFESPAN} h; multiply by the instance's vCPUs`,
+    kgCO2eqPerVcpuHour: round(median(perVcpu) / LIFESPAN, 9),
+    method: `median over ${perVcpu.length} ${p} hosts without GPUs of the host model's central total (kgCO2eq, CCF's coefficients over the host's parts) / host vCPUs, divided by ${LIFESPAN} h; for resources with vCPUs and no machine type (every machine type has its own row)`,
   }
 }
 const embodiedTable = { serverLifespanHours: LIFESPAN, ...embodied, fallback: embodiedFallback }
@@ -886,8 +994,8 @@ const tables = [
   ['azure_instances', azureSorted, 1, src('ccfAzure', 'curated'), 'Azure VM sizes keyed by ARM name (Standard_...): vCPU, memory (MiB), GPUs, CPU microarchitectures, family = CCF series; plus current series CCF lacks (Bsv2, Dlsv5, Dpsv5, Dplsv5, Dsv6, Dlsv6, Esv6, Dasv6, Dalsv6, Easv6, Cobalt 100 Dpsv6/Dplsv6/Epsv6 and their d variants, Fasv6, Falsv6, Famsv6, NCads H100 v5, ND H100 v5) from Azure\'s published size tables (curated.json azureExtraSeries, url per series).'],
   ['coefficients', coefficients, 3, src('ccfAws', 'ccfAzure', 'ccfGcp', 'ccfCore', 'gpuDatasheets', 'curated'), 'Power coefficients: per-provider CPU fallback min/max W per vCPU, memory, SSD/HDD, networking, PUE (+ GCP per-region PUE), lifespan; per-microarchitecture min/max W per vCPU; GPU min/max W per model; name aliases.'],
   ['grid_intensity', gridTable, 2, src('ccfAws', 'ccfAzure', 'ccfGcp', 'ccfMethodology', 'regionCarbonInfo', 'curated'), 'Grid carbon intensity (gCO2eq/kWh) per provider and region, each with its year, dataset and the package it came through; fallback = CCF\'s \'Unknown\' region factor per provider.'],
-  ['embodied', embodiedTable, 2, src('ccfAws', 'ccfAzure', 'ccfGcp', 'ccfCore', 'hostDocs'), 'Embodied emissions per instance type, by host: platform embodied total (kgCO2eq, CCF) / 35,040 h x (instance vCPUs / host vCPUs) = kgCO2eqPerHour; the platform and host come from hosts.json; fallback per provider per vCPU-hour.'],
-  ['hosts', hostsTable, 2, src('ccfAws', 'ccfAzure', 'ccfGcp', 'carbonifer', 'libcloud', 'moto', 'hostDocs'), 'Host platform per instance family (provider / family -> platform, host vCPUs, the size that is the whole host, the platform\'s embodied total), and the published baseline CPU share per vCPU of burstable and shared-core types (their default utilisation).'],
+  ['embodied', embodiedTable, 2, src('ccfAws', 'ccfAzure', 'ccfGcp', 'ccfCore', 'hostDocs', 'hostParts', 'boaviztaParts'), 'Embodied emissions per instance type by the host model: the host of its family (hosts.json) priced from its parts (CPU and chassis, memory per GB, local disks, GPUs per card) with CCF\'s coefficients (central; CCF\'s own host total where its parts reproduce it), the instance\'s share by what it holds (CPU and chassis by vCPU, memory by GB, disks by TB, GPUs by count) / 35,040 h = kgCO2eqPerHour; kgCO2eqPerHourLow/High: the lowest and highest of the sourced methods (CCF coefficients, Boavizta component factors, CCF\'s host total where it is not a placeholder, the family\'s other bare-metal server); fallback per provider per vCPU-hour for resources without a machine type.'],
+  ['hosts', hostsTable, 2, src('ccfAws', 'ccfAzure', 'ccfGcp', 'carbonifer', 'libcloud', 'moto', 'hostDocs', 'hostParts', 'boaviztaParts'), 'Host platform per instance family (provider / family -> platform, the size that is the whole host, its vCPUs and sockets, the shared physical server it is, the host model\'s embodied total by CCF\'s coefficients, by Boavizta\'s factors and CCF\'s own total where it is not a placeholder), and the published baseline CPU share per vCPU of burstable and shared-core types (their default utilisation).'],
 ]
 const sourcesList = Object.values(SOURCES)
 const files = {}

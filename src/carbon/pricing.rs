@@ -141,38 +141,10 @@ pub(crate) fn price(s: &Subject<'_>, settings: Settings, want: Want) -> Result<P
     let table = found.map(|(i, _)| i);
     let table_id = found.map(|(_, id)| *id);
     let mut assumptions = Vec::new();
-    // A burstable or shared-core type runs at its published baseline unless asked otherwise.
-    let baseline = facts
-        .as_deref()
-        .filter(|_| !settings.utilization_given)
-        .and_then(|f| f.baseline.as_ref());
-    let utilization = match baseline {
-        Some((u, note)) => {
-            if notes_wanted {
-                assumptions.push(note.clone());
-            }
-            *u
-        }
-        None => settings.utilization,
-    };
+    let utilization = utilization_of(facts.as_deref(), settings, notes_wanted, &mut assumptions);
     let vcpus = s.vcpus().or(table.map(|i| i.vcpus));
-    let has_storage = m.storage.iter().any(|s| s.size_gb > 0.0);
-    // Without vCPUs, only a pure storage resource (a disk) can be estimated: an instance
-    // whose machine type is unknown is not estimated from its disks alone.
-    // a mapping's "assumed: …" note is not a problem (see `mapping_note`), nor an unknown
-    // region (estimated below with the provider's range)
     if vcpus.is_none() {
-        let problem = m
-            .warnings
-            .iter()
-            .find(|w| *w != REGION_UNKNOWN && !matches!(mapping_note(w), Some((true, _))));
-        if machine_type.is_some() || !has_storage || problem.is_some() {
-            return Err(match (machine_type, problem) {
-                (Some(t), _) => format!("unknown machine type {t:?}"),
-                (None, Some(w)) => mapping_note(w).map_or_else(|| w.clone(), |n| n.1),
-                (None, None) => "machine type unknown".to_string(),
-            });
-        }
+        not_estimable(m, machine_type)?;
     }
     // Where a shape figure comes from: the instance table when it holds that value (the
     // mappings read it from the same table), else the plan (read by the mapping).
@@ -206,171 +178,25 @@ pub(crate) fn price(s: &Subject<'_>, settings: Settings, want: Want) -> Result<P
     notes.add("cpu_architectures", o.source(), || {
         format!("{} ({})", archs.join(", "), o.detail())
     });
-    let gpu_models: Vec<&str> = if m.gpus.is_empty() {
-        table
-            .map(|i| {
-                i.gpus
-                    .iter()
-                    .flat_map(|g| std::iter::repeat_n(g.model.as_str(), g.count.max(0.0) as usize))
-                    .collect()
-            })
-            .unwrap_or_default()
-    } else {
-        m.gpus.iter().map(String::as_str).collect()
-    };
-    let mut gpus = Vec::new();
-    let mut gpu_notes = Vec::new();
-    for model in &gpu_models {
-        match data::gpu_watts(model) {
-            Some(w) => {
-                gpus.push((w.min_watts, w.max_watts));
-                gpu_notes.push(format!("{model}: {} – {} W", w.min_watts, w.max_watts));
-            }
-            None if notes_wanted => {
-                warnings.push(format!("no power figure for GPU {model}: not counted"))
-            }
-            None => {}
-        }
-    }
-    if !gpu_notes.is_empty() {
-        gpu_notes.dedup();
-        notes.add("gpus", Some(Table::Coefficients), || {
-            format!("gpus.{}", gpu_notes.join("; "))
-        });
-    }
-    let (mut ssd_tb, mut hdd_tb) = (0.0, 0.0);
-    for s in &m.storage {
-        match s.kind {
-            DiskKind::Ssd => ssd_tb += s.size_gb / 1000.0,
-            DiskKind::Hdd => hdd_tb += s.size_gb / 1000.0,
-        }
-    }
-    if !m.storage.is_empty() {
-        notes.add("storage", None, || {
-            "disk sizes read from the plan by the mapping".into()
-        });
-    }
+    let (gpu_models, gpus) = gpu_figures(m, table, &mut notes, notes_wanted, &mut warnings);
+    let (ssd_tb, hdd_tb) = storage_tb(m, &mut notes);
     let p = provider.as_str();
     let region_facts = s.region.map(|r| (r, lookups::region_facts(provider, r)));
-    let (grid, grid_low, grid_high) = match region_facts {
-        Some((region, f)) => {
-            let g = match f.grid {
-                Some(g) => {
-                    notes.add("grid", Some(Table::GridIntensity), || {
-                        format!("{p} {region}: {} ({}, via {})", g.source, g.year, g.via)
-                    });
-                    g.g_co2eq_per_kwh
-                }
-                None => {
-                    let f = data::grid_fallback(provider)
-                        .ok_or_else(|| format!("no grid intensity for region {region}"))?;
-                    if notes_wanted {
-                        warnings.push(format!(
-                            "no grid intensity for region {region}: {p} average used"
-                        ));
-                    }
-                    notes.add("grid", Some(Table::GridIntensity), || {
-                        format!("{p} fallback ({}, via {})", f.method, f.via)
-                    });
-                    f.g_co2eq_per_kwh
-                }
-            };
-            (g, g, g)
-        }
-        None => {
-            // Unknown region: the provider's average, within the range of its regions.
-            let f = data::grid_fallback(provider)
-                .ok_or_else(|| format!("region unknown and no {p} grid average"))?;
-            let (lo, hi) =
-                lookups::grid_spread(provider).unwrap_or((f.g_co2eq_per_kwh, f.g_co2eq_per_kwh));
-            if notes_wanted {
-                warnings.push(format!(
-                    "region unknown: {p} average grid intensity used, range {}–{} gCO2eq/kWh over its regions",
-                    crate::estimate::sig3(lo),
-                    crate::estimate::sig3(hi)
-                ));
-            }
-            notes.add("grid", Some(Table::GridIntensity), || {
-                format!(
-                    "region unknown: {p} fallback ({}, via {}); low and high: its regions' lowest and highest",
-                    f.method, f.via
-                )
-            });
-            (f.g_co2eq_per_kwh, lo, hi)
-        }
-    };
+    let (grid, grid_low, grid_high) = grid_figures(
+        provider,
+        region_facts,
+        &mut notes,
+        notes_wanted,
+        &mut warnings,
+    )?;
     let c = data::coefficients(provider).ok_or_else(|| format!("no coefficients for {p}"))?;
     let arch = lookups::arch_facts(provider, archs);
     let (cpu, cpu_low, cpu_high) = arch
         .cpu
         .ok_or_else(|| format!("no CPU power figure for {p}"))?;
-    notes.add("cpu_w", Some(Table::Coefficients), || {
-        if arch.known.is_empty() {
-            format!(
-                "{p} fallback ({} of its microarchitectures); low and high: every microarchitecture's lowest and highest",
-                c.cpu_fallback_method
-            )
-        } else {
-            format!(
-                "cpuArchitectures {} (CCF: average, or median with Sandy/Ivy Bridge); low and high: their lowest and highest",
-                arch.known
-            )
-        }
-    });
     let pue = region_facts.and_then(|(_, f)| f.pue).unwrap_or(c.pue);
-    notes.add("memory_w", Some(Table::Coefficients), || {
-        format!("providers.{p}.memoryWattsPerGB")
-    });
-    notes.add("storage_w", Some(Table::Coefficients), || {
-        format!("providers.{p}.ssdWattsPerTB / hddWattsPerTB")
-    });
-    notes.add("pue", Some(Table::Coefficients), || {
-        if pue == c.pue {
-            format!("providers.{p}.pue")
-        } else {
-            format!("providers.{p}.pueByRegion")
-        }
-    });
-    let embodied = match &facts {
-        Some(f) if vcpus > 0.0 => f.embodied.as_ref(),
-        _ => None,
-    };
-    let embodied_kg_per_hour = match (embodied, vcpus > 0.0) {
-        (Some(e), _) => {
-            notes.add("embodied", Some(Table::Embodied), || {
-                format!(
-                    "{:?}{}: {} kgCO2eq/h",
-                    e.method,
-                    e.family
-                        .as_deref()
-                        .map(|f| format!(" (family {f})"))
-                        .unwrap_or_default(),
-                    e.kg_co2eq_per_hour
-                )
-            });
-            if let (Some(platform), Some(kg), Some(host)) =
-                (&e.platform, e.platform_kg_co2eq, e.host_vcpus)
-            {
-                notes.add("embodied", Some(Table::Hosts), || {
-                    format!(
-                        "platform {platform}: {kg} kgCO2eq per host of {host} vCPUs; share {} / {host} vCPU",
-                        e.vcpus
-                    )
-                });
-            }
-            e.kg_co2eq_per_hour
-        }
-        (None, true) => match data::embodied_fallback_per_vcpu_hour(provider) {
-            Some(k) => {
-                notes.add("embodied", Some(Table::Embodied), || {
-                    format!("{p} fallback: {k} kgCO2eq per vCPU-hour × {vcpus} vCPU")
-                });
-                k * vcpus
-            }
-            None => 0.0,
-        },
-        (None, false) => 0.0,
-    };
+    coefficient_notes(provider, c, &arch, pue, &mut notes);
+    let embodied = embodied_figures(provider, facts.as_deref(), vcpus, &mut notes);
     let coefficients = Coefficients {
         cpu_min_w: cpu.min_watts,
         cpu_max_w: cpu.max_watts,
@@ -379,18 +205,20 @@ pub(crate) fn price(s: &Subject<'_>, settings: Settings, want: Want) -> Result<P
         hdd_w_per_tb: c.hdd_watts_per_tb,
         pue,
         grid_g_per_kwh: Some(grid),
-        embodied_g_per_hour: embodied_kg_per_hour * 1000.0,
+        embodied_g_per_hour: embodied.central * 1000.0,
     };
     let low = Coefficients {
         cpu_min_w: cpu_low.min_watts,
         cpu_max_w: cpu_low.max_watts,
         grid_g_per_kwh: Some(grid_low),
+        embodied_g_per_hour: embodied.low * 1000.0,
         ..coefficients.clone()
     };
     let high = Coefficients {
         cpu_min_w: cpu_high.min_watts,
         cpu_max_w: cpu_high.max_watts,
         grid_g_per_kwh: Some(grid_high),
+        embodied_g_per_hour: embodied.high * 1000.0,
         ..coefficients.clone()
     };
     let footprint = Footprint {
@@ -449,4 +277,277 @@ pub(crate) fn price(s: &Subject<'_>, settings: Settings, want: Want) -> Result<P
         warnings,
         assumptions,
     })
+}
+
+/// The grid intensity priced, and its low and high ends: the region's figure, the provider's
+/// average for a region without one, or for an unknown region the provider's average within the
+/// range of its regions.
+fn grid_figures(
+    provider: Provider,
+    region_facts: Option<(&str, lookups::RegionFacts)>,
+    notes: &mut Notes,
+    notes_wanted: bool,
+    warnings: &mut Vec<String>,
+) -> Result<(f64, f64, f64), String> {
+    let p = provider.as_str();
+    Ok(match region_facts {
+        Some((region, f)) => {
+            let g = match f.grid {
+                Some(g) => {
+                    notes.add("grid", Some(Table::GridIntensity), || {
+                        format!("{p} {region}: {} ({}, via {})", g.source, g.year, g.via)
+                    });
+                    g.g_co2eq_per_kwh
+                }
+                None => {
+                    let f = data::grid_fallback(provider)
+                        .ok_or_else(|| format!("no grid intensity for region {region}"))?;
+                    if notes_wanted {
+                        warnings.push(format!(
+                            "no grid intensity for region {region}: {p} average used"
+                        ));
+                    }
+                    notes.add("grid", Some(Table::GridIntensity), || {
+                        format!("{p} fallback ({}, via {})", f.method, f.via)
+                    });
+                    f.g_co2eq_per_kwh
+                }
+            };
+            (g, g, g)
+        }
+        None => {
+            // Unknown region: the provider's average, within the range of its regions.
+            let f = data::grid_fallback(provider)
+                .ok_or_else(|| format!("region unknown and no {p} grid average"))?;
+            let (lo, hi) =
+                lookups::grid_spread(provider).unwrap_or((f.g_co2eq_per_kwh, f.g_co2eq_per_kwh));
+            if notes_wanted {
+                warnings.push(format!(
+                    "region unknown: {p} average grid intensity used, range {}–{} gCO2eq/kWh over its regions",
+                    crate::estimate::sig3(lo),
+                    crate::estimate::sig3(hi)
+                ));
+            }
+            notes.add("grid", Some(Table::GridIntensity), || {
+                format!(
+                    "region unknown: {p} fallback ({}, via {}); low and high: its regions' lowest and highest",
+                    f.method, f.via
+                )
+            });
+            (f.g_co2eq_per_kwh, lo, hi)
+        }
+    })
+}
+
+/// Embodied kgCO2eq per hour of one instance: central, low and high.
+struct EmbodiedFigures {
+    central: f64,
+    low: f64,
+    high: f64,
+}
+
+/// The embodied figures of a machine type (its host model row, `data::embodied`), or for vCPUs
+/// without a machine type the provider's per-vCPU fallback (one figure; no band).
+fn embodied_figures(
+    provider: Provider,
+    facts: Option<&lookups::TypeFacts>,
+    vcpus: f64,
+    notes: &mut Notes,
+) -> EmbodiedFigures {
+    let p = provider.as_str();
+    let none = EmbodiedFigures {
+        central: 0.0,
+        low: 0.0,
+        high: 0.0,
+    };
+    if vcpus <= 0.0 {
+        return none;
+    }
+    if let Some(e) = facts.and_then(|f| f.embodied.as_ref()) {
+        notes.add("embodied", Some(Table::Embodied), || {
+            format!(
+                "{:?}{}: {} kgCO2eq/h (low {}, high {}: the sourced methods' lowest and highest)",
+                e.method,
+                e.family
+                    .as_deref()
+                    .map(|f| format!(" (family {f})"))
+                    .unwrap_or_default(),
+                e.kg_co2eq_per_hour,
+                e.kg_co2eq_per_hour_low,
+                e.kg_co2eq_per_hour_high
+            )
+        });
+        if let (Some(platform), Some(kg), Some(host)) =
+            (&e.platform, e.platform_kg_co2eq, e.host_vcpus)
+        {
+            notes.add("embodied", Some(Table::Hosts), || {
+                let shared = e
+                    .server
+                    .as_deref()
+                    .map(|s| format!("shared host {s} (the same on every cloud); "))
+                    .unwrap_or_default();
+                format!(
+                    "{shared}platform {platform}: {kg} kgCO2eq per host of {host} vCPUs; share by what the instance holds: CPU and chassis {} / {host} vCPU, memory by GB, local disks by TB, GPUs by count",
+                    e.vcpus
+                )
+            });
+        }
+        return EmbodiedFigures {
+            central: e.kg_co2eq_per_hour,
+            low: e.kg_co2eq_per_hour_low,
+            high: e.kg_co2eq_per_hour_high,
+        };
+    }
+    match data::embodied_fallback_per_vcpu_hour(provider) {
+        Some(k) => {
+            notes.add("embodied", Some(Table::Embodied), || {
+                format!("{p} fallback: {k} kgCO2eq per vCPU-hour × {vcpus} vCPU")
+            });
+            EmbodiedFigures {
+                central: k * vcpus,
+                low: k * vcpus,
+                high: k * vcpus,
+            }
+        }
+        None => none,
+    }
+}
+
+/// The CPU utilisation priced: a burstable or shared-core type's published baseline unless
+/// `--utilization` was given (said as an assumption), else the setting.
+fn utilization_of(
+    facts: Option<&lookups::TypeFacts>,
+    settings: Settings,
+    notes_wanted: bool,
+    assumptions: &mut Vec<String>,
+) -> f64 {
+    match facts
+        .filter(|_| !settings.utilization_given)
+        .and_then(|f| f.baseline.as_ref())
+    {
+        Some((u, note)) => {
+            if notes_wanted {
+                assumptions.push(note.clone());
+            }
+            *u
+        }
+        None => settings.utilization,
+    }
+}
+
+/// Why a resource without vCPUs cannot be estimated: only a pure storage resource (a disk) can
+/// be; an instance whose machine type is unknown is not estimated from its disks alone. A
+/// mapping's "assumed: …" note is not a problem (see `mapping_note`), nor an unknown region
+/// (estimated with the provider's range).
+fn not_estimable(m: &MappedResource, machine_type: Option<&str>) -> Result<(), String> {
+    let has_storage = m.storage.iter().any(|s| s.size_gb > 0.0);
+    let problem = m
+        .warnings
+        .iter()
+        .find(|w| *w != REGION_UNKNOWN && !matches!(mapping_note(w), Some((true, _))));
+    if machine_type.is_some() || !has_storage || problem.is_some() {
+        return Err(match (machine_type, problem) {
+            (Some(t), _) => format!("unknown machine type {t:?}"),
+            (None, Some(w)) => mapping_note(w).map_or_else(|| w.clone(), |n| n.1),
+            (None, None) => "machine type unknown".to_string(),
+        });
+    }
+    Ok(())
+}
+
+/// The GPUs priced: the mapping's, else the instance table's; each model's (min, max) watts.
+fn gpu_figures<'a>(
+    m: &'a MappedResource,
+    table: Option<&'a Instance>,
+    notes: &mut Notes,
+    notes_wanted: bool,
+    warnings: &mut Vec<String>,
+) -> (Vec<&'a str>, Vec<(f64, f64)>) {
+    let gpu_models: Vec<&str> = if m.gpus.is_empty() {
+        table
+            .map(|i| {
+                i.gpus
+                    .iter()
+                    .flat_map(|g| std::iter::repeat_n(g.model.as_str(), g.count.max(0.0) as usize))
+                    .collect()
+            })
+            .unwrap_or_default()
+    } else {
+        m.gpus.iter().map(String::as_str).collect()
+    };
+    let mut gpus = Vec::new();
+    let mut gpu_notes = Vec::new();
+    for model in &gpu_models {
+        match data::gpu_watts(model) {
+            Some(w) => {
+                gpus.push((w.min_watts, w.max_watts));
+                gpu_notes.push(format!("{model}: {} – {} W", w.min_watts, w.max_watts));
+            }
+            None if notes_wanted => {
+                warnings.push(format!("no power figure for GPU {model}: not counted"))
+            }
+            None => {}
+        }
+    }
+    if !gpu_notes.is_empty() {
+        gpu_notes.dedup();
+        notes.add("gpus", Some(Table::Coefficients), || {
+            format!("gpus.{}", gpu_notes.join("; "))
+        });
+    }
+    (gpu_models, gpus)
+}
+
+/// The resource's SSD and HDD terabytes, as the mapping read them from the plan.
+fn storage_tb(m: &MappedResource, notes: &mut Notes) -> (f64, f64) {
+    let (mut ssd_tb, mut hdd_tb) = (0.0, 0.0);
+    for s in &m.storage {
+        match s.kind {
+            DiskKind::Ssd => ssd_tb += s.size_gb / 1000.0,
+            DiskKind::Hdd => hdd_tb += s.size_gb / 1000.0,
+        }
+    }
+    if !m.storage.is_empty() {
+        notes.add("storage", None, || {
+            "disk sizes read from the plan by the mapping".into()
+        });
+    }
+    (ssd_tb, hdd_tb)
+}
+
+/// Where the CPU, memory, storage watts and the PUE come from.
+fn coefficient_notes(
+    provider: Provider,
+    c: &data::ProviderCoefficients,
+    arch: &lookups::ArchFacts,
+    pue: f64,
+    notes: &mut Notes,
+) {
+    let p = provider.as_str();
+    notes.add("cpu_w", Some(Table::Coefficients), || {
+        if arch.known.is_empty() {
+            format!(
+                "{p} fallback ({} of its microarchitectures); low and high: every microarchitecture's lowest and highest",
+                c.cpu_fallback_method
+            )
+        } else {
+            format!(
+                "cpuArchitectures {} (CCF: average, or median with Sandy/Ivy Bridge); low and high: their lowest and highest",
+                arch.known
+            )
+        }
+    });
+    notes.add("memory_w", Some(Table::Coefficients), || {
+        format!("providers.{p}.memoryWattsPerGB")
+    });
+    notes.add("storage_w", Some(Table::Coefficients), || {
+        format!("providers.{p}.ssdWattsPerTB / hddWattsPerTB")
+    });
+    notes.add("pue", Some(Table::Coefficients), || {
+        if pue == c.pue {
+            format!("providers.{p}.pue")
+        } else {
+            format!("providers.{p}.pueByRegion")
+        }
+    });
 }

@@ -1,13 +1,13 @@
-//! Embodied emissions by host, burstable baseline utilisation, and the per-vCPU fallback.
+//! Embodied emissions by the host model, burstable baseline utilisation, and the per-vCPU fallback.
 
 use super::instances::aws_ec2_base;
-use super::{Embodied, EmbodiedMethod, InstanceOrigin, Provider, coefficients, instance, tables};
+use super::{Embodied, EmbodiedMethod, InstanceOrigin, Provider, instance, tables};
 
-/// Embodied emissions per hour of an instance type, by host: the host platform's embodied total
-/// (CCF, kgCO2eq) / 35,040 h × (instance vCPUs / vCPUs of the whole host); burstable families
-/// use the host of the platform they run on (`data/hosts.json`). GCP custom
-/// types use their family's `-standard` figure; types without any figure use the provider's
-/// per-vCPU fallback × vCPUs (the type must be known, or computable from its name).
+/// Embodied emissions per hour of an instance type, by the host model (docs/methodology.md): its
+/// share of its family's host by what it holds (CPU and chassis by vCPU, memory by GB, local
+/// disks by TB, GPUs by count) / 35,040 h, with the band of the sourced methods; burstable
+/// families use the host of the platform they run on (`data/hosts.json`). GCP custom types use
+/// their family's `-standard` figure per vCPU; `None` for a type without a row.
 pub fn embodied(provider: Provider, instance_type: &str) -> Option<Embodied> {
     let pt = tables().provider(provider);
     let inst = instance(provider, instance_type);
@@ -31,47 +31,61 @@ pub fn embodied(provider: Provider, instance_type: &str) -> Option<Embodied> {
     {
         return Some(Embodied {
             kg_co2eq_per_hour: row.kg_co2eq_per_hour,
-            method: EmbodiedMethod::Family,
+            kg_co2eq_per_hour_low: row.kg_co2eq_per_hour_low,
+            kg_co2eq_per_hour_high: row.kg_co2eq_per_hour_high,
+            method: if row.method == "ccf-total" {
+                EmbodiedMethod::Family
+            } else {
+                EmbodiedMethod::HostParts
+            },
             family: Some(row.family.clone()),
             platform: Some(row.platform.clone()),
+            server: row.server_name.clone(),
             platform_kg_co2eq: Some(row.platform_kg_co2eq),
             vcpus: row.vcpus,
             host_vcpus: Some(row.host_vcpus),
         });
     }
     let inst = inst?;
-    let lifespan = coefficients(provider)?.server_lifespan_hours;
     if provider == Provider::Gcp && inst.origin == InstanceOrigin::FromName {
         let family = inst
             .family
             .as_deref()
             .and_then(|f| f.strip_suffix("-custom"))
             .map(|f| format!("{f}-standard"));
-        if let Some(row) = family
-            .as_ref()
-            .and_then(|f| pt.embodied.values().find(|r| &r.family == f))
-        {
+        // the family's -standard host: CPU and chassis by vCPU, memory by GB
+        if let Some((key, row)) = family.as_ref().and_then(|f| {
+            pt.embodied
+                .iter()
+                .filter(|(_, r)| &r.family == f)
+                .min_by(|a, b| a.1.vcpus.total_cmp(&b.1.vcpus))
+        }) {
+            let row_gb = instance(provider, key).map_or(0.0, |i| i.memory_gib);
+            let per_gb = if row_gb > 0.0 {
+                row.parts_kg.memory / row_gb
+            } else {
+                0.0
+            };
+            let kg = row.parts_kg.cpu_chassis * inst.vcpus / row.vcpus + per_gb * inst.memory_gib;
+            let row_kg = row.kg_co2eq_per_hour;
+            let lifespan = super::coefficients(provider)?.server_lifespan_hours;
+            let central = kg / lifespan;
+            let scale = if row_kg > 0.0 { central / row_kg } else { 0.0 };
             return Some(Embodied {
-                kg_co2eq_per_hour: row.platform_kg_co2eq / lifespan * (inst.vcpus / row.host_vcpus),
+                kg_co2eq_per_hour: central,
+                kg_co2eq_per_hour_low: row.kg_co2eq_per_hour_low * scale,
+                kg_co2eq_per_hour_high: row.kg_co2eq_per_hour_high * scale,
                 method: EmbodiedMethod::CustomFamily,
                 family: Some(row.family.clone()),
                 platform: Some(row.platform.clone()),
+                server: None,
                 platform_kg_co2eq: Some(row.platform_kg_co2eq),
                 vcpus: inst.vcpus,
                 host_vcpus: Some(row.host_vcpus),
             });
         }
     }
-    let per_vcpu = pt.embodied_fallback?;
-    Some(Embodied {
-        kg_co2eq_per_hour: per_vcpu * inst.vcpus,
-        method: EmbodiedMethod::PerVcpuFallback,
-        family: None,
-        platform: None,
-        platform_kg_co2eq: None,
-        vcpus: inst.vcpus,
-        host_vcpus: None,
-    })
+    None
 }
 
 /// The provider's published baseline CPU share per vCPU of a burstable or shared-core type

@@ -112,6 +112,24 @@ struct EmbodiedRow {
     host_vcpus: f64,
     #[serde(rename = "kgCO2eqPerHour")]
     kg_co2eq_per_hour: f64,
+    #[serde(rename = "kgCO2eqPerHourLow")]
+    kg_co2eq_per_hour_low: f64,
+    #[serde(rename = "kgCO2eqPerHourHigh")]
+    kg_co2eq_per_hour_high: f64,
+    /// `ccf-total` or `parts`.
+    method: String,
+    /// The central figure's parts, kg of this type's share: CPU and chassis, memory, storage, GPUs.
+    parts_kg: PartsKg,
+    /// The shared physical server's name, where the family is one.
+    #[serde(default)]
+    server_name: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct PartsKg {
+    cpu_chassis: f64,
+    memory: f64,
 }
 
 #[derive(Deserialize)]

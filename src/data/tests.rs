@@ -189,14 +189,20 @@ fn embodied_methods() {
     let custom = embodied(Provider::Gcp, "n2-custom-4-16384").unwrap();
     assert_eq!(custom.method, EmbodiedMethod::CustomFamily);
     let std4 = embodied(Provider::Gcp, "n2-standard-4").unwrap();
+    // the same vCPUs and memory as n2-standard-4: the same share of the same host
     assert!(close(
         custom.kg_co2eq_per_hour,
         std4.kg_co2eq_per_hour,
-        1e-9
+        1e-8
     ));
-    let fb = embodied(Provider::Gcp, "c3-standard-8").unwrap();
-    assert_eq!(fb.method, EmbodiedMethod::PerVcpuFallback);
-    assert!(fb.kg_co2eq_per_hour > 0.0);
+    // more memory at the same vCPUs: more embodied
+    let more = embodied(Provider::Gcp, "n2-custom-4-32768").unwrap();
+    assert!(more.kg_co2eq_per_hour > custom.kg_co2eq_per_hour);
+    assert!(more.kg_co2eq_per_hour_low < more.kg_co2eq_per_hour_high);
+    // a family without a CCF total is priced from its host's parts, not a fallback
+    let parts = embodied(Provider::Gcp, "c3-standard-8").unwrap();
+    assert_eq!(parts.method, EmbodiedMethod::HostParts);
+    assert!(parts.kg_co2eq_per_hour > 0.0);
     assert!(embodied(Provider::Azure, "Standard_Nope").is_none());
 }
 

@@ -208,27 +208,37 @@ pub struct GridFallback {
 /// How an embodied figure was obtained.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EmbodiedMethod {
-    /// By host: the host platform's embodied total (CCF) / lifespan × (vCPUs / host vCPUs).
+    /// By host: CCF's own host total (which the host's parts priced with CCF's coefficients
+    /// reproduce), shared by what the instance holds.
     Family,
+    /// By host: the host's parts priced with CCF's coefficients (no usable CCF total: none, or a
+    /// placeholder, or one its parts do not reproduce), shared by what the instance holds.
+    HostParts,
     /// A GCP custom type: the figure of its family's `-standard` predefined types (by host).
     CustomFamily,
-    /// No figure for the type: the provider's median per-vCPU figure × the type's vCPUs.
+    /// No machine type: the provider's median per-vCPU figure × the resource's vCPUs.
     PerVcpuFallback,
 }
 
 /// Embodied emissions of one instance type.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Embodied {
-    /// kgCO2eq for each hour the instance runs.
+    /// kgCO2eq for each hour the instance runs (central).
     pub kg_co2eq_per_hour: f64,
+    /// The lowest and highest of the sourced methods (CCF's coefficients, Boavizta's component
+    /// factors, CCF's host total where it is not a placeholder), kgCO2eq per hour.
+    pub kg_co2eq_per_hour_low: f64,
+    pub kg_co2eq_per_hour_high: f64,
     pub method: EmbodiedMethod,
     /// The instance's family (absent for the fallback).
     pub family: Option<String>,
     /// The host platform whose embodied total was used: the family itself, or for burstable
     /// and shared-core families the platform they run on (`t3` → `m5`; `data/hosts.json`).
     pub platform: Option<String>,
-    /// The platform's total embodied emissions for one whole host, kgCO2eq (absent for the
-    /// fallback).
+    /// The physical server the family shares with other families and clouds
+    /// (`8 x H100 SXM5 (HGX H100)`), if it is one.
+    pub server: Option<String>,
+    /// The host's total embodied emissions (central), kgCO2eq (absent for the fallback).
     pub platform_kg_co2eq: Option<f64>,
     pub vcpus: f64,
     /// vCPUs of the whole host (absent for the fallback).
