@@ -84,6 +84,9 @@ pub struct CarbonOptions {
     pub alternatives: bool,
     /// `--what-if`: the plan re-estimated under this scenario too (empty: not asked).
     pub what_if: crate::alternatives::Scenario,
+    /// The usage file read (`--usage`, the configuration's `usage` key, or
+    /// `carbon-usage.yml` in the working directory; docs/usage.md).
+    pub usage: Option<std::sync::Arc<crate::usage::Usage>>,
 }
 
 impl Default for CarbonOptions {
@@ -98,6 +101,7 @@ impl Default for CarbonOptions {
             module_depth: crate::report::modules::DEFAULT_DEPTH,
             alternatives: true,
             what_if: Default::default(),
+            usage: None,
         }
     }
 }
@@ -172,6 +176,12 @@ pub enum Command {
     Explain {
         address: String,
         input: Input,
+        carbon: CarbonOptions,
+    },
+    /// `usage template [PLAN]`: write (or bring up to date) the usage file `file`.
+    UsageTemplate {
+        input: Input,
+        file: PathBuf,
         carbon: CarbonOptions,
     },
 }
@@ -256,7 +266,7 @@ struct Args {
     format: FormatArg,
     /// The plan exactly as OpenTofu prints it: no carbon annotations or summary (human format
     /// only; the carbon flags conflict with it).
-    #[arg(long, conflicts_with_all = ["mappings", "data", "utilization", "period", "fail_over", "comment_tag", "max_chars", "module_depth", "alternatives", "what_if"])]
+    #[arg(long, conflicts_with_all = ["mappings", "data", "utilization", "period", "fail_over", "comment_tag", "max_chars", "module_depth", "alternatives", "what_if", "usage"])]
     no_carbon: bool,
     /// A folder of mapping files layered over the embedded ones (repeatable).
     #[arg(long = "mappings", value_name = "DIR")]
@@ -287,6 +297,11 @@ struct Args {
     /// The configuration file (instead of `.carbon-show.toml` found upward).
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
+    /// The usage file: GB stored, GB processed, requests for the resources whose figure
+    /// depends on usage [default: carbon-usage.yml in the working directory, when present;
+    /// docs/usage.md].
+    #[arg(long, value_name = "FILE")]
+    usage: Option<PathBuf>,
     /// Write the output to FILE (replaced atomically) instead of standard output.
     #[arg(long, short = 'o', value_name = "FILE")]
     output: Option<PathBuf>,
@@ -332,6 +347,11 @@ enum SubCommand {
     },
     /// Print the man page (roff) on standard output.
     Man,
+    /// Work with usage files (docs/usage.md).
+    Usage {
+        #[command(subcommand)]
+        action: UsageAction,
+    },
     /// Print one resource's derivation: each input, each coefficient with its source, and the
     /// arithmetic, so that a reviewer can redo it by hand.
     Explain {
@@ -364,6 +384,27 @@ fn input_of(file: Option<PathBuf>) -> Input {
         Some(p) if p.as_os_str() == "-" => Input::Stdin,
         Some(p) => Input::File(p),
     }
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum UsageAction {
+    /// Write the usage file for a plan: every resource whose figure depends on usage, each
+    /// key null with its unit and where to read it. An existing file keeps its values; the
+    /// plan's new resources are added.
+    Template {
+        /// Plan or state JSON (`tofu show -json`); stdin when absent or `-`.
+        file: Option<PathBuf>,
+        /// The usage file written [default: the configuration's `usage`, else
+        /// carbon-usage.yml in the working directory].
+        #[arg(long, value_name = "FILE")]
+        usage: Option<PathBuf>,
+        /// A folder of mapping files layered over the embedded ones (repeatable).
+        #[arg(long = "mappings", value_name = "DIR")]
+        mappings: Vec<PathBuf>,
+        /// The configuration file (instead of `.carbon-show.toml` found upward).
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
+    },
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -502,6 +543,10 @@ fn flag_layer(a: &Args) -> Layer {
             value,
             source: flag("--alternatives"),
         }),
+        usage: a.usage.clone().map(|value| Setting {
+            value,
+            source: flag("--usage"),
+        }),
         // `--flavor auto` is the default: it sets nothing, so a file or the environment can
         flavor: a
             .flavor
@@ -548,7 +593,28 @@ fn carbon_options(
         module_depth: settings.module_depth.value,
         alternatives: settings.alternatives.value,
         what_if: Default::default(),
+        usage: None,
     }
+}
+
+/// The usage file the settings name, else `carbon-usage.yml` in `cwd` when present, read and
+/// checked (its errors are configuration errors, exit 10).
+fn load_usage(
+    settings: &config::Effective,
+    cwd: &std::path::Path,
+) -> Result<Option<std::sync::Arc<crate::usage::Usage>>, Error> {
+    let (path, name) = match &settings.usage.value {
+        Some(p) => (cwd.join(p), p.display().to_string()),
+        None => {
+            let p = cwd.join(crate::usage::FILE_NAME);
+            if !p.is_file() {
+                return Ok(None);
+            }
+            (p, crate::usage::FILE_NAME.to_string())
+        }
+    };
+    let u = crate::usage::read(&path, &name)?;
+    Ok(Some(std::sync::Arc::new(u)))
 }
 
 /// Turns the flags into a command, reading the configuration file and the environment
@@ -597,9 +663,40 @@ fn command(
                 ..Layer::default()
             };
             let settings = config::resolve(layer, config.as_deref(), get, cwd)?;
+            let mut carbon = carbon_options(&settings, None);
+            carbon.usage = load_usage(&settings, cwd)?;
             return Ok(Command::Explain {
                 address,
                 input: input_of(file),
+                carbon,
+            });
+        }
+        Some(SubCommand::Usage {
+            action:
+                UsageAction::Template {
+                    file,
+                    usage,
+                    mappings,
+                    config,
+                },
+        }) => {
+            let layer = Layer {
+                mappings: (!mappings.is_empty()).then(|| Setting {
+                    value: mappings,
+                    source: Source::Flag("--mappings"),
+                }),
+                usage: usage.map(|value| Setting {
+                    value,
+                    source: Source::Flag("--usage"),
+                }),
+                ..Layer::default()
+            };
+            let settings = config::resolve(layer, config.as_deref(), get, cwd)?;
+            let target =
+                (settings.usage.value.clone()).unwrap_or_else(|| cwd.join(crate::usage::FILE_NAME));
+            return Ok(Command::UsageTemplate {
+                input: input_of(file),
+                file: target,
                 carbon: carbon_options(&settings, None),
             });
         }
@@ -619,6 +716,9 @@ fn command(
         FormatArg::ImpactFramework => Format::ImpactFramework,
     };
     let mut carbon = carbon_options(&settings, a.mapping_budget);
+    if !a.no_carbon {
+        carbon.usage = load_usage(&settings, cwd)?;
+    }
     // (two regions for one provider are refused by `validate`)
     carbon.what_if = crate::alternatives::Scenario::new(&a.what_if).unwrap_or_default();
     // (--no-carbon with another format is refused by `validate`)

@@ -142,9 +142,10 @@ pub(crate) fn price(s: &Subject<'_>, settings: Settings, want: Want) -> Result<P
     let table_id = found.map(|(_, id)| *id);
     let mut assumptions = Vec::new();
     // A burstable or shared-core type runs at its published baseline unless asked otherwise.
+    let own_utilization = super::usage::utilization(m);
     let baseline = facts
         .as_deref()
-        .filter(|_| !settings.utilization_given)
+        .filter(|_| !settings.utilization_given && own_utilization.is_none())
         .and_then(|f| f.baseline.as_ref());
     let utilization = match baseline {
         Some((u, note)) => {
@@ -153,7 +154,7 @@ pub(crate) fn price(s: &Subject<'_>, settings: Settings, want: Want) -> Result<P
             }
             *u
         }
-        None => settings.utilization,
+        None => own_utilization.unwrap_or(settings.utilization),
     };
     let vcpus = s.vcpus().or(table.map(|i| i.vcpus));
     let has_storage = m.storage.iter().any(|s| s.size_gb > 0.0);
@@ -331,6 +332,10 @@ pub(crate) fn price(s: &Subject<'_>, settings: Settings, want: Want) -> Result<P
             format!("providers.{p}.pueByRegion")
         }
     });
+    if notes.explain {
+        let usage = super::usage::provenance(m, c.networking_kwh_per_gb);
+        notes.provenance.extend(usage);
+    }
     let embodied = match &facts {
         Some(f) if vcpus > 0.0 => f.embodied.as_ref(),
         _ => None,
@@ -399,8 +404,10 @@ pub(crate) fn price(s: &Subject<'_>, settings: Settings, want: Want) -> Result<P
         ssd_tb,
         hdd_tb,
         gpus,
+        network_w: super::usage::network_w(m, c.networking_kwh_per_gb),
     };
-    let instances = f64::from(m.count) * f64::from(m.replication_factor.max(1));
+    let instances =
+        f64::from(m.count) * f64::from(m.replication_factor.max(1)) * super::usage::share(m);
     let r = super::ranged(
         &footprint,
         &low,
