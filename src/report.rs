@@ -591,7 +591,8 @@ mod tests {
                 estimated: 3,
                 not_estimated: 1,
                 unsupported: 1,
-                ignored: 2
+                ignored: 2,
+                from_usage: 0
             }
         );
     }

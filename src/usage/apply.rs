@@ -54,11 +54,16 @@ pub fn apply(usage: Option<&Usage>, mapped: &mut MappedPlan) -> Vec<String> {
 }
 
 /// The resource type of an address (`module.a.aws_s3_bucket.b["x"]` → `aws_s3_bucket`).
-fn address_type(address: &str) -> Option<&str> {
-    let base = address.split('[').next().unwrap_or(address);
-    let mut parts: Vec<&str> = base.split('.').collect();
-    parts.pop()?;
-    parts.pop()
+pub(super) fn address_type(address: &str) -> Option<&str> {
+    // the instance key goes first (`[0]`, `["a.b"]`), then the type is the part before the
+    // name (types and names hold no dots; module keys before them may)
+    let base = match address.rfind('[') {
+        Some(i) if address.ends_with(']') => &address[..i],
+        _ => address,
+    };
+    let mut parts = base.rsplitn(3, '.');
+    parts.next()?;
+    parts.next().filter(|t| !t.is_empty())
 }
 
 /// Warns about the keys of an entry that its type does not take.

@@ -84,7 +84,8 @@ pub fn merge(entries: &[TemplateEntry], existing: Option<&Usage>) -> String {
     }
     let mut all: BTreeMap<&str, (Option<&str>, Option<&Entry>)> = BTreeMap::new();
     for (a, e) in addresses {
-        all.insert(a, (None, Some(e)));
+        // an address the plan no longer has keeps its values, and its type's comments
+        all.insert(a, (super::apply::address_type(a), Some(e)));
     }
     for t in entries {
         all.entry(&t.address).or_insert((None, None)).0 = Some(&t.resource_type);
