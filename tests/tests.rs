@@ -22,4 +22,5 @@ mod rollup;
 mod security;
 mod summary;
 mod terraform;
+mod usage;
 mod workflow;

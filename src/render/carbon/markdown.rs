@@ -105,7 +105,8 @@ pub fn sections(s: &Summary, plan: PlanText, opts: &CommentOptions) -> Vec<(Part
         v.push((
             Part::NotCounted,
             format!(
-                "**From declared usage:** {n} of the estimated figures rest on usage declared in {} (GB stored, GB processed, requests): review it with the plan.\n",
+                "**From declared usage:** {n} estimated {} on usage declared in {} (GB stored, GB processed, requests): review it with the plan.\n",
+                if n == 1 { "figure rests" } else { "figures rest" },
                 code(&file)
             ),
         ));

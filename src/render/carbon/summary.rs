@@ -445,8 +445,13 @@ pub fn human_lines(s: &Summary) -> Vec<Line> {
         c.estimated, c.not_estimated, c.unsupported, c.ignored
     )));
     if let Some((n, file)) = from_usage(s.report) {
+        let verb = if n == 1 {
+            "figure rests"
+        } else {
+            "figures rest"
+        };
         out.push(detail(format!(
-            "  from declared usage: {n} figures rest on usage declared in {file}"
+            "  from declared usage: {n} {verb} on usage declared in {file}"
         )));
     }
     out.extend(super::modules::human_lines(s));
