@@ -681,7 +681,7 @@ fn command(
                 },
         }) => {
             let layer = Layer {
-                mappings: (!mappings.is_empty()).then(|| Setting {
+                mappings: (!mappings.is_empty()).then_some(Setting {
                     value: mappings,
                     source: Source::Flag("--mappings"),
                 }),

@@ -84,7 +84,7 @@ fn every_real_plan_reaches_ninety_percent_with_its_filled_template() {
         let before = json_in(&d, &[&path]);
         for r in before["resources"].as_array().unwrap() {
             let reason = r["reason"].as_str().unwrap_or_default();
-            if reason.contains("depends on usage") {
+            if reason.starts_with("needs ") {
                 assert!(
                     reason.contains("carbon-show usage template"),
                     "{path}: {reason}"

@@ -106,11 +106,14 @@ fn keys_text(kind: Kind) -> String {
         .join(" and ")
 }
 
-/// The reason a usage-dependent resource without its usage is not estimated.
-pub fn reason(service: &str, kind: Kind) -> String {
+/// The reason a usage-dependent resource without its usage is not estimated: the keys that
+/// would estimate it and the command that writes them (short enough for a `# ≈` line of 100
+/// columns; the units are in the template).
+pub fn reason(kind: Kind) -> String {
+    let keys: Vec<&str> = kind.keys().iter().map(|k| k.name()).collect();
     format!(
-        "{service}: its figure depends on usage no plan holds: declare {} in {} (`carbon-show usage template PLAN` writes it)",
-        keys_text(kind),
+        "needs {} in {} (carbon-show usage template)",
+        keys.join(" and "),
         super::FILE_NAME
     )
 }
@@ -197,7 +200,7 @@ fn resource(
                 m.warnings.retain(|w| !is_busy_note(w));
             }
             (Kind::Storage { .. } | Kind::Network, false) => {
-                let text = format!("unsupported: {}", reason(&t.service, t.kind));
+                let text = format!("unsupported: {}", reason(t.kind));
                 for w in &mut m.warnings {
                     if is_unsupported_note(w) {
                         *w = note(&text);

@@ -108,11 +108,8 @@ pub fn merge(entries: &[TemplateEntry], existing: Option<&Usage>) -> String {
 /// not declared), each with its comment.
 fn write_entry(out: &mut String, name: &str, t: Option<&str>, e: &Entry, keys: &[Key]) {
     let u = t.and_then(type_of);
-    match u {
-        Some(u) => {
-            let _ = writeln!(out, "  # {}: read it in {}", u.service, u.hint);
-        }
-        None => {}
+    if let Some(u) = u {
+        let _ = writeln!(out, "  # {}: read it in {}", u.service, u.hint);
     }
     let _ = writeln!(out, "  {}:", yaml_str(name));
     let mut listed: Vec<Key> = keys.to_vec();
