@@ -317,3 +317,90 @@ fn usage_flag_and_configuration_key() {
     crate::common::assert_one_line_error(&o, 10, "missing.yml: cannot read the usage file");
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// Issue 26 item 3, every new type by hand (testdata/usage/plan.json, us-east-1: grid 379.069
+/// g/kWh, PUE 1.135): the fleets are their instance type × target capacity (an m5.large's
+/// figure is the `aws_instance`'s without its 8 GB root volume); the EKS control plane and a
+/// Batch environment are unsupported with their reasons; the NAT gateway, load balancer,
+/// bucket and function are priced from the usage file; `monthly_hours` scales the fleet.
+#[test]
+fn new_types_by_hand() {
+    let d = tmp_dir("new-types");
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/usage/plan.json")
+        .display()
+        .to_string();
+    let find = |v: &Value, a: &str| -> Value {
+        v["resources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["address"] == a)
+            .unwrap()
+            .clone()
+    };
+    let g = |r: &Value| r["after"]["per_hour"]["total_gco2eq"].as_f64().unwrap();
+    let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0);
+    let per_kwh = 1.135 * 379.069 / 1000.0; // g per W for one hour
+    let v = json_in(&d, &[&p]);
+    let one = find(&v, "aws_instance.one");
+    let m5 = g(&one) - one["after"]["ssd_gb"].as_f64().unwrap() / 1000.0 * 1.2 * per_kwh;
+    assert_eq!(one["after"]["ssd_gb"], 8.0);
+    assert!(close(g(&find(&v, "aws_ec2_fleet.dev")), 4.0 * m5));
+    assert!(close(
+        g(&find(&v, "aws_spot_fleet_request.batch")),
+        3.0 * m5
+    ));
+    assert_eq!(
+        find(&v, "aws_eks_cluster.main")["reason"],
+        "EKS control plane: AWS documents no size for it (node groups are counted)"
+    );
+    assert_eq!(
+        find(&v, "aws_batch_compute_environment.jobs")["reason"],
+        "Batch sets its instances from the queued jobs at run time: no count in the plan"
+    );
+    for (a, key) in [
+        ("aws_nat_gateway.main", "monthly_data_processed_gb"),
+        ("aws_lb.web", "monthly_data_processed_gb"),
+        ("aws_s3_bucket.logs", "storage_gb"),
+    ] {
+        assert_eq!(
+            find(&v, a)["reason"],
+            format!("needs {key} in carbon-usage.yml (carbon-show usage template)")
+        );
+    }
+    // the function without usage: one environment busy all hour, 1 vCPU (1,769 MB) at 50 %
+    // and 1.7275 GiB, plus the AWS embodied fallback 0.79078 g per vCPU-hour
+    let busy = (2.12 + 1769.0 / 1024.0 * 0.392) * per_kwh + 0.79078;
+    assert!(close(g(&find(&v, "aws_lambda_function.api")), busy));
+
+    std::fs::write(
+        d.join("carbon-usage.yml"),
+        "resource_usage:\n  aws_nat_gateway.main:\n    monthly_data_processed_gb: 1000\n  aws_lb.web:\n    monthly_data_processed_gb: 7300\n  aws_s3_bucket.logs:\n    storage_gb: 500\n  aws_lambda_function.api:\n    monthly_requests: 2000000\n    average_duration_ms: 120\n  aws_ec2_fleet.dev:\n    monthly_hours: 219\n",
+    )
+    .unwrap();
+    let v = json_in(&d, &[&p]);
+    assert_eq!(v["counts"]["from_usage"], 5);
+    assert!(close(
+        g(&find(&v, "aws_nat_gateway.main")),
+        1000.0 * 0.001 * 1000.0 / 730.0 * per_kwh
+    ));
+    assert!(close(g(&find(&v, "aws_lb.web")), 10.0 * per_kwh));
+    assert!(close(
+        g(&find(&v, "aws_s3_bucket.logs")),
+        0.5 * 3.0 * 0.65 * per_kwh
+    ));
+    let share = 2_000_000.0 * 0.120 / (730.0 * 3600.0);
+    assert!(close(g(&find(&v, "aws_lambda_function.api")), share * busy));
+    assert!(close(
+        g(&find(&v, "aws_ec2_fleet.dev")),
+        4.0 * m5 * 219.0 / 730.0
+    ));
+    let f = find(&v, "aws_lambda_function.api");
+    assert!(
+        !f["assumptions"].to_string().contains("busy all hour"),
+        "{}",
+        f["assumptions"]
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}

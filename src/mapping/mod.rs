@@ -124,6 +124,7 @@ builtin![
     "aws" / "ec2.yaml",
     "aws" / "ebs.yaml",
     "aws" / "asg.yaml",
+    "aws" / "fleets.yaml",
     "aws" / "rds.yaml",
     "aws" / "eks.yaml",
     "aws" / "elasticache.yaml",
