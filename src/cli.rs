@@ -398,9 +398,6 @@ enum UsageAction {
         /// carbon-usage.yml in the working directory].
         #[arg(long, value_name = "FILE")]
         usage: Option<PathBuf>,
-        /// A folder of mapping files layered over the embedded ones (repeatable).
-        #[arg(long = "mappings", value_name = "DIR")]
-        mappings: Vec<PathBuf>,
         /// The configuration file (instead of `.carbon-show.toml` found upward).
         #[arg(long, value_name = "FILE")]
         config: Option<PathBuf>,
@@ -597,26 +594,6 @@ fn carbon_options(
     }
 }
 
-/// The usage file the settings name, else `carbon-usage.yml` in `cwd` when present, read and
-/// checked (its errors are configuration errors, exit 10).
-fn load_usage(
-    settings: &config::Effective,
-    cwd: &std::path::Path,
-) -> Result<Option<std::sync::Arc<crate::usage::Usage>>, Error> {
-    let (path, name) = match &settings.usage.value {
-        Some(p) => (cwd.join(p), p.display().to_string()),
-        None => {
-            let p = cwd.join(crate::usage::FILE_NAME);
-            if !p.is_file() {
-                return Ok(None);
-            }
-            (p, crate::usage::FILE_NAME.to_string())
-        }
-    };
-    let u = crate::usage::read(&path, &name)?;
-    Ok(Some(std::sync::Arc::new(u)))
-}
-
 /// Turns the flags into a command, reading the configuration file and the environment
 /// (`get`) from `cwd`.
 fn command(
@@ -664,7 +641,7 @@ fn command(
             };
             let settings = config::resolve(layer, config.as_deref(), get, cwd)?;
             let mut carbon = carbon_options(&settings, None);
-            carbon.usage = load_usage(&settings, cwd)?;
+            carbon.usage = crate::usage::load(settings.usage.value.as_deref(), cwd)?;
             return Ok(Command::Explain {
                 address,
                 input: input_of(file),
@@ -676,27 +653,20 @@ fn command(
                 UsageAction::Template {
                     file,
                     usage,
-                    mappings,
                     config,
                 },
         }) => {
+            let source = Source::Flag("--usage");
+            let usage = usage.map(|value| Setting { value, source });
             let layer = Layer {
-                mappings: (!mappings.is_empty()).then_some(Setting {
-                    value: mappings,
-                    source: Source::Flag("--mappings"),
-                }),
-                usage: usage.map(|value| Setting {
-                    value,
-                    source: Source::Flag("--usage"),
-                }),
+                usage,
                 ..Layer::default()
             };
             let settings = config::resolve(layer, config.as_deref(), get, cwd)?;
-            let target =
-                (settings.usage.value.clone()).unwrap_or_else(|| cwd.join(crate::usage::FILE_NAME));
+            let name = settings.usage.value.clone();
             return Ok(Command::UsageTemplate {
                 input: input_of(file),
-                file: target,
+                file: cwd.join(name.unwrap_or_else(|| crate::usage::FILE_NAME.into())),
                 carbon: carbon_options(&settings, None),
             });
         }
@@ -717,7 +687,7 @@ fn command(
     };
     let mut carbon = carbon_options(&settings, a.mapping_budget);
     if !a.no_carbon {
-        carbon.usage = load_usage(&settings, cwd)?;
+        carbon.usage = crate::usage::load(settings.usage.value.as_deref(), cwd)?;
     }
     // (two regions for one provider are refused by `validate`)
     carbon.what_if = crate::alternatives::Scenario::new(&a.what_if).unwrap_or_default();

@@ -35,6 +35,7 @@ fn error(file: &str, line: usize, message: impl std::fmt::Display) -> Error {
 
 /// Reads and checks the usage file at `path`; `name` names it in messages and figures.
 pub fn read(path: &Path, name: &str) -> Result<Usage, Error> {
+    let name = &printable(name);
     let meta = std::fs::metadata(path)
         .map_err(|e| Error::Config(format!("{name}: cannot read the usage file: {e}")))?;
     if meta.len() > MAX_BYTES as u64 {
@@ -48,8 +49,23 @@ pub fn read(path: &Path, name: &str) -> Result<Usage, Error> {
     parse(name, &text)
 }
 
+/// A file name as messages and figures show it: no control character of it reaches a
+/// terminal, a log or a comment.
+fn printable(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
 /// Parses a usage file's text; `file` names it in messages.
 pub fn parse(file: &str, text: &str) -> Result<Usage, Error> {
+    let file = &printable(file);
     if text.len() > MAX_BYTES {
         return Err(error(
             file,
@@ -58,7 +74,7 @@ pub fn parse(file: &str, text: &str) -> Result<Usage, Error> {
         ));
     }
     let mut usage = Usage {
-        file: Arc::from(file),
+        file: Arc::from(file.as_str()),
         ..Usage::default()
     };
     if text.trim().is_empty() {

@@ -22,6 +22,26 @@ pub use template::{TemplateEntry, entries_of, merge};
 /// The usage file read from the working directory when no `--usage` or `usage` key names one.
 pub const FILE_NAME: &str = "carbon-usage.yml";
 
+/// The usage file `named` (`--usage`, the configuration's `usage` key; relative to `cwd`),
+/// else `carbon-usage.yml` in `cwd` when present, read and checked (its errors are
+/// configuration errors, exit 10). It is named in messages and figures as it was given.
+pub fn load(
+    named: Option<&std::path::Path>,
+    cwd: &std::path::Path,
+) -> Result<Option<Arc<Usage>>, crate::error::Error> {
+    let (path, name) = match named {
+        Some(p) => (cwd.join(p), p.display().to_string()),
+        None => {
+            let p = cwd.join(FILE_NAME);
+            if !p.is_file() {
+                return Ok(None);
+            }
+            (p, FILE_NAME.to_string())
+        }
+    };
+    Ok(Some(Arc::new(read(&path, &name)?)))
+}
+
 /// Hours in the month the usage keys are counted over (`Period::Month`).
 pub const HOURS_PER_MONTH: f64 = 730.0;
 
