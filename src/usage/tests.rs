@@ -214,7 +214,7 @@ fn worked_figures_a_bucket_a_nat_gateway_a_function() {
     )
     .unwrap();
     // bucket: 0.5 TB × 3 copies × 0.65 W/TB = 0.975 W; × 1.135 ÷ 1000 = 0.00110663 kWh/h;
-    // × 379.069 g/kWh = 0.419488 g/h; × 730 h = 306.2 g a month
+    // × 379.069 g/kWh = 0.419487 g/h; × 730 h = 306.2 g a month
     let (_, g) = total_g_per_hour(
         resource("aws_s3_bucket.logs", "aws", "us-east-1"),
         Some(&usage),
@@ -222,7 +222,7 @@ fn worked_figures_a_bucket_a_nat_gateway_a_function() {
     assert!(close(g, 0.975 * 1.135 / 1000.0 * 379.069), "{g}");
     assert!((g * 730.0 - 306.2).abs() < 0.1, "{}", g * 730.0);
     // NAT gateway: 1,000 GB × 0.001 kWh/GB = 1 kWh a month = 1.36986 W; × 1.135 ÷ 1000 ×
-    // 379.069 = 0.589356 g/h; 430.2 g a month
+    // 379.069 = 0.589374 g/h; 430.2 g a month
     let (_, g) = total_g_per_hour(
         resource("aws_nat_gateway.main", "aws", "us-east-1"),
         Some(&usage),
@@ -422,4 +422,20 @@ fn template_round_trip_keeps_values_and_adds_new_resources() {
         Some(&back),
     );
     assert_eq!(third, second);
+}
+
+/// A usage file's name comes from the command line or the configuration: a control
+/// character in it is shown escaped in messages and in the figures' "from …", never raw.
+#[test]
+fn a_control_character_in_the_file_name_is_escaped() {
+    let name = "u\u{1b}[31m.yml";
+    match parse(name, "resource_usage:\n  a.b:\n    storage_gb: x\n") {
+        Err(crate::error::Error::Config(m)) => {
+            assert!(!m.contains('\u{1b}'), "{m:?}");
+            assert!(m.starts_with("u\\u{1b}[31m.yml:3:"), "{m:?}");
+        }
+        other => panic!("{other:?}"),
+    }
+    let u = parse(name, "resource_usage:\n  a.b:\n    storage_gb: 1\n").unwrap();
+    assert_eq!(&*u.file, "u\\u{1b}[31m.yml");
 }
