@@ -198,7 +198,41 @@ fn map(plan: &Plan<'_>, engine: &mapping::Engine, c: &CarbonOptions) -> mapping:
     crate::memory::release();
     phase("map: resources planned_values lacks", t);
     override_regions(&mut m, &c.regions);
+    for w in crate::usage::apply(c.usage.as_deref(), &mut m) {
+        eprintln!("carbon-show: warning: {w}");
+    }
     m
+}
+
+/// `usage template`: the usage file for the input's plan, `file`'s values kept when it
+/// exists (docs/usage.md). Says on stderr how many resources it lists and how many are new.
+pub fn usage_template(input: &Input, c: &CarbonOptions, file: &Path) -> Result<String, Error> {
+    let existing = if file.is_file() {
+        Some(crate::usage::read(file, &file.display().to_string())?)
+    } else {
+        None
+    };
+    let bytes = read_input(input)?;
+    let engine = load_engine(c)?;
+    let plan = parse_plan(&input.display_path(), &bytes)?;
+    let config = mapping::config::Config::new(plan.configuration);
+    let mut m = engine.map_with_config(&sections(&plan), &config);
+    mapping::fallback::fill_from_changes(&plan, &mut m, &engine, &config);
+    let entries = crate::usage::entries_of(&m);
+    let new = entries
+        .iter()
+        .filter(|e| {
+            existing
+                .as_ref()
+                .is_none_or(|u| !u.by_address.contains_key(&e.address))
+        })
+        .count();
+    eprintln!(
+        "carbon-show: {}: {} resources whose figure depends on usage, {new} new",
+        file.display(),
+        entries.len()
+    );
+    Ok(crate::usage::merge(&entries, existing.as_ref()))
 }
 
 /// Runs one `show` over a document already in memory, without touching the file system:

@@ -13,6 +13,7 @@ use crate::report::{Band, Figures, Report, ResourceReport, Side, Status, Text};
 
 mod lookups;
 mod pricing;
+mod usage;
 
 pub(crate) use pricing::Subject;
 use pricing::Want;
@@ -413,6 +414,9 @@ pub fn assess_order(
             };
             r.warnings = warnings;
             r.assumptions = assumptions;
+            if matches!(r.status, Status::Estimated) {
+                usage_of(&mut r, a.or(b));
+            }
             (r, inputs)
         })
         .unzip();
@@ -434,6 +438,26 @@ pub fn assess_order(
         after_inputs,
         before_inputs,
     }
+}
+
+/// Lists the usage a resource's figures rest on (its after side's, else its before side's)
+/// and says so among its assumptions: `from carbon-usage.yml: storage_gb = 500 (…)`.
+fn usage_of(r: &mut ResourceReport, m: Option<&MappedResource>) {
+    let Some(u) = m.and_then(|m| m.usage.as_deref()) else {
+        return;
+    };
+    r.usage = u
+        .inputs
+        .iter()
+        .map(|i| crate::report::UsageInput {
+            key: i.key.name(),
+            value: i.value,
+            unit: i.key.unit(),
+            file: u.file.to_string(),
+            from: i.origin.as_str(),
+        })
+        .collect();
+    push_unique(&mut r.assumptions, [u.describe()]);
 }
 
 /// The mapped resource at index `i` of a side.

@@ -84,6 +84,9 @@ pub struct CarbonOptions {
     pub alternatives: bool,
     /// `--what-if`: the plan re-estimated under this scenario too (empty: not asked).
     pub what_if: crate::alternatives::Scenario,
+    /// The usage file read (`--usage`, the configuration's `usage` key, or
+    /// `carbon-usage.yml` in the working directory; docs/usage.md).
+    pub usage: Option<std::sync::Arc<crate::usage::Usage>>,
 }
 
 impl Default for CarbonOptions {
@@ -98,6 +101,7 @@ impl Default for CarbonOptions {
             module_depth: crate::report::modules::DEFAULT_DEPTH,
             alternatives: true,
             what_if: Default::default(),
+            usage: None,
         }
     }
 }
@@ -172,6 +176,12 @@ pub enum Command {
     Explain {
         address: String,
         input: Input,
+        carbon: CarbonOptions,
+    },
+    /// `usage template [PLAN]`: write (or bring up to date) the usage file `file`.
+    UsageTemplate {
+        input: Input,
+        file: PathBuf,
         carbon: CarbonOptions,
     },
 }
@@ -256,7 +266,7 @@ struct Args {
     format: FormatArg,
     /// The plan exactly as OpenTofu prints it: no carbon annotations or summary (human format
     /// only; the carbon flags conflict with it).
-    #[arg(long, conflicts_with_all = ["mappings", "data", "utilization", "period", "fail_over", "comment_tag", "max_chars", "module_depth", "alternatives", "what_if"])]
+    #[arg(long, conflicts_with_all = ["mappings", "data", "utilization", "period", "fail_over", "comment_tag", "max_chars", "module_depth", "alternatives", "what_if", "usage"])]
     no_carbon: bool,
     /// A folder of mapping files layered over the embedded ones (repeatable).
     #[arg(long = "mappings", value_name = "DIR")]
@@ -287,6 +297,11 @@ struct Args {
     /// The configuration file (instead of `.carbon-show.toml` found upward).
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
+    /// The usage file: GB stored, GB processed, requests for the resources whose figure
+    /// depends on usage [default: carbon-usage.yml in the working directory, when present;
+    /// docs/usage.md].
+    #[arg(long, value_name = "FILE")]
+    usage: Option<PathBuf>,
     /// Write the output to FILE (replaced atomically) instead of standard output.
     #[arg(long, short = 'o', value_name = "FILE")]
     output: Option<PathBuf>,
@@ -332,6 +347,11 @@ enum SubCommand {
     },
     /// Print the man page (roff) on standard output.
     Man,
+    /// Work with usage files (docs/usage.md).
+    Usage {
+        #[command(subcommand)]
+        action: UsageAction,
+    },
     /// Print one resource's derivation: each input, each coefficient with its source, and the
     /// arithmetic, so that a reviewer can redo it by hand.
     Explain {
@@ -364,6 +384,24 @@ fn input_of(file: Option<PathBuf>) -> Input {
         Some(p) if p.as_os_str() == "-" => Input::Stdin,
         Some(p) => Input::File(p),
     }
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum UsageAction {
+    /// Write the usage file for a plan: every resource whose figure depends on usage, each
+    /// key null with its unit and where to read it. An existing file keeps its values; the
+    /// plan's new resources are added.
+    Template {
+        /// Plan or state JSON (`tofu show -json`); stdin when absent or `-`.
+        file: Option<PathBuf>,
+        /// The usage file written [default: the configuration's `usage`, else
+        /// carbon-usage.yml in the working directory].
+        #[arg(long, value_name = "FILE")]
+        usage: Option<PathBuf>,
+        /// The configuration file (instead of `.carbon-show.toml` found upward).
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
+    },
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -502,6 +540,10 @@ fn flag_layer(a: &Args) -> Layer {
             value,
             source: flag("--alternatives"),
         }),
+        usage: a.usage.clone().map(|value| Setting {
+            value,
+            source: flag("--usage"),
+        }),
         // `--flavor auto` is the default: it sets nothing, so a file or the environment can
         flavor: a
             .flavor
@@ -548,6 +590,7 @@ fn carbon_options(
         module_depth: settings.module_depth.value,
         alternatives: settings.alternatives.value,
         what_if: Default::default(),
+        usage: None,
     }
 }
 
@@ -597,9 +640,33 @@ fn command(
                 ..Layer::default()
             };
             let settings = config::resolve(layer, config.as_deref(), get, cwd)?;
+            let mut carbon = carbon_options(&settings, None);
+            carbon.usage = crate::usage::load(settings.usage.value.as_deref(), cwd)?;
             return Ok(Command::Explain {
                 address,
                 input: input_of(file),
+                carbon,
+            });
+        }
+        Some(SubCommand::Usage {
+            action:
+                UsageAction::Template {
+                    file,
+                    usage,
+                    config,
+                },
+        }) => {
+            let source = Source::Flag("--usage");
+            let usage = usage.map(|value| Setting { value, source });
+            let layer = Layer {
+                usage,
+                ..Layer::default()
+            };
+            let settings = config::resolve(layer, config.as_deref(), get, cwd)?;
+            let name = settings.usage.value.clone();
+            return Ok(Command::UsageTemplate {
+                input: input_of(file),
+                file: cwd.join(name.unwrap_or_else(|| crate::usage::FILE_NAME.into())),
                 carbon: carbon_options(&settings, None),
             });
         }
@@ -619,6 +686,9 @@ fn command(
         FormatArg::ImpactFramework => Format::ImpactFramework,
     };
     let mut carbon = carbon_options(&settings, a.mapping_budget);
+    if !a.no_carbon {
+        carbon.usage = crate::usage::load(settings.usage.value.as_deref(), cwd)?;
+    }
     // (two regions for one provider are refused by `validate`)
     carbon.what_if = crate::alternatives::Scenario::new(&a.what_if).unwrap_or_default();
     // (--no-carbon with another format is refused by `validate`)

@@ -7,6 +7,7 @@
 //!                   + memory_GB × memory_W_per_GB
 //!                   + SSD_TB × ssd_W_per_TB + HDD_TB × hdd_W_per_TB
 //!                   + Σ GPU (gpu_min + u × (gpu_max − gpu_min))
+//!                   + network_W (data moved, declared in a usage file: GB × kWh/GB per hour)
 //! energy (kWh/h)    = IT power / 1000 × PUE
 //! operational (g/h) = energy × grid intensity (gCO2eq/kWh)
 //! embodied (g/h)    = the instance's share of its hardware's manufacturing emissions per hour
@@ -29,6 +30,9 @@ pub struct Footprint {
     pub hdd_tb: f64,
     /// One entry per GPU: its (min, max) watts.
     pub gpus: Vec<(f64, f64)>,
+    /// IT power of the data the resource moves (networking per GB, spread over the hour), in
+    /// watts; independent of utilisation. Only a usage file declares data moved (`src/usage`).
+    pub network_w: f64,
 }
 
 /// The coefficients that apply to one resource, each traceable to a table in `data/`.
@@ -59,6 +63,8 @@ pub struct Estimate {
     pub memory_w: f64,
     pub storage_w: f64,
     pub gpu_w: f64,
+    /// Networking (data moved, from a usage file).
+    pub network_w: f64,
     /// Energy drawn from the grid in one hour, PUE included (kWh).
     pub energy_kwh: f64,
     /// Operational emissions in one hour (gCO2eq); 0 when the grid intensity is unknown.
@@ -70,7 +76,7 @@ pub struct Estimate {
 impl Estimate {
     /// IT power (before PUE), in watts.
     pub fn it_power_w(&self) -> f64 {
-        self.cpu_w + self.memory_w + self.storage_w + self.gpu_w
+        self.cpu_w + self.memory_w + self.storage_w + self.gpu_w + self.network_w
     }
 
     /// Operational plus embodied emissions in one hour (gCO2eq).
@@ -85,6 +91,7 @@ impl Estimate {
             memory_w: self.memory_w * factor,
             storage_w: self.storage_w * factor,
             gpu_w: self.gpu_w * factor,
+            network_w: self.network_w * factor,
             energy_kwh: self.energy_kwh * factor,
             operational_g: self.operational_g * factor,
             embodied_g: self.embodied_g * factor,
@@ -103,6 +110,7 @@ impl Estimate {
             memory_w: self.memory_w + other.memory_w,
             storage_w: self.storage_w + other.storage_w,
             gpu_w: self.gpu_w + other.gpu_w,
+            network_w: self.network_w + other.network_w,
             energy_kwh: self.energy_kwh + other.energy_kwh,
             operational_g: self.operational_g + other.operational_g,
             embodied_g: self.embodied_g + other.embodied_g,
@@ -127,13 +135,15 @@ pub fn estimate(fp: &Footprint, c: &Coefficients, utilization: f64) -> Estimate 
         .iter()
         .map(|&(min, max)| min + u * (max - min))
         .sum::<f64>();
-    let energy_kwh = (cpu_w + memory_w + storage_w + gpu_w) / 1000.0 * c.pue;
+    let network_w = fp.network_w;
+    let energy_kwh = (cpu_w + memory_w + storage_w + gpu_w + network_w) / 1000.0 * c.pue;
     let operational_g = c.grid_g_per_kwh.map_or(0.0, |g| energy_kwh * g);
     Estimate {
         cpu_w,
         memory_w,
         storage_w,
         gpu_w,
+        network_w,
         energy_kwh,
         operational_g,
         embodied_g: c.embodied_g_per_hour,

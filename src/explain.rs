@@ -134,7 +134,20 @@ fn side(out: &mut dyn Write, name: &str, p: &Priced, period: Period) -> io::Resu
             .map_or("none".into(), crate::escape::value),
     )?;
     writeln!(out, "inputs (one instance):")?;
-    writeln!(out, "  instances = {}", p.instances)?;
+    writeln!(
+        out,
+        "  instances = {}{}{}",
+        p.instances,
+        src("share"),
+        src("replication")
+    )?;
+    // the values a usage file declares, each with the file it comes from
+    for x in p.provenance.iter().filter(|x| x.what == "usage") {
+        writeln!(out, "  usage from {}: {}", x.source, x.detail)?;
+    }
+    if fp.network_w != 0.0 {
+        writeln!(out, "  network_w = {}{}", fp.network_w, src("network_w"))?;
+    }
     writeln!(out, "  vcpus = {}{}", fp.vcpus, src("vcpus"))?;
     writeln!(out, "  memory_gb = {}{}", fp.memory_gb, src("memory_gb"))?;
     writeln!(out, "  ssd_tb = {}{}", fp.ssd_tb, src("storage"))?;
@@ -233,11 +246,19 @@ fn side(out: &mut dyn Write, name: &str, p: &Priced, period: Period) -> io::Resu
         "  gpu_w = gpu_min_w + utilization × (gpu_max_w − gpu_min_w) = {gpu_min} + {u} × ({gpu_max} − {gpu_min}) = {}",
         e.gpu_w + 0.0
     )?;
-    writeln!(
-        out,
-        "  it_power_w = cpu_w + memory_w + storage_w + gpu_w = {}",
-        e.it_power_w()
-    )?;
+    if e.network_w != 0.0 {
+        writeln!(
+            out,
+            "  it_power_w = cpu_w + memory_w + storage_w + gpu_w + network_w = {}",
+            e.it_power_w()
+        )?;
+    } else {
+        writeln!(
+            out,
+            "  it_power_w = cpu_w + memory_w + storage_w + gpu_w = {}",
+            e.it_power_w()
+        )?;
+    }
     writeln!(
         out,
         "  energy_kwh = it_power_w / 1000 × pue = {} / 1000 × {} = {}",

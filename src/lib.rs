@@ -30,5 +30,6 @@ pub mod schema;
 pub mod structured;
 pub mod theme;
 pub mod tool;
+pub mod usage;
 
 pub use error::{Error, ExitCode};

@@ -50,6 +50,15 @@ fn main() -> std::process::ExitCode {
         } => output::write_to(&Target::Stdout, |out| {
             carbon_show::explain::run(input, carbon, address, out)
         }),
+        Command::UsageTemplate {
+            input,
+            file,
+            carbon,
+        } => carbon_show::app::usage_template(input, carbon, file).and_then(|text| {
+            output::write_to(&Target::File(file.clone()), |out| {
+                carbon_show::app::write_text(out, &text)
+            })
+        }),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

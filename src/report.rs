@@ -17,7 +17,7 @@ pub use sources::{Sources, Table};
 pub type Text = std::sync::Arc<str>;
 
 /// Version of the JSON document written by `--format json` (see docs/json-format.md).
-pub const JSON_SCHEMA_VERSION: &str = "1.2";
+pub const JSON_SCHEMA_VERSION: &str = "1.3";
 
 /// What is known of one side (before or after) of a resource.
 #[derive(Debug, Clone, Serialize, JsonSchema, PartialEq)]
@@ -179,6 +179,24 @@ pub struct ResourceReport {
     /// (docs/alternatives.md); left out when there is none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub alternatives: Vec<crate::alternatives::Alternative>,
+    /// The usage its figures rest on, declared in a usage file (docs/usage.md); left out when
+    /// there is none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub usage: Vec<UsageInput>,
+}
+
+/// One value of a usage file that a resource's figures rest on.
+#[derive(Debug, Clone, Serialize, JsonSchema, PartialEq)]
+pub struct UsageInput {
+    /// The usage key (`storage_gb`, `monthly_data_processed_gb`, …).
+    pub key: &'static str,
+    pub value: f64,
+    /// The key's unit, in words.
+    pub unit: &'static str,
+    /// The usage file it is declared in.
+    pub file: String,
+    /// `resource_usage` (the resource's own entry) or `resource_type_default_usage`.
+    pub from: &'static str,
 }
 
 impl ResourceReport {
@@ -221,6 +239,7 @@ impl ResourceReport {
             assumptions: Vec::new(),
             warnings: Vec::new(),
             alternatives: Vec::new(),
+            usage: Vec::new(),
         }
     }
 }
@@ -238,6 +257,8 @@ pub struct Counts {
     pub unsupported: usize,
     /// Resources the mappings ignore on purpose (networks, IAM, …).
     pub ignored: usize,
+    /// Estimated resources whose figures rest on usage declared in a usage file.
+    pub from_usage: usize,
 }
 
 /// Totals over the whole plan.
@@ -376,6 +397,10 @@ impl Report {
         };
         for r in &resources {
             match r.status {
+                Status::Estimated if !r.usage.is_empty() => {
+                    counts.estimated += 1;
+                    counts.from_usage += 1;
+                }
                 Status::Estimated => counts.estimated += 1,
                 Status::NotEstimated { .. } => counts.not_estimated += 1,
                 Status::Unsupported { .. } => counts.unsupported += 1,
@@ -566,7 +591,8 @@ mod tests {
                 estimated: 3,
                 not_estimated: 1,
                 unsupported: 1,
-                ignored: 2
+                ignored: 2,
+                from_usage: 0
             }
         );
     }

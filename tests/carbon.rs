@@ -135,13 +135,13 @@ fn carbon_demo_plan_is_complete() {
     // ignored ones are deliberate.
     assert_eq!(
         r["counts"],
-        serde_json::json!({"estimated": 15, "not_estimated": 0, "unsupported": 1, "ignored": 4})
+        serde_json::json!({"estimated": 15, "not_estimated": 0, "unsupported": 1, "ignored": 4, "from_usage": 0})
     );
     assert_eq!(r["unsupported"], serde_json::json!([]));
     let bucket = resource(&r, "google_storage_bucket.assets");
     assert_eq!(bucket["status"], "unsupported");
     assert_eq!(
-        bucket["reason"], "object storage: the amount stored is not in the plan",
+        bucket["reason"], "needs storage_gb in carbon-usage.yml (carbon-show usage template)",
         "{bucket}"
     );
     for res in r["resources"].as_array().unwrap() {

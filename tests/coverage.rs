@@ -49,12 +49,13 @@ fn close(actual: f64, expected: f64, what: &str) {
 
 /// The resource types of the embedded mappings, from their entry paths
 /// (`cbf::all_select("type"; "<type>")`): (estimated, unsupported with a reason). A type is
-/// "unsupported" when its mapping lives in an `unsupported.yaml`.
+/// "unsupported" when its mapping lives in an `unsupported.yaml`, or in a `usage.yaml` (issue
+/// 26: without a usage file its figure is unsupported, with the keys that would estimate it).
 fn shipped_types() -> (BTreeSet<String>, BTreeSet<String>) {
     let entry = regex::Regex::new(r#"all_select\("type";\s*"([a-z0-9_]+)"\)"#).unwrap();
     let (mut supported, mut unsupported) = (BTreeSet::new(), BTreeSet::new());
     for f in mapping::builtin_files() {
-        let set = if f.path.ends_with("/unsupported.yaml") {
+        let set = if f.path.ends_with("/unsupported.yaml") || f.path.ends_with("/usage.yaml") {
             &mut unsupported
         } else {
             &mut supported

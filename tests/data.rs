@@ -647,7 +647,7 @@ fn families_launched_in_2025_are_estimated_end_to_end() {
     let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(
         r["counts"],
-        serde_json::json!({"estimated": 48, "not_estimated": 0, "unsupported": 0, "ignored": 0})
+        serde_json::json!({"estimated": 48, "not_estimated": 0, "unsupported": 0, "ignored": 0, "from_usage": 0})
     );
     let expect: &[(&str, f64, f64, u64)] = &[
         ("aws_instance.c8a_large", 2.0, 4.0, 0),

@@ -150,7 +150,7 @@ fn summary_groups_instances_and_names_what_was_left_out() {
          \x20   +5.12 kgCO2eq  module.eu.aws_instance.app[\"api\",\"web\"] ×2\n\
          \x20   and 8 more (--format json or markdown for all)\n\
          \x20 unsupported, no sourced method, not counted:\n\
-         \x20   google_storage_bucket.assets: object storage: the amount stored is not in the plan\n\
+         \x20   google_storage_bucket.assets: needs storage_gb in carbon-usage.yml (carbon-show usage template)\n\
          \x20 resources: 15 estimated, 0 not estimated, 1 unsupported, 4 ignored\n\
          \x20 by module per month (--module-depth 1):\n\
          \x20   +21.8 kgCO2eq  (root module): 4.62 kgCO2eq → 26.5 kgCO2eq · 13 resources\n\

@@ -28,4 +28,5 @@ mod security;
 mod summary;
 mod terraform;
 mod untrusted;
+mod usage;
 mod workflow;

@@ -141,7 +141,16 @@ pub(crate) fn price(s: &Subject<'_>, settings: Settings, want: Want) -> Result<P
     let table = found.map(|(i, _)| i);
     let table_id = found.map(|(_, id)| *id);
     let mut assumptions = Vec::new();
-    let utilization = utilization_of(facts.as_deref(), settings, notes_wanted, &mut assumptions);
+    // A burstable or shared-core type runs at its published baseline unless asked otherwise
+    // (a flag, or the resource's own utilisation in the usage file).
+    let own_utilization = super::usage::utilization(m);
+    let utilization = utilization_of(
+        facts.as_deref(),
+        settings,
+        own_utilization,
+        notes_wanted,
+        &mut assumptions,
+    );
     let vcpus = s.vcpus().or(table.map(|i| i.vcpus));
     if vcpus.is_none() {
         not_estimable(m, machine_type)?;
@@ -196,6 +205,10 @@ pub(crate) fn price(s: &Subject<'_>, settings: Settings, want: Want) -> Result<P
         .ok_or_else(|| format!("no CPU power figure for {p}"))?;
     let pue = region_facts.and_then(|(_, f)| f.pue).unwrap_or(c.pue);
     coefficient_notes(provider, c, &arch, pue, &mut notes);
+    if notes.explain {
+        let usage = super::usage::provenance(m, c.networking_kwh_per_gb);
+        notes.provenance.extend(usage);
+    }
     let embodied = embodied_figures(provider, facts.as_deref(), vcpus, &mut notes);
     let coefficients = Coefficients {
         cpu_min_w: cpu.min_watts,
@@ -227,8 +240,10 @@ pub(crate) fn price(s: &Subject<'_>, settings: Settings, want: Want) -> Result<P
         ssd_tb,
         hdd_tb,
         gpus,
+        network_w: super::usage::network_w(m, c.networking_kwh_per_gb),
     };
-    let instances = f64::from(m.count) * f64::from(m.replication_factor.max(1));
+    let instances =
+        f64::from(m.count) * f64::from(m.replication_factor.max(1)) * super::usage::share(m);
     let r = super::ranged(
         &footprint,
         &low,
@@ -418,11 +433,12 @@ fn embodied_figures(
 fn utilization_of(
     facts: Option<&lookups::TypeFacts>,
     settings: Settings,
+    own: Option<f64>,
     notes_wanted: bool,
     assumptions: &mut Vec<String>,
 ) -> f64 {
     match facts
-        .filter(|_| !settings.utilization_given)
+        .filter(|_| !settings.utilization_given && own.is_none())
         .and_then(|f| f.baseline.as_ref())
     {
         Some((u, note)) => {
@@ -431,7 +447,7 @@ fn utilization_of(
             }
             *u
         }
-        None => settings.utilization,
+        None => own.unwrap_or(settings.utilization),
     }
 }
 

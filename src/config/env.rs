@@ -88,5 +88,6 @@ pub fn env_layer(get: &dyn Fn(&str) -> Option<OsString>) -> Result<Layer, Error>
         max_chars: one(get, "CARBON_SHOW_MAX_CHARS", parse_max_chars)?,
         module_depth: one(get, "CARBON_SHOW_MODULE_DEPTH", parse_module_depth)?,
         regions,
+        usage: None,
     })
 }

@@ -30,6 +30,7 @@ struct FileKeys {
     max_chars: Option<Spanned<i64>>,
     module_depth: Option<Spanned<i64>>,
     regions: Option<BTreeMap<Spanned<String>, Spanned<String>>>,
+    usage: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -166,7 +167,16 @@ pub fn parse_file(path: &Path, text: &str) -> Result<Layer, Error> {
         &|s, e| at(s, &labelled("alternatives")(e)),
         &source,
     )?;
+    // the usage file, relative to the configuration file's folder like the folders
+    let usage = match keys.usage {
+        Some(u) if u.get_ref().trim().is_empty() => {
+            return Err(at(u.span(), "usage: an empty file name"));
+        }
+        Some(u) => Some(Setting::new(base.join(u.get_ref()), source(&u.span()))),
+        None => None,
+    };
     Ok(Layer {
+        usage,
         mappings: folders(keys.mappings)?,
         data: folders(keys.data)?,
         utilization,

@@ -88,6 +88,8 @@ pub struct Layer {
     pub module_depth: Option<Setting<usize>>,
     /// Per provider (`aws`, `gcp`, `azure`): the region every resource of it is assessed in.
     pub regions: BTreeMap<Provider, Setting<String>>,
+    /// The usage file (`--usage`, the file's `usage` key).
+    pub usage: Option<Setting<PathBuf>>,
 }
 
 /// The effective settings of a run.
@@ -105,6 +107,9 @@ pub struct Effective {
     pub max_chars: Setting<usize>,
     pub module_depth: Setting<usize>,
     pub regions: BTreeMap<Provider, Setting<String>>,
+    /// The usage file named (`None`: `carbon-usage.yml` in the working directory, when
+    /// present; docs/usage.md).
+    pub usage: Setting<Option<PathBuf>>,
 }
 
 impl Effective {
@@ -155,6 +160,10 @@ impl Effective {
                 crate::report::modules::DEFAULT_DEPTH,
             ),
             regions,
+            usage: match flags.usage.or(file.usage) {
+                Some(s) => Setting::new(Some(s.value), s.source),
+                None => Setting::new(None, Source::Default),
+            },
         }
     }
 
@@ -215,6 +224,9 @@ impl Effective {
             self.module_depth.value.to_string(),
             &self.module_depth.source,
         );
+        if let Some(p) = &self.usage.value {
+            line("usage", quote(&p.to_string_lossy()), &self.usage.source);
+        }
         let _ = writeln!(s, "\n[regions]");
         if self.regions.is_empty() {
             let _ = writeln!(

@@ -79,6 +79,11 @@ const FILES: &[(&str, &str)] = &[
         "azure_redis_cache_sizes.source.json",
         include_str!("../../data/azure_redis_cache_sizes.source.json"),
     ),
+    ("usage.json", include_str!("../../data/usage.json")),
+    (
+        "usage.source.json",
+        include_str!("../../data/usage.source.json"),
+    ),
     ("hosts.json", include_str!("../../data/hosts.json")),
     (
         "hosts.source.json",

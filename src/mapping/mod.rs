@@ -92,6 +92,8 @@ pub struct MappedResource {
     /// Figures assumed because a value is unknown until apply.
     pub assumed: Vec<String>,
     pub warnings: Vec<String>,
+    /// The usage a usage file declares for it (`crate::usage::apply`), which pricing reads.
+    pub usage: Option<Box<crate::usage::Applied>>,
 }
 
 /// Every mapped resource of a document, before and after the change.
@@ -122,6 +124,7 @@ builtin![
     "aws" / "ec2.yaml",
     "aws" / "ebs.yaml",
     "aws" / "asg.yaml",
+    "aws" / "fleets.yaml",
     "aws" / "rds.yaml",
     "aws" / "eks.yaml",
     "aws" / "elasticache.yaml",
@@ -130,6 +133,7 @@ builtin![
     "aws" / "databases.yaml",
     "aws" / "storage.yaml",
     "aws" / "unsupported.yaml",
+    "aws" / "usage.yaml",
     "gcp" / "general.yaml",
     "gcp" / "compute.yaml",
     "gcp" / "groups.yaml",
@@ -139,6 +143,7 @@ builtin![
     "gcp" / "serverless.yaml",
     "gcp" / "data.yaml",
     "gcp" / "unsupported.yaml",
+    "gcp" / "usage.yaml",
     "azure" / "general.yaml",
     "azure" / "vm.yaml",
     "azure" / "disk.yaml",
@@ -146,6 +151,7 @@ builtin![
     "azure" / "databases.yaml",
     "azure" / "apps.yaml",
     "azure" / "unsupported.yaml",
+    "azure" / "usage.yaml",
 ];
 
 /// The YAML nodes of embedded mapping file `path` if `text` is its text, without parsing it.

@@ -37,6 +37,12 @@ def coverage():
           {"task_definition": ref("aws_ecs_task_definition.app")}),
         c("aws_ecs_service.on_ec2", "aws", {"name": "on-ec2", "launch_type": "EC2", "desired_count": 2},
           {"task_definition": ref("aws_ecs_task_definition.app")}),
+        c("aws_ec2_fleet.dev", "aws", {"type": "maintain", "launch_template_config": [
+            {"launch_template_specification": [{"launch_template_id": "lt-1", "version": "1"}],
+             "override": [{"instance_type": "m5.large"}]}],
+            "target_capacity_specification": [{"default_target_capacity_type": "on-demand", "total_target_capacity": 4}]}),
+        c("aws_spot_fleet_request.batch", "aws", {"iam_fleet_role": "arn:aws:iam::1:role/f", "target_capacity": 3,
+                                                 "launch_specification": [{"ami": "ami-1", "instance_type": "m5.large"}]}),
         c("aws_rds_cluster.aurora", "aws", {"cluster_identifier": "aurora", "engine": "aurora-postgresql"}),
         c("aws_rds_cluster.multi_az", "aws", {"cluster_identifier": "maz", "engine": "postgres",
                                               "db_cluster_instance_class": "db.r6gd.large", "allocated_storage": 100, "storage_type": "io1"}),

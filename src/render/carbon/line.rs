@@ -184,6 +184,11 @@ fn place(s: &Side) -> String {
 }
 
 fn instances(n: f64) -> Option<String> {
+    // a share of one (a function busy part of the month, from a usage file): its significant
+    // figures, not `0×`
+    if n > 0.0 && n < 0.995 {
+        return Some(format!("{}×", crate::estimate::sig3(n)));
+    }
     (n != 1.0).then(|| format!("{}×", trim_num(n)))
 }
 

@@ -101,6 +101,16 @@ pub fn sections(s: &Summary, plan: PlanText, opts: &CommentOptions) -> Vec<(Part
     if let Some(p) = not_counted(s) {
         v.push((Part::NotCounted, p));
     }
+    if let Some((n, file)) = super::summary::from_usage(s.report) {
+        v.push((
+            Part::NotCounted,
+            format!(
+                "**From declared usage:** {n} estimated {} on usage declared in {} (GB stored, GB processed, requests): review it with the plan.\n",
+                if n == 1 { "figure rests" } else { "figures rest" },
+                code(&file)
+            ),
+        ));
+    }
     if !s.groups.is_empty() {
         let top = opts.top.max(1).min(s.groups.len());
         let (shown, rest) = s.groups.split_at(top);

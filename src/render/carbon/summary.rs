@@ -444,8 +444,37 @@ pub fn human_lines(s: &Summary) -> Vec<Line> {
         "  resources: {} estimated, {} not estimated, {} unsupported, {} ignored",
         c.estimated, c.not_estimated, c.unsupported, c.ignored
     )));
+    if let Some((n, file)) = from_usage(s.report) {
+        let verb = if n == 1 {
+            "figure rests"
+        } else {
+            "figures rest"
+        };
+        out.push(detail(format!(
+            "  from declared usage: {n} {verb} on usage declared in {file}"
+        )));
+    }
     out.extend(super::modules::human_lines(s));
     out
+}
+
+/// How many estimated figures rest on declared usage, and the usage file's name (as the
+/// report holds it: escaped by the caller's wording where it leaves).
+pub(crate) fn from_usage(report: &crate::report::Report) -> Option<(usize, String)> {
+    let n = report.counts.from_usage;
+    let file = report.resources.iter().find_map(|r| r.usage.first())?;
+    // the file name comes from the command line or the configuration: no control character
+    // of it reaches a terminal or a log
+    let name = (file.file.chars())
+        .map(|c| {
+            if c.is_control() {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect();
+    (n > 0).then_some((n, name))
 }
 
 /// `head`, then one `label: reason` line per skipped resource (at most [`NAMES_SHOWN`]).

@@ -12,7 +12,8 @@
 //! memory-power-w    = memory-gb × memory-w-per-gb
 //! storage-power-w   = ssd-tb × ssd-w-per-tb + hdd-tb × hdd-w-per-tb
 //! gpu-power-w       = gpu-min-w + utilization × (gpu-max-w − gpu-min-w)   (summed over the GPUs)
-//! it-power-kw       = (cpu + memory + storage + gpu) / 1000
+//! it-power-kw       = (cpu + memory + storage + gpu + network-w) / 1000
+//!                     (network-w: the power of the data a usage file says it processes)
 //! duration-hours    = duration / 3600
 //! energy            = it-power-kw × pue × duration-hours × instances          (kWh)
 //! carbon-operational = energy × grid-intensity                                (gCO2eq)

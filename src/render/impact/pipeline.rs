@@ -183,6 +183,7 @@ pub(super) fn pipeline() -> Vec<Plugin> {
                 "memory-power-w",
                 "storage-power-w",
                 "gpu-power-w",
+                "network-w",
             ],
             "it-power-w",
             "W",

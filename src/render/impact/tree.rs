@@ -38,13 +38,14 @@ fn leaf(r: &ImpactResource<'_>, opts: &ImpactOptions) -> io::Result<Y> {
     let gpu_max: f64 = fp.gpus.iter().map(|g| g.1).sum();
     let grid = c.grid_g_per_kwh;
 
-    let figures: [(&str, f64); 17] = [
+    let figures: [(&str, f64); 18] = [
         ("instances", instances),
         ("utilization", u),
         ("vcpus", fp.vcpus),
         ("memory-gb", fp.memory_gb),
         ("ssd-tb", fp.ssd_tb),
         ("hdd-tb", fp.hdd_tb),
+        ("network-w", fp.network_w),
         ("gpu-count", fp.gpus.len() as f64),
         ("gpu-min-w", gpu_min),
         ("gpu-max-w", gpu_max),
