@@ -248,6 +248,10 @@ struct Args {
     /// addresses; a configuration file or CARBON_SHOW_FLAVOR can fix it].
     #[arg(long, value_enum)]
     flavor: Option<FlavorArg>,
+    /// Render with the rules of this Terraform version (e.g. 1.6.6) [default: the document's
+    /// terraform_version; a state's is its last writer's].
+    #[arg(long, value_name = "VERSION", value_parser = config::parse_terraform_version)]
+    terraform_version: Option<crate::structured::Version>,
     /// The planning mode the plan was made in (it is not in the JSON).
     #[arg(long, value_enum, default_value = "normal")]
     mode: ModeArg,
@@ -514,6 +518,10 @@ fn flag_layer(a: &Args) -> Layer {
                 value,
                 source: flag("--flavor"),
             }),
+        terraform_version: a.terraform_version.map(|value| Setting {
+            value,
+            source: flag("--terraform-version"),
+        }),
         ..Layer::default()
     }
 }
@@ -642,6 +650,7 @@ fn command(
     opts.format = format;
     opts.carbon = carbon;
     opts.human.flavor = settings.flavor.value;
+    opts.human.version = settings.terraform_version.value;
     // no flag, variable or file named a flavour: decide it from the plan
     opts.flavor_auto = settings.flavor.source == config::Source::Default;
     Ok(Command::Show(Box::new(Run {

