@@ -36,6 +36,10 @@ pub enum SchemaSource {
     File(PathBuf),
     /// `<tool> providers schema -json` in the working directory, cached (see [`crate::tool`]).
     Auto,
+    /// No `--schemas`, stdout a terminal and `CI` unset: as `Auto` when the working directory
+    /// is an initialised root, with a note on stderr; else one line on stderr says that
+    /// blocks may be shown as attributes ([`crate::tool::terminal_schemas`]).
+    Terminal,
 }
 
 /// Colour choice, as given on the command line.
@@ -648,6 +652,16 @@ fn command(
     }
     opts.comment = comment;
     opts.format = format;
+    if opts.schemas.is_none()
+        && output == Target::Stdout
+        && format == Format::Human
+        && std::io::IsTerminal::is_terminal(&std::io::stdout())
+        && std::env::var_os("CI").is_none()
+    {
+        // At a terminal the user has what it takes to be exact (never in CI: running the
+        // tool starts the provider plugins of `.terraform/`, which a pull request controls).
+        opts.schemas = Some(SchemaSource::Terminal);
+    }
     opts.carbon = carbon;
     opts.human.flavor = settings.flavor.value;
     opts.human.version = settings.terraform_version.value;
