@@ -70,6 +70,9 @@ pub fn run(opts: &Options, out: &mut dyn Write) -> Result<(), Error> {
     let schemas = match &opts.schemas {
         Some(SchemaSource::File(p)) => Some(read_schemas(p)?),
         Some(SchemaSource::Auto) => Some(crate::tool::auto_schemas(&plan, Path::new("."))?),
+        Some(SchemaSource::Terminal) => {
+            crate::tool::terminal_schemas(&plan, Path::new("."), &mut std::io::stderr())
+        }
         None => None,
     };
     let assessment = match (&opts.carbon, &engine) {

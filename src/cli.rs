@@ -36,6 +36,10 @@ pub enum SchemaSource {
     File(PathBuf),
     /// `<tool> providers schema -json` in the working directory, cached (see [`crate::tool`]).
     Auto,
+    /// No `--schemas`, stdout a terminal and `CI` unset: as `Auto` when the working directory
+    /// is an initialised root, with a note on stderr; else one line on stderr says that
+    /// blocks may be shown as attributes ([`crate::tool::terminal_schemas`]).
+    Terminal,
 }
 
 /// Colour choice, as given on the command line.
@@ -258,6 +262,10 @@ struct Args {
     /// addresses; a configuration file or CARBON_SHOW_FLAVOR can fix it].
     #[arg(long, value_enum)]
     flavor: Option<FlavorArg>,
+    /// Render with the rules of this Terraform version (e.g. 1.6.6) [default: the document's
+    /// terraform_version; a state's is its last writer's].
+    #[arg(long, value_name = "VERSION", value_parser = config::parse_terraform_version)]
+    terraform_version: Option<crate::structured::Version>,
     /// The planning mode the plan was made in (it is not in the JSON).
     #[arg(long, value_enum, default_value = "normal")]
     mode: ModeArg,
@@ -556,6 +564,10 @@ fn flag_layer(a: &Args) -> Layer {
                 value,
                 source: flag("--flavor"),
             }),
+        terraform_version: a.terraform_version.map(|value| Setting {
+            value,
+            source: flag("--terraform-version"),
+        }),
         ..Layer::default()
     }
 }
@@ -710,8 +722,19 @@ fn command(
     }
     opts.comment = comment;
     opts.format = format;
+    if opts.schemas.is_none()
+        && output == Target::Stdout
+        && format == Format::Human
+        && std::io::IsTerminal::is_terminal(&std::io::stdout())
+        && std::env::var_os("CI").is_none()
+    {
+        // At a terminal the user has what it takes to be exact (never in CI: running the
+        // tool starts the provider plugins of `.terraform/`, which a pull request controls).
+        opts.schemas = Some(SchemaSource::Terminal);
+    }
     opts.carbon = carbon;
     opts.human.flavor = settings.flavor.value;
+    opts.human.version = settings.terraform_version.value;
     // no flag, variable or file named a flavour: decide it from the plan
     opts.flavor_auto = settings.flavor.source == config::Source::Default;
     Ok(Command::Show(Box::new(Run {

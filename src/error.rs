@@ -28,6 +28,9 @@ pub enum ExitCode {
     Schema = 9,
     /// The configuration (`.carbon-show.toml`, `--config`, a `CARBON_SHOW_*` variable) is bad.
     Config = 10,
+    /// `--schemas auto` could not get the schemas: no tool on PATH, no configuration in the
+    /// folder, or `providers schema -json` failed (not initialised, …).
+    SchemasAuto = 11,
 }
 
 /// Every failure the library reports. Each renders as one line naming the place.
@@ -54,6 +57,9 @@ pub enum Error {
     Mapping(String),
     #[error("{path}: invalid provider schemas: {message}")]
     Schema { path: PathBuf, message: String },
+    /// `--schemas auto` failed; the message may end with the tool's own `Error:` block.
+    #[error("--schemas auto: {0}")]
+    SchemasAuto(String),
     #[error("{0}")]
     OverBudget(String),
     /// `file:line: message`, or `environment variable NAME: message`.
@@ -73,6 +79,7 @@ impl Error {
             Error::NotAPlan { .. } => ExitCode::NotAPlan,
             Error::Mapping(_) => ExitCode::Mapping,
             Error::Schema { .. } => ExitCode::Schema,
+            Error::SchemasAuto(_) => ExitCode::SchemasAuto,
             Error::OverBudget(_) => ExitCode::OverBudget,
             Error::Config(_) => ExitCode::Config,
             // `explain ADDRESS`: an address the document does not have is bad usage

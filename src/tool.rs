@@ -3,9 +3,11 @@
 //!
 //! `--schemas auto` runs `<tool> providers schema -json` in the working directory (the tool
 //! that wrote the plan, found on PATH; the other one when it is absent) and caches the answer
-//! under `$XDG_CACHE_HOME/carbon-show/schemas/` (else `~/.cache/carbon-show/schemas/`), keyed
-//! by the tool's name and the bytes of `.terraform.lock.hcl`. Without a lock file, nothing is
-//! cached.
+//! in a private folder (0700), `$XDG_CACHE_HOME/carbon-show/schemas/` (else
+//! `~/.cache/carbon-show/schemas/`), keyed by SHA-256 over the tool's name, its `version -json`
+//! and the bytes of `.terraform.lock.hcl`; what is read back must parse as a schemas document.
+//! Without a lock file, nothing is cached. Running the tool starts the provider plugins of
+//! `.terraform/`: it never happens implicitly in CI (`terminal_schemas` is for a terminal).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -82,16 +84,24 @@ pub fn auto_flavor(plan: &Plan<'_>) -> Flavor {
     detect(plan).map_or(Flavor::OpenTofu, Tool::flavor)
 }
 
-/// FNV-1a, 64 bits: a stable cache key (not a security boundary: the cache is the user's).
-fn fnv1a(parts: &[&[u8]]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for part in parts {
-        for b in part.iter().chain(&[0xff]) {
-            h ^= u64::from(*b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
+/// The cache key of `--schemas auto`: SHA-256 over the tool's name, what `<tool> version
+/// -json` printed and the lock file's bytes, each prefixed by its length. The lock file comes
+/// from the repository (a pull request can write any bytes there), so the key must not be one
+/// whose collisions can be made: a shared runner's cache keyed on it could otherwise hand one
+/// pull request the schemas another one planted.
+fn cache_key(tool: &str, version: &[u8], lock: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    for part in [
+        b"carbon-show schemas v1".as_slice(),
+        tool.as_bytes(),
+        version,
+        lock,
+    ] {
+        h.update((part.len() as u64).to_le_bytes());
+        h.update(part);
     }
-    h
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 
 fn cache_dir() -> Option<PathBuf> {
@@ -100,6 +110,33 @@ fn cache_dir() -> Option<PathBuf> {
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache")))?;
     Some(base.join("carbon-show").join("schemas"))
+}
+
+/// The cache folder, created private (0700) when absent; `None` (no caching) when it cannot
+/// be made, is a symbolic link, belongs to another user or is open to group or others.
+fn private_cache_dir() -> Option<PathBuf> {
+    let dir = cache_dir()?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(&dir)
+            .ok()?;
+        let meta = std::fs::symlink_metadata(&dir).ok()?;
+        // SAFETY: geteuid has no preconditions.
+        let me = unsafe { libc::geteuid() };
+        if !meta.is_dir() || meta.uid() != me {
+            return None;
+        }
+        if meta.mode() & 0o077 != 0 {
+            std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).ok()?;
+        }
+    }
+    #[cfg(not(unix))]
+    std::fs::create_dir_all(&dir).ok()?;
+    Some(dir)
 }
 
 /// Whether `name` is an executable file in one of PATH's folders.
@@ -124,60 +161,302 @@ fn on_path(name: &str) -> bool {
     })
 }
 
-/// `--schemas auto`: the provider schemas of the working directory `dir`, from the cache or
-/// from `<tool> providers schema -json`. Errors (exit code 9) name the command that failed.
-pub fn auto_schemas(plan: &Plan<'_>, dir: &Path) -> Result<Schemas, Error> {
+/// Whether `dir` holds a root module's configuration (`*.tf`, `*.tf.json`, `*.tofu`,
+/// `*.tofu.json`).
+pub fn has_configuration(dir: &Path) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|entries| {
+        entries.flatten().any(|e| {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            [".tf", ".tf.json", ".tofu", ".tofu.json"]
+                .iter()
+                .any(|ext| name.ends_with(ext))
+                && e.path().is_file()
+        })
+    })
+}
+
+/// Whether `dir` was initialised (`tofu init` / `terraform init`: a `.terraform/` folder or
+/// a lock file).
+pub fn is_initialised(dir: &Path) -> bool {
+    dir.join(".terraform").is_dir() || dir.join(".terraform.lock.hcl").is_file()
+}
+
+/// The tool `--schemas auto` runs: the one that wrote the plan, else the other one, if on PATH.
+fn tool_on_path(plan: &Plan<'_>) -> Option<Tool> {
     let order = match detect(plan) {
         Some(Tool::Terraform) => [Tool::Terraform, Tool::OpenTofu],
         _ => [Tool::OpenTofu, Tool::Terraform],
     };
-    let Some(tool) = order.into_iter().find(|t| on_path(t.command())) else {
-        return Err(Error::Schema {
-            path: PathBuf::from("--schemas auto"),
-            message: "neither tofu nor terraform is on PATH".into(),
-        });
+    order.into_iter().find(|t| on_path(t.command()))
+}
+
+/// Text the tool printed, made safe for a terminal or a CI log: ANSI sequences (CSI, OSC and
+/// other escapes) removed, then every other control character (C0 but the line feed, DEL, C1,
+/// and the bidirectional overrides) written as `\u{…}`: the output may come from a provider
+/// plugin of the repository.
+pub fn clean_tool_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            match chars.next() {
+                // CSI: parameters and intermediates up to a final byte @..~
+                Some('[') => {
+                    for c in chars.by_ref() {
+                        if ('@'..='~').contains(&c) {
+                            break;
+                        }
+                    }
+                }
+                // OSC, DCS, SOS, PM, APC: up to BEL or ST (ESC \)
+                Some(']' | 'P' | 'X' | '^' | '_') => {
+                    while let Some(c) = chars.next() {
+                        if c == '\u{7}' {
+                            break;
+                        }
+                        if c == '\u{1b}' && chars.peek() == Some(&'\\') {
+                            chars.next();
+                            break;
+                        }
+                    }
+                }
+                // a two-character escape
+                Some(_) | None => {}
+            }
+            continue;
+        }
+        let bidi = matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+        if (c.is_control() && c != '\n') || bidi {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The tool's own `Error:` block from its stderr (from the first `Error:` line on, cleaned,
+/// without the `╷ │ ╵` frame), or its first non-empty line; each line indented by two spaces.
+fn error_block(stderr: &[u8]) -> String {
+    let text = clean_tool_text(&String::from_utf8_lossy(stderr));
+    let lines: Vec<&str> = text
+        .lines()
+        .map(|l| {
+            l.trim_start_matches(['╷', '│', '╵'])
+                .strip_prefix(' ')
+                .unwrap_or_else(|| l.trim_start_matches(['╷', '│', '╵']))
+                .trim_end()
+        })
+        .collect();
+    let from = lines
+        .iter()
+        .position(|l| l.trim_start().starts_with("Error:"))
+        .or_else(|| lines.iter().position(|l| !l.trim().is_empty()));
+    let Some(from) = from else {
+        return String::new();
     };
-    let what = PathBuf::from(format!("{} providers schema -json", tool.command()));
-    let cached = std::fs::read(dir.join(".terraform.lock.hcl"))
-        .ok()
-        .and_then(|lock| {
-            let key = fnv1a(&[tool.command().as_bytes(), &lock]);
-            Some(cache_dir()?.join(format!("{key:016x}.json")))
+    let mut block: Vec<&str> = lines[from..].to_vec();
+    while block.last().is_some_and(|l| l.trim().is_empty()) {
+        block.pop();
+    }
+    block
+        .iter()
+        .map(|l| {
+            if l.is_empty() {
+                String::new()
+            } else {
+                format!("  {l}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Whether the tool's error says the folder was not initialised (or not since a change).
+fn needs_init(stderr: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(stderr);
+    [
+        "terraform init",
+        "tofu init",
+        "Inconsistent dependency lock file",
+        "Required plugins are not installed",
+        "Missing required provider",
+        "Module not installed",
+        "Backend initialization required",
+        "plugins are not installed",
+    ]
+    .iter()
+    .any(|needle| text.contains(needle))
+}
+
+/// Parses what `providers schema -json` printed (or a cache file): a schemas document, which
+/// must say its `format_version`.
+fn parse_schemas(what: &Path, bytes: &[u8]) -> Result<Schemas, Error> {
+    let schemas = Schemas::parse(what, bytes)?;
+    if schemas.format_version.is_none() {
+        return Err(Error::Schema {
+            path: what.to_path_buf(),
+            message: "not a `providers schema -json` document (no format_version)".into(),
         });
+    }
+    Ok(schemas)
+}
+
+/// `--schemas auto`: the provider schemas of the working directory `dir`, from the cache or
+/// from `<tool> providers schema -json`. Failures are [`Error::SchemasAuto`] (exit code 11):
+/// no tool on PATH, no configuration in `dir`, or the tool's own `Error:` block (with "run
+/// `… init` first" when that is the cause).
+pub fn auto_schemas(plan: &Plan<'_>, dir: &Path) -> Result<Schemas, Error> {
+    let Some(tool) = tool_on_path(plan) else {
+        return Err(Error::SchemasAuto(
+            "neither tofu nor terraform is on PATH: install the tool that wrote the plan, or \
+             pass --schemas FILE (saved from `tofu providers schema -json`)"
+                .into(),
+        ));
+    };
+    let shown = clean_tool_text(&dir.display().to_string());
+    if !has_configuration(dir) {
+        return Err(Error::SchemasAuto(format!(
+            "{shown} has no OpenTofu or Terraform configuration (*.tf): run carbon-show in \
+             the root module's folder, or pass --schemas FILE"
+        )));
+    }
+    let what = PathBuf::from(format!("{} providers schema -json", tool.command()));
+    let cached = cache_file(tool, dir);
     if let Some(s) = cached
         .as_ref()
         .and_then(|f| std::fs::read(f).ok())
-        .and_then(|bytes| Schemas::parse(&what, &bytes).ok())
+        .and_then(|bytes| parse_schemas(&what, &bytes).ok())
     {
         return Ok(s);
     }
     let out = Command::new(tool.command())
         .args(["providers", "schema", "-json"])
         .current_dir(dir)
+        .stdin(std::process::Stdio::null())
         .output()
-        .map_err(|e| Error::Schema {
-            path: what.clone(),
-            message: e.to_string(),
-        })?;
+        .map_err(|e| Error::SchemasAuto(format!("`{}` could not start: {e}", what.display())))?;
     if !out.status.success() {
-        let err = String::from_utf8_lossy(&out.stderr);
-        let line = err
-            .lines()
-            .map(|l| l.trim_matches(|c: char| c.is_whitespace() || c == '│' || c == '╷'))
-            .find(|l| !l.is_empty())
-            .unwrap_or("failed");
-        return Err(Error::Schema {
-            path: what,
-            message: format!("{} ({})", line, out.status),
-        });
+        let (me, other) = match tool {
+            Tool::OpenTofu => ("tofu", "terraform"),
+            Tool::Terraform => ("terraform", "tofu"),
+        };
+        let hint = if needs_init(&out.stderr) {
+            format!("; run `{me} init` (or {other} init) first")
+        } else {
+            String::new()
+        };
+        let block = error_block(&out.stderr);
+        return Err(Error::SchemasAuto(format!(
+            "`{}` failed in {shown} ({}){hint}{}{block}",
+            what.display(),
+            out.status,
+            if block.is_empty() { "" } else { ":\n" },
+        )));
     }
-    let schemas = Schemas::parse(&what, &out.stdout)?;
+    let schemas = parse_schemas(&what, &out.stdout)?;
     if let Some(file) = cached {
-        // A cache that cannot be written is only a slower next run.
-        let _ = std::fs::create_dir_all(file.parent().unwrap_or(dir))
-            .and_then(|()| std::fs::write(&file, &out.stdout));
+        write_cache(&file, &out.stdout);
     }
     Ok(schemas)
+}
+
+/// The cache file for `dir`'s lock file under `tool` and its version; `None` (no caching)
+/// without a lock file, a version, or a private cache folder.
+fn cache_file(tool: Tool, dir: &Path) -> Option<PathBuf> {
+    let lock = std::fs::read(dir.join(".terraform.lock.hcl")).ok()?;
+    let version = Command::new(tool.command())
+        .args(["version", "-json"])
+        .current_dir(dir)
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()
+        .filter(|o| o.status.success())?
+        .stdout;
+    let key = cache_key(tool.command(), &version, &lock);
+    Some(private_cache_dir()?.join(format!("{key}.json")))
+}
+
+/// Writes a cache file (0600) through a temporary file renamed into place; a cache that
+/// cannot be written is only a slower next run.
+fn write_cache(file: &Path, bytes: &[u8]) {
+    let tmp = file.with_extension(format!("tmp{}", std::process::id()));
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let written = options
+        .open(&tmp)
+        .and_then(|mut f| std::io::Write::write_all(&mut f, bytes))
+        .and_then(|()| std::fs::rename(&tmp, file));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+}
+
+/// Whether the document has a resource of a provider other than the built-in one (whose
+/// schema is embedded): only then can a missing schema change the text.
+fn needs_provider_schemas(plan: &Plan<'_>) -> bool {
+    let builtin = |p: &str| p == crate::schema::BUILTIN_PROVIDER || p == "terraform";
+    let changes = [&plan.resource_changes, &plan.resource_drift]
+        .into_iter()
+        .flatten()
+        .flatten()
+        .any(|rc| !builtin(&rc.provider_name));
+    let mut stack: Vec<&StateModule<'_>> = plan.values.iter().map(|v| &v.root_module).collect();
+    let mut state = false;
+    while let Some(m) = stack.pop() {
+        state |= m.resources.iter().any(|r| !builtin(&r.provider_name));
+        stack.extend(m.child_modules.iter());
+    }
+    changes || state
+}
+
+/// No `--schemas`, stdout a terminal, not in CI ([`crate::cli::SchemaSource::Terminal`]): in an
+/// initialised root with the tool on PATH, the schemas `--schemas auto` gets, with a note on
+/// `note`; otherwise (or when that fails) `None`, with one line saying that blocks may be
+/// shown as attributes and how to fix it. Nothing is written for a document of built-in
+/// resources only (their schema is embedded).
+pub fn terminal_schemas(
+    plan: &Plan<'_>,
+    dir: &Path,
+    note: &mut dyn std::io::Write,
+) -> Option<Schemas> {
+    if !needs_provider_schemas(plan) {
+        return None;
+    }
+    const FIX: &str = "run carbon-show in the root module's folder after `tofu init` (or \
+                       terraform init), or pass --schemas FILE";
+    let why = match tool_on_path(plan) {
+        None => "neither tofu nor terraform is on PATH".to_string(),
+        Some(_) if !has_configuration(dir) || !is_initialised(dir) => {
+            "this folder is not an initialised root module".to_string()
+        }
+        Some(tool) => match auto_schemas(plan, dir) {
+            Ok(schemas) => {
+                let _ = writeln!(
+                    note,
+                    "carbon-show: note: provider schemas from `{} providers schema -json` in \
+                     this folder (as --schemas auto; --schemas FILE to choose)",
+                    tool.command()
+                );
+                return Some(schemas);
+            }
+            Err(e) => {
+                let text = e.to_string();
+                let first = text.lines().next().unwrap_or("").trim_end_matches(':');
+                first.to_string()
+            }
+        },
+    };
+    let _ = writeln!(
+        note,
+        "carbon-show: note: no provider schemas ({why}): nested blocks may be shown as \
+         attributes; {FIX}"
+    );
+    None
 }
 
 #[cfg(test)]
@@ -215,10 +494,36 @@ mod tests {
     }
 
     #[test]
-    fn cache_key_depends_on_tool_and_lock_file() {
-        assert_ne!(fnv1a(&[b"tofu", b"lock"]), fnv1a(&[b"terraform", b"lock"]));
-        assert_ne!(fnv1a(&[b"tofu", b"lock"]), fnv1a(&[b"tofu", b"lock2"]));
-        assert_ne!(fnv1a(&[b"ab", b"c"]), fnv1a(&[b"a", b"bc"]));
-        assert_eq!(fnv1a(&[b"tofu", b"lock"]), fnv1a(&[b"tofu", b"lock"]));
+    fn cache_key_is_sha256_of_tool_version_and_lock_file() {
+        let k = cache_key("tofu", b"v1", b"lock");
+        assert_eq!(k.len(), 64);
+        assert!(k.bytes().all(|b| b.is_ascii_hexdigit()));
+        assert_ne!(k, cache_key("terraform", b"v1", b"lock"));
+        assert_ne!(k, cache_key("tofu", b"v2", b"lock"));
+        assert_ne!(k, cache_key("tofu", b"v1", b"lock2"));
+        // parts are length-prefixed: moving bytes from one part to the next changes the key
+        assert_ne!(cache_key("tofu", b"v1l", b"ock"), k);
+        assert_eq!(k, cache_key("tofu", b"v1", b"lock"));
+    }
+
+    #[test]
+    fn tool_text_loses_ansi_and_escapes_controls() {
+        let raw =
+            "\x1b[31m\u{256d}\x1b[0m Error: x\x1b]52;c;ZXZpbA==\x07 y\r\u{202e}z\x07\x1bP1\x1b\\\n";
+        assert_eq!(
+            clean_tool_text(raw),
+            "\u{256d} Error: x y\\u{d}\\u{202e}z\\u{7}\n"
+        );
+    }
+
+    #[test]
+    fn the_error_block_is_the_tools_own_without_its_frame() {
+        let stderr = "\x1b[31m\u{2577}\x1b[0m\x1b[0m\n\x1b[31m\u{2502}\x1b[0m \x1b[1m\x1b[31mError: \x1b[0m\x1b[0m\x1b[1mInconsistent dependency lock file\x1b[0m\n\x1b[31m\u{2502}\x1b[0m \n\x1b[31m\u{2502}\x1b[0m run \"terraform init\".\n\x1b[31m\u{2575}\x1b[0m\n";
+        assert_eq!(
+            error_block(stderr.as_bytes()),
+            "  Error: Inconsistent dependency lock file\n\n  run \"terraform init\"."
+        );
+        assert!(needs_init(stderr.as_bytes()));
+        assert!(!needs_init(b"Error: Failed to load plugin schemas"));
     }
 }

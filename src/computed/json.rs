@@ -187,7 +187,9 @@ fn json_update<'v, 'a>(change: &Change<'v, 'a>, t: JsonType) -> Diff<'a> {
                 elements.push(d);
             };
             if change.rules.terraform {
-                process_slice_terraform(before, after, process, |v| matches!(v, Value::Object(_)));
+                let is_object = |v: &Value| matches!(v, Value::Object(_));
+                let pairwise = change.rules.since.pairwise_lists;
+                process_slice_terraform(before, after, process, is_object, pairwise);
             } else {
                 process_slice(before, after, process, |a, b| {
                     (matches!(a, Value::Object(_)) && matches!(b, Value::Object(_)))

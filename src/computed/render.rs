@@ -32,6 +32,8 @@ pub struct RenderOpts<'t> {
     /// Terraform's rules where they differ from OpenTofu's (a string is JSON only when it
     /// holds nothing after the document).
     pub terraform: bool,
+    /// With `terraform`: the rules of the version that wrote the document.
+    pub since: crate::structured::Since,
     /// The fixed pieces of markup in `theme`, coloured once (`None`: a theme other than the
     /// two standard ones, coloured at each use).
     marks: Option<&'static Marks>,
@@ -110,6 +112,7 @@ impl<'t> RenderOpts<'t> {
             hide_diff_action_symbols: false,
             show_sensitive: false,
             terraform: false,
+            since: crate::structured::Since::NEWEST,
             marks: Marks::standard(theme),
         }
     }

@@ -25,6 +25,10 @@ pub const ENV_VARS: &[(&str, &str)] = &[
     ("CARBON_SHOW_PERIOD", "hour | month | year"),
     ("CARBON_SHOW_FAIL_OVER", "budget, e.g. 10kg/month"),
     ("CARBON_SHOW_FLAVOR", "opentofu | terraform"),
+    (
+        "CARBON_SHOW_TERRAFORM_VERSION",
+        "Terraform version to render as, e.g. 1.6.6",
+    ),
     ("CARBON_SHOW_ALTERNATIVES", "on | off"),
     ("CARBON_SHOW_MAX_CHARS", "the Markdown comment's budget"),
     ("CARBON_SHOW_MODULE_DEPTH", "module rollup depth (0: none)"),
@@ -84,6 +88,11 @@ pub fn env_layer(get: &dyn Fn(&str) -> Option<OsString>) -> Result<Layer, Error>
         period: one(get, "CARBON_SHOW_PERIOD", parse_period)?,
         fail_over: one(get, "CARBON_SHOW_FAIL_OVER", |s| s.parse::<Budget>())?,
         flavor: one(get, "CARBON_SHOW_FLAVOR", parse_flavor)?,
+        terraform_version: one(
+            get,
+            "CARBON_SHOW_TERRAFORM_VERSION",
+            parse_terraform_version,
+        )?,
         alternatives: one(get, "CARBON_SHOW_ALTERNATIVES", parse_switch)?,
         max_chars: one(get, "CARBON_SHOW_MAX_CHARS", parse_max_chars)?,
         module_depth: one(get, "CARBON_SHOW_MODULE_DEPTH", parse_module_depth)?,

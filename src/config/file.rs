@@ -26,6 +26,7 @@ struct FileKeys {
     period: Option<Spanned<String>>,
     fail_over: Option<Spanned<String>>,
     flavor: Option<Spanned<String>>,
+    terraform_version: Option<Spanned<String>>,
     alternatives: Option<Spanned<String>>,
     max_chars: Option<Spanned<i64>>,
     module_depth: Option<Spanned<i64>>,
@@ -161,6 +162,12 @@ pub fn parse_file(path: &Path, text: &str) -> Result<Layer, Error> {
         &|s, e| at(s, &labelled("flavor")(e)),
         &source,
     )?;
+    let terraform_version = text_value(
+        keys.terraform_version,
+        parse_terraform_version,
+        &|s, e| at(s, &labelled("terraform-version")(e)),
+        &source,
+    )?;
     let alternatives = text_value(
         keys.alternatives,
         parse_switch,
@@ -183,6 +190,7 @@ pub fn parse_file(path: &Path, text: &str) -> Result<Layer, Error> {
         period,
         fail_over,
         flavor,
+        terraform_version,
         alternatives,
         max_chars,
         module_depth,

@@ -11,6 +11,7 @@
 //! period = "month"              # hour | month | year
 //! fail-over = "10kg/month"
 //! flavor = "opentofu"           # opentofu | terraform
+//! terraform-version = "1.6.6"   # the rules of this version (default: the document's)
 //! alternatives = "off"          # on | off: the `# ↳` lines (docs/alternatives.md)
 //! max-chars = 65536             # the Markdown comment's budget
 //! module-depth = 1              # the summary's module rollup (0: none)
@@ -83,6 +84,7 @@ pub struct Layer {
     pub period: Option<Setting<Period>>,
     pub fail_over: Option<Setting<Budget>>,
     pub flavor: Option<Setting<Flavor>>,
+    pub terraform_version: Option<Setting<crate::structured::Version>>,
     pub alternatives: Option<Setting<bool>>,
     pub max_chars: Option<Setting<usize>>,
     pub module_depth: Option<Setting<usize>>,
@@ -103,6 +105,8 @@ pub struct Effective {
     pub period: Setting<Period>,
     pub fail_over: Setting<Option<Budget>>,
     pub flavor: Setting<Flavor>,
+    /// The Terraform version whose rendering rules apply; `None`: the document's own.
+    pub terraform_version: Setting<Option<crate::structured::Version>>,
     pub alternatives: Setting<bool>,
     pub max_chars: Setting<usize>,
     pub module_depth: Setting<usize>,
@@ -141,6 +145,16 @@ impl Effective {
                 None,
             ),
             flavor: pick(flags.flavor, env.flavor, file.flavor, Flavor::OpenTofu),
+            terraform_version: pick(
+                flags
+                    .terraform_version
+                    .map(|s| Setting::new(Some(s.value), s.source)),
+                env.terraform_version
+                    .map(|s| Setting::new(Some(s.value), s.source)),
+                file.terraform_version
+                    .map(|s| Setting::new(Some(s.value), s.source)),
+                None,
+            ),
             alternatives: pick(
                 flags.alternatives,
                 env.alternatives,
@@ -211,6 +225,19 @@ impl Effective {
             (_, Source::Default) => line("# flavor", "auto".into(), &self.flavor.source),
             (Flavor::OpenTofu, s) => line("flavor", quote("opentofu"), s),
             (Flavor::Terraform, s) => line("flavor", quote("terraform"), s),
+        }
+        match self.terraform_version.value {
+            Some(v) => line(
+                "terraform-version",
+                quote(&v.to_string()),
+                &self.terraform_version.source,
+            ),
+            // each document's `terraform_version` decides
+            None => line(
+                "# terraform-version",
+                "(the document's)".into(),
+                &self.terraform_version.source,
+            ),
         }
         let on = if self.alternatives.value { "on" } else { "off" };
         line("alternatives", quote(on), &self.alternatives.source);
@@ -320,7 +347,7 @@ pub use env::{ENV_VARS, env_layer};
 pub use file::{confine, find_upward, parse_file, read_file, repository_root};
 pub use values::{
     MAX_MODULE_DEPTH, parse_flavor, parse_max_chars, parse_module_depth, parse_period,
-    parse_switch, parse_utilization,
+    parse_switch, parse_terraform_version, parse_utilization,
 };
 #[cfg(test)]
 mod tests;

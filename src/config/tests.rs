@@ -194,3 +194,49 @@ fn describe_is_toml_with_sources() {
     assert_eq!(back.max_chars.unwrap().value, DEFAULT_MAX_CHARS);
     assert_eq!(back.module_depth.unwrap().value, 1);
 }
+
+#[test]
+fn terraform_version_comes_from_the_file_the_environment_or_a_flag() {
+    let f = file("terraform-version = \"1.6.6\"\n");
+    let none = env_layer(&|_| None).unwrap();
+    let e = Effective::merge(
+        Some("/p/.carbon-show.toml".into()),
+        [Layer::default(), none.clone(), f.clone()],
+    );
+    assert_eq!(
+        (
+            e.terraform_version.value,
+            e.terraform_version.source.to_string()
+        ),
+        (
+            crate::structured::Version::parse("1.6.6"),
+            "/p/.carbon-show.toml:1".into()
+        )
+    );
+    assert!(
+        e.describe()
+            .lines()
+            .any(|l| l.starts_with("terraform-version = \"1.6.6\"")),
+        "{}",
+        e.describe()
+    );
+    let env =
+        env_layer(&|k| (k == "CARBON_SHOW_TERRAFORM_VERSION").then(|| "1.8.4".into())).unwrap();
+    let e = Effective::merge(None, [Layer::default(), env, f]);
+    assert_eq!(
+        e.terraform_version.value,
+        crate::structured::Version::parse("1.8.4")
+    );
+    let d = Effective::merge(None, [Layer::default(), none, Layer::default()]);
+    assert_eq!(d.terraform_version.value, None, "the document's by default");
+    assert!(
+        d.describe()
+            .contains("# terraform-version = (the document's)")
+    );
+    assert!(
+        error("terraform-version = \"latest\"")
+            .contains(":1: terraform-version: \"latest\": expected a version number")
+    );
+    let bad = env_layer(&|k| (k == "CARBON_SHOW_TERRAFORM_VERSION").then(|| "x".into()));
+    assert!(format!("{}", bad.unwrap_err()).contains("CARBON_SHOW_TERRAFORM_VERSION"));
+}

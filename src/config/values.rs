@@ -36,6 +36,12 @@ pub fn parse_flavor(s: &str) -> Result<Flavor, String> {
     }
 }
 
+/// A Terraform version to render as (`1.6.6`; `--terraform-version`, `terraform-version`).
+pub fn parse_terraform_version(s: &str) -> Result<crate::structured::Version, String> {
+    crate::structured::Version::parse(s)
+        .ok_or_else(|| format!("{s:?}: expected a version number such as \"1.6.6\""))
+}
+
 /// `on` or `off`.
 pub fn parse_switch(s: &str) -> Result<bool, String> {
     match s.trim().to_ascii_lowercase().as_str() {

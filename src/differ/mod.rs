@@ -85,7 +85,7 @@ pub fn compute_diff_for_block<'v, 'a>(change: &Change<'v, 'a>, block: &'v Block)
 fn block_body<'v, 'a>(change: &Change<'v, 'a>, block: &'v Block, mut current: Action) -> Diff<'a> {
     let mut change = change.clone();
     // Terraform: once a block shows a non-legacy feature, the whole resource is non-legacy.
-    change.rules.non_legacy |= change.rules.terraform && non_legacy_features(block);
+    change.rules.non_legacy |= change.rules.empty_string_by_schema() && non_legacy_features(block);
     let change = &change;
     let terraform = change.rules.terraform;
     let mut attributes = BTreeMap::new();
@@ -276,8 +276,8 @@ fn diff_child_attribute<'v, 'a>(
     }
     // Whether the value is absent on both sides, as the JSON has it.
     let (before_null, after_null) = (change.before.is_null(), change.after.is_null());
-    if !change.rules.terraform {
-        // OpenTofu: an empty string in a block is null (the legacy SDK cannot tell them apart),
+    if !change.rules.empty_string_by_schema() {
+        // OpenTofu (and Terraform before 1.8): an empty string in a block is null (the legacy SDK cannot tell them apart),
         // so an attribute that is "" on both sides is not shown at all.
         if change.before.as_str() == Some("") {
             change.before = &NULL;
@@ -286,7 +286,7 @@ fn diff_child_attribute<'v, 'a>(
             change.after = &NULL;
         }
     }
-    let (before_null, after_null) = if change.rules.terraform {
+    let (before_null, after_null) = if change.rules.empty_string_by_schema() {
         (before_null, after_null)
     } else {
         (change.before.is_null(), change.after.is_null())
@@ -510,7 +510,7 @@ fn process_object<'v, 'a, T>(
 
 /// The diff of a value of a cty type.
 pub fn compute_diff_for_type<'v, 'a>(change: &Change<'v, 'a>, ty: &'v Type) -> Diff<'a> {
-    if change.rules.terraform
+    if change.rules.empty_string_by_schema()
         && !change.rules.non_legacy
         && (change.before.as_str() == Some("") || change.after.as_str() == Some(""))
     {
@@ -608,7 +608,8 @@ pub fn compute_diff_for_type<'v, 'a>(change: &Change<'v, 'a>, ty: &'v Type) -> D
                 elements.push(d);
             };
             if change.rules.terraform {
-                process_slice_terraform(before, after, process, |_| object_elems);
+                let pairwise = change.rules.since.pairwise_lists;
+                process_slice_terraform(before, after, process, |_| object_elems, pairwise);
             } else {
                 process_slice(before, after, process, |a, b| {
                     object_elems || should_diff_multiline_strings(a, b)

@@ -251,6 +251,7 @@ fn terraform_counts_an_unchanged_empty_string_of_a_legacy_schema_as_hidden() {
     let terraform = Rules {
         terraform: true,
         non_legacy: false,
+        ..Rules::default()
     };
     assert_eq!(
         legacy_empty_strings(terraform),
@@ -268,11 +269,41 @@ fn terraform_keeps_empty_strings_in_a_non_legacy_schema() {
     let rules = Rules {
         terraform: true,
         non_legacy: true,
+        ..Rules::default()
     };
     assert_eq!(
         legacy_empty_strings(rules),
         "{\n      ~ b         = \"1\" -> \"2\"\n      ~ blank     = \"\" -> \"x\"\n        id        = \"i-1\"\n        # (1 unchanged attribute hidden)\n    }"
     );
+}
+
+#[test]
+fn terraform_before_1_8_takes_empty_strings_of_any_block_as_null() {
+    // Terraform 1.6.6 (before hashicorp/terraform#34740): even a non-legacy schema reads ""
+    // in a block's attributes as null, and drops an attribute that is "" on both sides, as
+    // OpenTofu does.
+    let rules = Rules {
+        terraform: true,
+        non_legacy: true,
+        since: crate::structured::Since::terraform(crate::structured::Version::parse("1.6.6")),
+    };
+    assert_eq!(
+        legacy_empty_strings(rules),
+        "{\n      ~ b     = \"1\" -> \"2\"\n      + blank = \"x\"\n        id    = \"i-1\"\n    }"
+    );
+}
+
+#[test]
+fn terraform_before_1_8_pairs_same_length_lists_by_common_subsequence() {
+    let (before, after) = (["a", "b", "c"], ["a", "x", "c"]);
+    let mut pairs = Vec::new();
+    let process = |b, a| pairs.push((b, a));
+    crate::structured::process_slice_terraform(&before, &after, process, |_| false, false);
+    assert_eq!(pairs, vec![(0, 0), (1, 3), (3, 1), (2, 2)]);
+    let mut pairs = Vec::new();
+    let process = |b, a| pairs.push((b, a));
+    crate::structured::process_slice_terraform(&before, &after, process, |_| false, true);
+    assert_eq!(pairs, vec![(0, 0), (1, 1), (2, 2)]);
 }
 
 /// `before -> after` (with `after_unknown`) of one resource of type `t` whose block schema is
@@ -303,6 +334,7 @@ fn render_resource(
         rules: Rules {
             terraform,
             non_legacy: false,
+            ..Rules::default()
         },
     };
     let theme = Theme::plain();
@@ -417,6 +449,7 @@ fn render_implied(before: &str, after: &str, unknown: &str) -> String {
         rules: Rules {
             terraform: true,
             non_legacy: false,
+            ..Rules::default()
         },
     };
     let theme = Theme::plain();

@@ -461,6 +461,12 @@ impl Plan<'_> {
             && self.applyable.is_none()
             && self.timestamp.is_none()
     }
+
+    /// The version of the tool that wrote the document (`terraform_version`: OpenTofu writes
+    /// its own version there too); `None` when absent or not a version number.
+    pub fn version(&self) -> Option<crate::structured::Version> {
+        crate::structured::Version::parse(self.terraform_version.as_deref()?)
+    }
 }
 
 fn json_error(path: &Path, e: &serde_json::Error) -> Error {

@@ -14,6 +14,7 @@ use crate::computed::{Diff, RenderOpts, action_symbol, ensure_valid_attribute_na
 use crate::differ::{self, Change, Matcher};
 use crate::plan::{Action, Plan, ResourceChange, Value};
 use crate::schema::{self, Block, Schemas};
+use crate::structured::{Since, Version};
 use crate::theme::Theme;
 
 /// How many resources one rendering job takes, and how many jobs may be in flight: the rayon
@@ -50,6 +51,9 @@ pub struct HumanOptions {
     pub columns: usize,
     /// Whether the output is for automation (changes one suggestion).
     pub running_in_automation: bool,
+    /// The Terraform version whose rules apply (`--terraform-version`); `None`: the
+    /// document's `terraform_version`, else the newest rules (`structured::version`).
+    pub version: Option<Version>,
 }
 
 impl Default for HumanOptions {
@@ -59,6 +63,7 @@ impl Default for HumanOptions {
             mode: PlanMode::Normal,
             columns: DEFAULT_COLUMNS,
             running_in_automation: false,
+            version: None,
         }
     }
 }
@@ -191,7 +196,24 @@ impl<'r> HumanRenderer<'r> {
         differ::Rules {
             terraform: self.options.flavor == Flavor::Terraform,
             non_legacy: false,
+            since: self.since(),
         }
+    }
+
+    /// The version switches: Terraform's of `options.version`, the newest for OpenTofu.
+    fn since(&self) -> Since {
+        match self.options.flavor {
+            Flavor::Terraform => Since::terraform(self.options.version),
+            Flavor::OpenTofu => Since::NEWEST,
+        }
+    }
+
+    /// Computed-renderer options for this flavour and version.
+    fn render_opts(&self) -> RenderOpts<'r> {
+        let mut opts = RenderOpts::new(self.theme);
+        opts.terraform = self.options.flavor == Flavor::Terraform;
+        opts.since = self.since();
+        opts
     }
 
     fn c(&self, markup: &str) -> String {
@@ -249,8 +271,21 @@ impl<'r> HumanRenderer<'r> {
         ComputedChange { rc, diff }
     }
 
-    /// Renders a plan or a state document.
+    /// Renders a plan or a state document, with the rules of `options.version`, else of the
+    /// document's `terraform_version`.
     pub fn render(&self, plan: &Plan, out: &mut dyn Write) -> io::Result<Rendered> {
+        if self.options.version.is_none()
+            && let Some(version) = plan.version()
+        {
+            let with_version = HumanRenderer {
+                options: HumanOptions {
+                    version: Some(version),
+                    ..self.options
+                },
+                ..*self
+            };
+            return with_version.render(plan, out);
+        }
         if plan.is_state() {
             self.render_state(plan, out)?;
             Ok(Rendered::default())
@@ -467,11 +502,12 @@ impl<'r> HumanRenderer<'r> {
                     format!("{to_add} to add, {to_change} to change, {to_destroy} to destroy.")
                 }
             };
-            if self.options.flavor == Flavor::Terraform {
-                // Terraform colours only `Plan: ` (its reset lands before the counts).
+            if self.options.flavor == Flavor::Terraform && self.since().plan_bold_only {
+                // Terraform 1.14+ colours only `Plan: ` (its reset lands before the counts).
                 writeln!(out, "{}{summary}", self.c("\n[bold]Plan:[reset] "))?;
             } else {
-                // Coloured as one piece, like OpenTofu (its reset lands after the newline).
+                // Coloured as one piece, like OpenTofu and Terraform before 1.14 (the reset
+                // lands after the newline).
                 write!(
                     out,
                     "{}",
@@ -561,8 +597,7 @@ impl<'r> HumanRenderer<'r> {
             .map(|(k, _)| ensure_valid_attribute_name(k))
             .collect();
         let max = escaped.iter().map(|k| k.len()).max().unwrap_or(0);
-        let mut opts = RenderOpts::new(self.theme);
-        opts.terraform = self.options.flavor == Flavor::Terraform;
+        let opts = self.render_opts();
         let mut lines = Vec::new();
         for ((_, d), key) in outputs.iter().zip(&escaped) {
             if d.action == Action::NoOp {

@@ -144,6 +144,16 @@ pub struct Rules {
     /// (dynamic, object or tuple types, nested attributes, map or group blocks), so an
     /// empty string is a value, not the SDK's spelling of null.
     pub non_legacy: bool,
+    /// Terraform: the rules of the version that wrote the document (the newest by default).
+    pub since: super::Since,
+}
+
+impl Rules {
+    /// Terraform 1.8+: whether `""` is null depends on the schema (`non_legacy`); else (and
+    /// for OpenTofu) `""` is null for every attribute of a block and a value elsewhere.
+    pub fn empty_string_by_schema(&self) -> bool {
+        self.terraform && self.since.empty_string_by_schema
+    }
 }
 
 /// One change, as the differ sees it.

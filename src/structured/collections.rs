@@ -113,18 +113,20 @@ pub fn process_slice<T: PartialEq>(
     }
 }
 
-/// Terraform's pairing (since 1.8): two sequences of the same length that are not a
-/// reordering (some element of `before` is missing from `after`) are paired index by index;
-/// otherwise the longest common subsequence is walked, pairing a removed element with an
-/// added one only when both are objects (`is_object`).
+/// Terraform's pairing: with `pairwise` (Terraform 1.8+, `Since::pairwise_lists`) two
+/// sequences of the same length that are not a reordering (some element of `before` is
+/// missing from `after`) are paired index by index; otherwise the longest common subsequence
+/// is walked, pairing a removed element with an added one only when both are objects
+/// (`is_object`).
 pub fn process_slice_terraform<T: PartialEq>(
     before: &[T],
     after: &[T],
     mut process: impl FnMut(usize, usize),
     is_object: impl Fn(&T) -> bool,
+    pairwise: bool,
 ) {
     let reorder = before.len() == after.len() && before.iter().all(|b| after.contains(b));
-    if before.len() == after.len() && !reorder {
+    if pairwise && before.len() == after.len() && !reorder {
         for ix in 0..before.len() {
             process(ix, ix);
         }

@@ -14,6 +14,9 @@ fn render_primitive_value(buf: &mut String, v: &Value, opts: &RenderOpts) {
         Value::Null => buf.push_str(&null(opts)),
         Value::Bool(true) => buf.push_str("true"),
         Value::Bool(false) => buf.push_str("false"),
+        Value::Number(n) if opts.terraform && !opts.since.exact_numbers => {
+            buf.push_str(&structured::version::float64_text(n))
+        }
         Value::Number(n) => buf.push_str(n),
         Value::String(s) => go_quote_into(buf, s),
         other => {
@@ -81,7 +84,8 @@ fn evaluate_string<'s>(v: &'s Value, opts: &RenderOpts) -> EvaluatedString<'s> {
         }
     };
     if (s.starts_with('{') || s.starts_with('['))
-        && let Some(json) = json::parse_json_string(s, opts.terraform)
+        && let Some(json) =
+            json::parse_json_string(s, opts.terraform && !opts.since.json_first_document)
     {
         return EvaluatedString {
             text: s.into(),
@@ -244,7 +248,8 @@ fn render_string(
                 }
             };
             if opts.terraform {
-                structured::process_slice_terraform(&bl, &al, process, |_| false);
+                let pairwise = opts.since.pairwise_lists;
+                structured::process_slice_terraform(&bl, &al, process, |_| false, pairwise);
             } else {
                 structured::process_slice(&bl, &al, process, |_, _| false);
             }
@@ -275,6 +280,7 @@ fn render_string_as_json(
         structured::Rules {
             terraform: opts.terraform,
             non_legacy: true,
+            since: opts.since,
         },
     );
     let mut action = diff.action;

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use super::{Cause, ComputedChange, Flavor, HumanRenderer, raw_json};
-use crate::computed::{RenderOpts, action_symbol, go_quote};
+use crate::computed::{action_symbol, go_quote};
 use crate::plan::{Action, ResourceChange, Value};
 
 impl HumanRenderer<'_> {
@@ -28,8 +28,7 @@ impl HumanRenderer<'_> {
                 buf.push('\n');
             }
         }
-        let mut opts = RenderOpts::new(self.theme);
-        opts.terraform = self.options.flavor == Flavor::Terraform;
+        let mut opts = self.render_opts();
         let terraform = self.options.flavor == Flavor::Terraform;
         if action == Action::Forget && !terraform {
             opts.hide_diff_action_symbols = true;

@@ -2,8 +2,8 @@
 
 use std::io::{self, Write};
 
-use super::{Flavor, HumanRenderer};
-use crate::computed::{RenderOpts, go_quote};
+use super::HumanRenderer;
+use crate::computed::go_quote;
 use crate::differ::{self, Change};
 use crate::plan::{Plan, StateModule};
 use crate::schema::Type;
@@ -23,8 +23,7 @@ impl HumanRenderer<'_> {
             )?;
             return Ok(());
         }
-        let mut opts = RenderOpts::new(self.theme);
-        opts.terraform = self.options.flavor == Flavor::Terraform;
+        let mut opts = self.render_opts();
         opts.show_unchanged_children = true;
         opts.hide_diff_action_symbols = true;
         // Iterative over modules: no recursion on input depth.

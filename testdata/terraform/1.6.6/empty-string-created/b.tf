@@ -1,0 +1,6 @@
+resource "terraform_data" "e" {
+  input = ""
+}
+resource "terraform_data" "f" {
+  input = ""
+}

@@ -1,0 +1,4 @@
+resource "terraform_data" "e" {
+  input = ""
+  triggers_replace = ""
+}

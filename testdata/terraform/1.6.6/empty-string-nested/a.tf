@@ -1,0 +1,3 @@
+resource "terraform_data" "e" {
+  input = { a = "", b = ["", "x"] }
+}

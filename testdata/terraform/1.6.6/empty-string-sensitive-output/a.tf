@@ -1,0 +1,4 @@
+output "s" {
+  value = ""
+  sensitive = true
+}

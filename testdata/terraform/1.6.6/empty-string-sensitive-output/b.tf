@@ -1,0 +1,4 @@
+output "s" {
+  value = "x"
+  sensitive = true
+}

@@ -1,0 +1,3 @@
+resource "terraform_data" "j" {
+  input = "[1, 2] and more"
+}

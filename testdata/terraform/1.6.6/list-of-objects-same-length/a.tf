@@ -1,0 +1,3 @@
+resource "terraform_data" "l" {
+  input = [{ k = "a" }, { k = "b" }]
+}

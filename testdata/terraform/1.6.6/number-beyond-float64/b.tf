@@ -1,0 +1,3 @@
+resource "terraform_data" "n" {
+  input = 9007199254740995
+}

@@ -1,0 +1,3 @@
+resource "terraform_data" "j" {
+  input = "{\"a\":1}\nmore\n"
+}
