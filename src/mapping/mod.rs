@@ -18,6 +18,7 @@ pub mod placeholder;
 pub mod region;
 pub mod source;
 pub mod table;
+pub mod taint;
 
 pub use doc::Document;
 pub use engine::{Engine, MappingFile, read_dir};
@@ -92,6 +93,9 @@ pub struct MappedResource {
     /// Figures assumed because a value is unknown until apply.
     pub assumed: Vec<String>,
     pub warnings: Vec<String>,
+    /// The fields read from a value the plan marks sensitive (`taint`): hidden before they
+    /// are priced or printed (`redact::tainted`).
+    pub tainted: taint::Tainted,
 }
 
 /// Every mapped resource of a document, before and after the change.
