@@ -144,9 +144,11 @@ impl Redactor {
 
 /// Hides what the mappings read from a value the plan marks sensitive (`mapping::taint`),
 /// whatever it became: a region worked out from a sensitive zone, a machine type read through
-/// a table from a sensitive attribute. A string is shown as [`SENSITIVE`]; a number (vCPUs,
-/// memory) is dropped, so that no figure is priced from it. A resource whose whole value is
-/// sensitive says what it hides.
+/// a table from a sensitive attribute: shown as [`SENSITIVE`], and priced as such (an unknown
+/// region gets its provider's range). The shape (vCPUs, memory) the mapping read stays, and
+/// with it the estimate: many types share a shape, and a plan must not escape `--fail-over`
+/// by marking its machine type sensitive. A resource whose whole value is sensitive says what
+/// it hides.
 pub fn tainted(m: &mut MappedPlan) {
     let one = |r: &mut MappedResource| {
         let t = r.tainted;
@@ -172,12 +174,6 @@ pub fn tainted(m: &mut MappedPlan) {
                 list.iter_mut().for_each(|v| *v = SENSITIVE.to_string());
                 hidden.push(name);
             }
-        }
-        if t.vcpus && r.vcpus.take().is_some() {
-            hidden.push("vCPUs");
-        }
-        if t.memory && r.memory_gb.take().is_some() {
-            hidden.push("memory");
         }
         if t.whole && !hidden.is_empty() {
             r.warnings

@@ -168,13 +168,17 @@ pub(crate) fn price(s: &Subject<'_>, settings: Settings, want: Want) -> Result<P
             .find(|w| *w != REGION_UNKNOWN && !matches!(mapping_note(w), Some((true, _))));
         if machine_type.is_some() || !has_storage || problem.is_some() {
             return Err(match (machine_type, problem) {
-                // hidden (`redact::tainted`): what the resource hides is said, not quoted
-                (Some(t), _) if t == crate::redact::SENSITIVE => m
-                    .warnings
-                    .iter()
-                    .find(|w| w.starts_with(crate::redact::WHOLE))
-                    .map_or_else(|| "its machine type is sensitive".to_string(), Clone::clone),
-                (Some(t), _) => format!("unknown machine type {t:?}"),
+                (Some(t), _) => {
+                    // a wholly sensitive resource (`redact::tainted`) says what it hides
+                    let whole = m
+                        .warnings
+                        .iter()
+                        .find(|w| w.starts_with(crate::redact::WHOLE));
+                    match whole {
+                        Some(w) if t == crate::redact::SENSITIVE => w.clone(),
+                        _ => format!("unknown machine type {t:?}"),
+                    }
+                }
                 (None, Some(w)) => mapping_note(w).map_or_else(|| w.clone(), |n| n.1),
                 (None, None) => "machine type unknown".to_string(),
             });

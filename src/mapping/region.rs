@@ -430,7 +430,7 @@ impl<'a, 's> References<'a, 's> {
                 .and_then(|v| jq::get(v, attr))
                 .and_then(jq::str_of)?;
             // an attribute the resource's mask marks is never shown
-            let marked = super::taint::Marked::of(r.raw);
+            let marked = super::taint::Marked::of(r);
             Some(if marked.taints(Some(&[attr.to_string()])) {
                 SENSITIVE.to_string()
             } else {

@@ -8,7 +8,7 @@
 //! came from, whatever it became; `redact::tainted` then hides it before anything is priced
 //! or printed.
 
-use serde_json::value::RawValue;
+use super::source::Slot;
 
 /// The fields of a [`super::MappedResource`] read from a sensitive value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -16,8 +16,6 @@ pub struct Tainted {
     pub region: bool,
     pub zone: bool,
     pub machine_type: bool,
-    pub vcpus: bool,
-    pub memory: bool,
     pub gpus: bool,
     pub cpu_types: bool,
     /// The resource's whole value is sensitive (its mask is `true`): what it hides is said.
@@ -30,13 +28,11 @@ impl Tainted {
             region,
             zone,
             machine_type,
-            vcpus,
-            memory,
             gpus,
             cpu_types,
             whole: _,
         } = *self;
-        region || zone || machine_type || vcpus || memory || gpus || cpu_types
+        region || zone || machine_type || gpus || cpu_types
     }
 }
 
@@ -52,11 +48,11 @@ pub enum Marked {
 }
 
 impl Marked {
-    /// The mask of a resource slice: its `sensitive_values` member (`planned_values`,
+    /// What a resource slot's mask marks (its `sensitive_values` member: `planned_values`,
     /// `prior_state`, a state's `values`; the fallback from the changes writes their
     /// `after_sensitive`/`before_sensitive` there).
-    pub fn of(resource: &RawValue) -> Marked {
-        match super::source::member(resource, "sensitive_values") {
+    pub fn of(slot: &Slot<'_>) -> Marked {
+        match slot.sensitive {
             Some(mask) => Self::of_mask(mask.get()),
             None => Marked::Nothing,
         }

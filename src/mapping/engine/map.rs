@@ -407,7 +407,7 @@ impl Engine {
                 jq::num(&f.val).map(|n| n * unit_factor_gb(f.unit.as_deref().unwrap_or("mb")));
         }
         // what each field was read from: a field read from a sensitive member is marked
-        let marked = crate::mapping::taint::Marked::of(slot.raw);
+        let marked = crate::mapping::taint::Marked::of(slot);
         let taints = |props: &[&str]| {
             props.iter().any(|p| {
                 marked.taints(self.reads(&m.name, p)) && m.properties.iter().any(|(n, _)| n == p)
@@ -415,8 +415,6 @@ impl Engine {
         };
         out.tainted = crate::mapping::taint::Tainted {
             machine_type: taints(&["machine_type"]),
-            vcpus: taints(&["vCPUs", "vcpus"]),
-            memory: taints(&["memory"]),
             zone: taints(&["zone"]),
             region: false,
             gpus: taints(&["guest_accelerator", "gpus"]),
