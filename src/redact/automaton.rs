@@ -275,8 +275,9 @@ mod tests {
             let after = text[e..].chars().next();
             let first = text[s..e].chars().next();
             let last = text[s..e].chars().next_back();
-            !(before.is_some_and(word) && first.is_some_and(word))
-                && !(after.is_some_and(word) && last.is_some_and(word))
+            let glued_before = before.is_some_and(word) && first.is_some_and(word);
+            let glued_after = after.is_some_and(word) && last.is_some_and(word);
+            !glued_before && !glued_after
         };
         let mut spans = Vec::new();
         for v in values.iter().filter(|v| !v.is_empty()) {
