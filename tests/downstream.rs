@@ -199,3 +199,51 @@ fn a_wholly_sensitive_resource_dropped_its_figures_silently() {
         }
     }
 }
+
+#[test]
+fn a_user_mapping_derived_a_region_from_a_sensitive_zone() {
+    // a user's mapping is read whole: whatever spelling its filter uses, a property of a
+    // resource with a sensitive member is hidden
+    let dir = std::env::temp_dir().join(format!(
+        "carbon-show-downstream-{}-mapping",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("aws")).unwrap();
+    std::fs::write(
+        dir.join("aws/user.yaml"),
+        "compute_resource:\n  aws_instance:\n    paths: cbf::all_select(\"type\"; \"aws_instance\")\n    type: resource\n    properties:\n      machine_type:\n        - paths: '.values.instance_type'\n      region:\n        - paths: '.[\"values\"][\"availability_zone\"] | .[0:-1]'\n",
+    )
+    .unwrap();
+    let p = plan(
+        "aws_instance",
+        "aws",
+        json!({"instance_type": "t3.micro", "ami": "ami-1",
+               "availability_zone": "corp-vault-zone-7x"}),
+        json!({"availability_zone": true}),
+        aws_config(),
+    );
+    let file = dir.join("plan.json");
+    std::fs::write(&file, p.to_string()).unwrap();
+    for format in ["human", "json", "markdown", "impact-framework"] {
+        let o = bin()
+            .arg(&file)
+            .args(["--color", "never", "--format", format, "--mappings"])
+            .arg(&dir)
+            .current_dir(&dir)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{format}: {}", stderr(&o));
+        let out = stdout(&o) + &stderr(&o);
+        assert!(!out.contains("corp-vault-zone-7"), "{format}:\n{out}");
+        if format == "json" {
+            // conservative: the machine type, read by the same mapping, is hidden too
+            assert!(
+                out.contains("unknown machine type \\\"(sensitive value)\\\""),
+                "{out}"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
