@@ -420,6 +420,9 @@ fn assess(
     );
     // the changes are read again only for a what-if
     let changes = (!c.what_if.is_empty()).then_some(changes);
+    // what was read from a sensitive value, by where it came from; then every sensitive
+    // value wherever it was copied
+    crate::redact::tainted(&mut mapped);
     if let Some(h) = &hide {
         h.mapped(&mut mapped);
     }
@@ -437,7 +440,7 @@ fn assess(
     }
     phase("  assess: figures", t);
     if let Some(h) = &hide {
-        a.report.redact_with(h);
+        h.report(&mut a.report);
     }
     phase("assess", t);
     // what the mappings found is done with: freed on both cores

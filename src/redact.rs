@@ -5,29 +5,30 @@
 //! value: an occurrence inside a longer word (`1` in `us-east-1`, `abc` in `xabcy`) is
 //! unrelated text and stays.
 
+mod automaton;
+
 use std::collections::HashMap;
-use std::hash::BuildHasher;
 
 use rayon::prelude::*;
 
+use automaton::Automaton;
+
 use crate::mapping::{MappedPlan, MappedResource};
 use crate::plan::{Plan, Value};
-use crate::report::Text;
+use crate::report::{Report, Status, Text};
 use crate::schema::{Block, Schemas};
 
-/// What a report shows in place of a sensitive value.
-pub const SENSITIVE: &str = "(sensitive value)";
+pub use crate::report::SENSITIVE;
+
+/// How the note of a wholly sensitive resource begins: `sensitive resource: its region,
+/// machine type hidden`.
+pub const WHOLE: &str = "sensitive resource: its ";
 
 type Map<K, V> = HashMap<K, V, foldhash::fast::FixedState>;
 
 /// Knows every sensitive value and finds it in any text.
 pub struct Redactor {
     forms: Forms,
-}
-
-/// Characters that continue a word: an occurrence touching one is part of a longer value.
-fn word(c: char) -> bool {
-    c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '/' | ':' | '@')
 }
 
 /// The forms a value can be written in: raw, and escaped as Rust's `{:?}` and JSON escape
@@ -46,169 +47,17 @@ fn forms_of(s: &str) -> [String; 5] {
     ]
 }
 
-/// No form (the end of a chain).
-const NONE: u32 = u32::MAX;
-
-/// Forms of at least this many bytes are found by one window of this many bytes they hold.
-const GRAM: usize = 8;
-
-/// [`Forms::filter`] has 2^this many bits.
-const FILTER_BITS: u32 = 20;
-
-/// Every form of every sensitive value, stored once, and two indexes that find them: by the
-/// hash of a whole form, and (forms of at least [`GRAM`] bytes) by one [`GRAM`]-byte window of
-/// each. Building it costs a hash or two per form (an Aho-Corasick automaton of the 35,000 forms
-/// of a 50k plan took 70 ms), and a search looks one window up per byte of the text.
+/// Every form of every sensitive value, in one automaton (`automaton`): a text is searched
+/// in one pass, linear in its length whatever the forms share.
 struct Forms {
-    /// The forms' bytes, one after the other.
-    text: String,
-    /// Each form's start and end in `text`.
-    spans: Vec<(u32, u32)>,
-    /// By the hash of a whole form: the first form of that hash (`same_hash` chains the others).
-    whole: Map<u64, u32>,
-    same_hash: Vec<u32>,
-    /// By a window: the first form indexed by it and how many are (`same_gram` chains them);
-    /// `at` is where the window starts in its form.
-    grams: Map<u64, (u32, u32)>,
-    same_gram: Vec<u32>,
-    at: Vec<u32>,
-    /// One bit per [`Forms::bit`] of the windows in `grams`: most windows of a text are ruled
-    /// out by it (128 KiB, in cache) without a lookup in `grams`.
-    filter: Vec<u64>,
-    /// Bit `l` set: some form has `l` bytes, `l` < [`GRAM`] (found by `whole`).
-    short_lengths: u32,
+    automaton: Automaton,
+    /// The shortest form's length in bytes: a shorter text holds none.
     min_len: usize,
-    hasher: foldhash::fast::FixedState,
 }
 
 impl Forms {
-    fn new() -> Self {
-        Forms {
-            text: String::new(),
-            spans: Vec::new(),
-            whole: Map::default(),
-            same_hash: Vec::new(),
-            grams: Map::default(),
-            same_gram: Vec::new(),
-            at: Vec::new(),
-            filter: Vec::new(),
-            short_lengths: 0,
-            min_len: usize::MAX,
-            hasher: foldhash::fast::FixedState::with_seed(0x5ec2_e75e),
-        }
-    }
-
-    fn form(&self, f: u32) -> &[u8] {
-        let (s, e) = self.spans[f as usize];
-        &self.text.as_bytes()[s as usize..e as usize]
-    }
-
-    /// The bit of [`Forms::filter`] a window sets.
-    fn bit(gram: u64) -> usize {
-        (gram.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - FILTER_BITS)) as usize
-    }
-
-    fn gram(bytes: &[u8], at: usize) -> u64 {
-        let mut w = [0u8; GRAM];
-        w.copy_from_slice(&bytes[at..at + GRAM]);
-        u64::from_le_bytes(w)
-    }
-
-    /// The form equal to `bytes`, if any.
-    fn find_whole(&self, bytes: &[u8]) -> Option<u32> {
-        self.find_hashed(self.hasher.hash_one(bytes), bytes)
-    }
-
-    /// [`Forms::find_whole`] of bytes of that hash.
-    fn find_hashed(&self, hash: u64, bytes: &[u8]) -> Option<u32> {
-        let mut f = *self.whole.get(&hash)?;
-        while f != NONE {
-            if self.form(f) == bytes {
-                return Some(f);
-            }
-            f = self.same_hash[f as usize];
-        }
-        None
-    }
-
-    fn insert(&mut self, form: &str) {
-        let bytes = form.as_bytes();
-        let hash = self.hasher.hash_one(bytes);
-        if form.is_empty() || self.find_hashed(hash, bytes).is_some() {
-            return;
-        }
-        let f = self.spans.len() as u32;
-        let start = self.text.len() as u32;
-        self.text.push_str(form);
-        self.spans.push((start, self.text.len() as u32));
-        let head = self.whole.entry(hash).or_insert(NONE);
-        self.same_hash.push(std::mem::replace(head, f));
-        self.min_len = self.min_len.min(bytes.len());
-        if bytes.len() < GRAM {
-            self.short_lengths |= 1 << bytes.len();
-            self.same_gram.push(NONE);
-            self.at.push(0);
-            return;
-        }
-        // the window of the three (start, middle, end) shared by the fewest forms so far
-        let last = bytes.len() - GRAM;
-        let at = [0, last / 2, last]
-            .into_iter()
-            .min_by_key(|&at| {
-                self.grams
-                    .get(&Self::gram(bytes, at))
-                    .map_or(0, |&(_, n)| n)
-            })
-            .unwrap_or(0);
-        let gram = Self::gram(bytes, at);
-        if self.filter.is_empty() {
-            self.filter = vec![0; (1 << FILTER_BITS) / 64];
-        }
-        let bit = Self::bit(gram);
-        self.filter[bit / 64] |= 1 << (bit % 64);
-        let (head, n) = self.grams.entry(gram).or_insert((NONE, 0));
-        self.same_gram.push(std::mem::replace(head, f));
-        *n += 1;
-        self.at.push(at as u32);
-    }
-
-    /// Every occurrence of every form in `text`, overlapping ones included: (start, end).
-    fn occurrences(&self, text: &[u8], out: &mut Vec<(usize, usize)>) {
-        if text.len() < self.min_len {
-            return;
-        }
-        if text.len() >= GRAM && !self.grams.is_empty() {
-            for j in 0..=text.len() - GRAM {
-                let gram = Self::gram(text, j);
-                let bit = Self::bit(gram);
-                if self.filter[bit / 64] & 1 << (bit % 64) == 0 {
-                    continue;
-                }
-                let Some(&(mut f, _)) = self.grams.get(&gram) else {
-                    continue;
-                };
-                while f != NONE {
-                    let at = self.at[f as usize] as usize;
-                    let form = self.form(f);
-                    if let Some(s) = j.checked_sub(at)
-                        && text[s..].starts_with(form)
-                    {
-                        out.push((s, s + form.len()));
-                    }
-                    f = self.same_gram[f as usize];
-                }
-            }
-        }
-        let mut lengths = self.short_lengths;
-        while lengths != 0 {
-            let l = lengths.trailing_zeros() as usize;
-            lengths &= lengths - 1;
-            for s in 0..=text.len().saturating_sub(l) {
-                if s + l <= text.len() && self.find_whole(&text[s..s + l]).is_some() {
-                    out.push((s, s + l));
-                }
-            }
-        }
+    fn find_whole(&self, bytes: &str) -> bool {
+        self.automaton.contains(bytes)
     }
 }
 
@@ -221,21 +70,21 @@ impl Redactor {
             .filter(|s| !s.is_empty())
             .map(forms_of)
             .collect();
-        let mut forms = Forms::new();
-        for f in all.iter().flatten() {
-            forms.insert(f);
-        }
-        if forms.spans.is_empty() {
+        let forms = all.iter().flatten().filter(|f| !f.is_empty());
+        let min_len = forms.clone().map(String::len).min()?;
+        let automaton = Automaton::new(forms.map(String::as_str));
+        if automaton.is_empty() {
             return None;
         }
-        Some(Redactor { forms })
+        Some(Redactor {
+            forms: Forms { automaton, min_len },
+        })
     }
 
     /// Whether `value` is, as a whole, a sensitive value (in any of its forms).
     pub fn is_secret(&self, value: &str) -> bool {
         value.len() >= self.forms.min_len
-            && (self.forms.find_whole(value.as_bytes()).is_some()
-                || self.forms.find_whole(value.trim().as_bytes()).is_some())
+            && (self.forms.find_whole(value) || self.forms.find_whole(value.trim()))
     }
 
     /// `text` with every whole occurrence of a sensitive value replaced by [`SENSITIVE`];
@@ -244,29 +93,9 @@ impl Redactor {
         if text.len() < self.forms.min_len {
             return None;
         }
-        let bounded = |s: usize, e: usize| {
-            let before = text[..s].chars().next_back();
-            let after = text[e..].chars().next();
-            let first = text[s..e].chars().next();
-            let last = text[s..e].chars().next_back();
-            // a form that starts or ends with a word character must not touch another one
-            let glued_before = before.is_some_and(word) && first.is_some_and(word);
-            let glued_after = after.is_some_and(word) && last.is_some_and(word);
-            !glued_before && !glued_after
-        };
-        let mut spans = Vec::new();
-        self.forms.occurrences(text.as_bytes(), &mut spans);
-        spans.retain(|&(s, e)| bounded(s, e));
-        if spans.is_empty() {
+        let merged = self.forms.automaton.occurrences(text, &mut 0);
+        if merged.is_empty() {
             return None;
-        }
-        spans.sort_unstable();
-        let mut merged: Vec<(usize, usize)> = Vec::with_capacity(spans.len());
-        for (s, e) in spans {
-            match merged.last_mut() {
-                Some(last) if s <= last.1 => last.1 = last.1.max(e),
-                _ => merged.push((s, e)),
-            }
         }
         let mut out = String::with_capacity(text.len());
         let mut at = 0;
@@ -310,6 +139,78 @@ impl Redactor {
         };
         m.before.par_iter_mut().for_each(one);
         m.after.par_iter_mut().for_each(one);
+    }
+}
+
+/// Hides what the mappings read from a value the plan marks sensitive (`mapping::taint`),
+/// whatever it became: a region worked out from a sensitive zone, a machine type read through
+/// a table from a sensitive attribute: shown as [`SENSITIVE`], and priced as such (an unknown
+/// region gets its provider's range). The shape (vCPUs, memory) the mapping read stays, and
+/// with it the estimate: many types share a shape, and a plan must not escape `--fail-over`
+/// by marking its machine type sensitive. A resource whose whole value is sensitive says what
+/// it hides.
+pub fn tainted(m: &mut MappedPlan) {
+    let one = |r: &mut MappedResource| {
+        let t = r.tainted;
+        if !t.any() {
+            return;
+        }
+        // the fields hidden, as a reader knows them
+        let mut hidden = Vec::new();
+        let mut hide = |v: &mut Option<String>, on: bool, name: &'static str| {
+            if on && v.is_some() {
+                *v = Some(SENSITIVE.to_string());
+                hidden.push(name);
+            }
+        };
+        hide(&mut r.machine_type, t.machine_type, "machine type");
+        hide(&mut r.region, t.region, "region");
+        hide(&mut r.zone, t.zone, "zone");
+        for (on, list, name) in [
+            (t.gpus, &mut r.gpus, "GPU model"),
+            (t.cpu_types, &mut r.cpu_types, "CPU type"),
+        ] {
+            if on && !list.is_empty() {
+                list.iter_mut().for_each(|v| *v = SENSITIVE.to_string());
+                hidden.push(name);
+            }
+        }
+        if t.whole && !hidden.is_empty() {
+            r.warnings
+                .push(format!("{WHOLE}{} hidden", hidden.join(", ")));
+        }
+    };
+    m.before.par_iter_mut().for_each(one);
+    m.after.par_iter_mut().for_each(one);
+}
+
+impl Redactor {
+    /// Hides the plan's sensitive strings wherever the mappings carried one into `report`'s
+    /// text: a region or machine type that holds one is shown as [`SENSITIVE`], and every
+    /// occurrence in a reason, assumption or warning is replaced by it. (What was read from a
+    /// sensitive value was hidden before pricing: [`tainted`].)
+    pub fn report(&self, report: &mut Report) {
+        // regions, machine types and reasons are shared: each is looked at once
+        let cache = &mut SharedCache::default();
+        for r in &mut report.resources {
+            for side in [&mut r.before, &mut r.after].into_iter().flatten() {
+                for v in side.region.iter_mut().chain(&mut side.machine_type) {
+                    self.shared_field(v, cache);
+                }
+            }
+            if let Status::NotEstimated { reason } | Status::Unsupported { reason } = &mut r.status
+            {
+                self.text(reason);
+            }
+            r.assumptions.iter_mut().for_each(|t| self.text(t));
+            r.warnings.iter_mut().for_each(|t| self.text(t));
+            for a in &mut r.alternatives {
+                for v in a.region.iter_mut().chain(&mut a.machine_type) {
+                    self.shared_field(v, cache);
+                }
+                self.shared_text(&mut a.reason, cache);
+            }
+        }
     }
 }
 
@@ -416,7 +317,56 @@ pub fn schema_sensitive_strings(plan: &Plan<'_>, schemas: &Schemas) -> Vec<Strin
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::estimate::Period;
+    use crate::report::{ResourceReport, fixtures::side};
     use proptest::prelude::*;
+
+    fn create(addr: &str, g: f64) -> ResourceReport {
+        ResourceReport::new(
+            addr.into(),
+            "aws_instance".into(),
+            vec!["create".into()],
+            None,
+            Some(side(4.0, 16.0, g, 1.0)),
+        )
+    }
+
+    #[test]
+    fn a_report_hides_sensitive_strings() {
+        let mut skipped = create("aws_instance.x", 0.0);
+        skipped.status = Status::NotEstimated {
+            reason: "unknown machine type \"s3cret.big\" (s3cret)".into(),
+        };
+        skipped.assumptions = vec!["assumed machine_type = s3cret.big".into()];
+        skipped.warnings = vec!["plain".into()];
+        let mut r = Report::new(
+            vec![create("aws_instance.y", 1.0), skipped],
+            vec![],
+            0,
+            0.5,
+            Period::Month,
+        );
+        Redactor::new(&["", "m5.xlarge", "s3cret", "s3cret.big"])
+            .unwrap()
+            .report(&mut r);
+        let after = r.resources[0].after.as_ref().unwrap();
+        assert_eq!(after.machine_type.as_deref(), Some(SENSITIVE));
+        assert_eq!(after.region.as_deref(), Some("us-east-1"));
+        let x = &r.resources[1];
+        assert_eq!(
+            x.status,
+            Status::NotEstimated {
+                reason: format!("unknown machine type {SENSITIVE} ({SENSITIVE})")
+            }
+        );
+        assert_eq!(
+            x.assumptions,
+            [format!("assumed machine_type = {SENSITIVE}")]
+        );
+        assert_eq!(x.warnings, ["plain"]);
+        // Figures stay.
+        assert_eq!(r.totals.after_per_hour.total_gco2eq, 1.0);
+    }
 
     #[test]
     fn a_short_secret_hid_every_region_containing_it() {

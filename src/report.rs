@@ -343,45 +343,10 @@ impl PeriodInfo {
     }
 }
 
-use crate::redact::Redactor;
-pub use crate::redact::SENSITIVE;
+/// What a report shows in place of a sensitive value (`redact` puts it there).
+pub const SENSITIVE: &str = "(sensitive value)";
 
 impl Report {
-    /// Hides the plan's sensitive strings (`plan::sensitive_strings`) wherever the mappings
-    /// carried one into the report's text: a region or machine type that holds one is shown as
-    /// [`SENSITIVE`], and every occurrence in a reason, assumption or warning is replaced by
-    /// it. The figures computed from such values stay (they are estimates, not the value).
-    pub fn redact(&mut self, secrets: &[String]) {
-        if let Some(hide) = Redactor::new(secrets) {
-            self.redact_with(&hide);
-        }
-    }
-
-    /// [`Report::redact`] with a redactor already built.
-    pub fn redact_with(&mut self, hide: &Redactor) {
-        // regions, machine types and reasons are shared: each is looked at once
-        let cache = &mut crate::redact::SharedCache::default();
-        for r in &mut self.resources {
-            for side in [&mut r.before, &mut r.after].into_iter().flatten() {
-                for v in side.region.iter_mut().chain(&mut side.machine_type) {
-                    hide.shared_field(v, cache);
-                }
-            }
-            if let Status::NotEstimated { reason } | Status::Unsupported { reason } = &mut r.status
-            {
-                hide.text(reason);
-            }
-            r.assumptions.iter_mut().for_each(|t| hide.text(t));
-            r.warnings.iter_mut().for_each(|t| hide.text(t));
-            for a in &mut r.alternatives {
-                for v in a.region.iter_mut().chain(&mut a.machine_type) {
-                    hide.shared_field(v, cache);
-                }
-                hide.shared_text(&mut a.reason, cache);
-            }
-        }
-    }
-
     /// Sums the resources into totals and counts.
     pub fn new(
         resources: Vec<ResourceReport>,
@@ -513,46 +478,6 @@ mod tests {
             None,
             Some(side(4.0, 16.0, g, 1.0)),
         )
-    }
-
-    #[test]
-    fn redact_hides_sensitive_strings() {
-        let mut skipped = create("aws_instance.x", 0.0);
-        skipped.status = Status::NotEstimated {
-            reason: "unknown machine type \"s3cret.big\" (s3cret)".into(),
-        };
-        skipped.assumptions = vec!["assumed machine_type = s3cret.big".into()];
-        skipped.warnings = vec!["plain".into()];
-        let mut r = Report::new(
-            vec![create("aws_instance.y", 1.0), skipped],
-            vec![],
-            0,
-            0.5,
-            Period::Month,
-        );
-        r.redact(&[
-            "".into(),
-            "m5.xlarge".into(),
-            "s3cret".into(),
-            "s3cret.big".into(),
-        ]);
-        let after = r.resources[0].after.as_ref().unwrap();
-        assert_eq!(after.machine_type.as_deref(), Some(SENSITIVE));
-        assert_eq!(after.region.as_deref(), Some("us-east-1"));
-        let x = &r.resources[1];
-        assert_eq!(
-            x.status,
-            Status::NotEstimated {
-                reason: format!("unknown machine type {SENSITIVE} ({SENSITIVE})")
-            }
-        );
-        assert_eq!(
-            x.assumptions,
-            [format!("assumed machine_type = {SENSITIVE}")]
-        );
-        assert_eq!(x.warnings, ["plain"]);
-        // Figures stay.
-        assert_eq!(r.totals.after_per_hour.total_gco2eq, 1.0);
     }
 
     #[test]

@@ -463,7 +463,17 @@ fn not_estimable(m: &MappedResource, machine_type: Option<&str>) -> Result<(), S
         .find(|w| *w != REGION_UNKNOWN && !matches!(mapping_note(w), Some((true, _))));
     if machine_type.is_some() || !has_storage || problem.is_some() {
         return Err(match (machine_type, problem) {
-            (Some(t), _) => format!("unknown machine type {t:?}"),
+            (Some(t), _) => {
+                // a wholly sensitive resource (`redact::tainted`) says what it hides
+                let whole = m
+                    .warnings
+                    .iter()
+                    .find(|w| w.starts_with(crate::redact::WHOLE));
+                match whole {
+                    Some(w) if t == crate::redact::SENSITIVE => w.clone(),
+                    _ => format!("unknown machine type {t:?}"),
+                }
+            }
             (None, Some(w)) => mapping_note(w).map_or_else(|| w.clone(), |n| n.1),
             (None, None) => "machine type unknown".to_string(),
         });

@@ -228,6 +228,16 @@ impl<'a> Config<'a> {
         member(var, "default")
     }
 
+    /// Whether variable `name` of module `path` (`""`: the root) is declared `sensitive`.
+    pub fn variable_sensitive(&self, path: &str, name: &str) -> bool {
+        (|| {
+            let m = self.modules.get(path)?;
+            let var = member(member(m.body, "variables")?, name)?;
+            Some(member(var, "sensitive")?.get() == "true")
+        })()
+        .unwrap_or(false)
+    }
+
     /// The configuration's `provider_config` as written.
     pub fn provider_config(&self) -> Option<&'a RawValue> {
         self.provider_config

@@ -5,7 +5,8 @@
 
 use super::jq::{self, Program};
 use super::model::{
-    self, DiagKind, Diagnostic, ItemDef, Loc, MappingSet, PropDef, Props, Reference, Src,
+    self, DiagKind, Diagnostic, ItemDef, Loc, MappingSet, PropDef, Props, Reference,
+    ResourceMapping, Src,
 };
 use super::placeholder::{self, PhKind};
 use super::{DataResolver, MappingError};
@@ -55,6 +56,10 @@ pub struct Engine {
     /// The members of `values` each shipped resource mapping reads, for those whose filters
     /// say so plainly (`filters::values_read`): its resources are built with only those.
     partial: HashMap<String, Vec<String>>,
+    /// Per shipped resource mapping, per property, the members of `values` its filters and
+    /// the mapping's variables read (`filters::values_read`); a property missing here reads
+    /// the whole resource (`mapping::taint`).
+    reads: HashMap<String, HashMap<String, Vec<String>>>,
     /// Resource mappings none of whose filters reads an address or an index: their identical
     /// count/for_each instances are mapped once.
     memo_ok: HashSet<String>,
@@ -64,6 +69,21 @@ pub struct Engine {
     locs: Vec<String>,
     config: serde_json::Value,
     diagnostics: Vec<Diagnostic>,
+}
+
+/// Per property of a resource mapping, the members of `values` its filters (and the mapping's
+/// variables, which any of them may use) read, when they say so plainly.
+fn property_reads(m: &ResourceMapping) -> HashMap<String, Vec<String>> {
+    let mut variables = Vec::new();
+    collect_texts(&m.variables, &mut variables);
+    m.properties
+        .iter()
+        .filter_map(|p| {
+            let mut texts = variables.clone();
+            collect_texts(std::slice::from_ref(p), &mut texts);
+            Some((p.0.clone(), filters::values_read(&texts)?))
+        })
+        .collect()
 }
 
 /// The largest mapping file read (the shipped ones hold a few KiB).
@@ -667,6 +687,12 @@ impl Engine {
                 Some((r.name.clone(), filters::values_read(&texts)?))
             })
             .collect();
+        let reads = set
+            .resources
+            .values()
+            .filter(|r| super::BUILTIN.iter().any(|(_, p, _)| *p == &*r.loc.file))
+            .map(|r| (r.name.clone(), property_reads(r)))
+            .collect();
         let memo_ok = set
             .resources
             .values()
@@ -690,6 +716,7 @@ impl Engine {
             wanted,
             whole,
             partial,
+            reads,
             memo_ok,
             texts: texts_v,
             locs,
@@ -697,6 +724,12 @@ impl Engine {
             diagnostics: diags.clone(),
         };
         (Some(engine), diags)
+    }
+
+    /// The members of `values` a property of a resource mapping reads; `None`: the whole
+    /// resource (a user's mapping, or filters that do not say plainly).
+    pub(crate) fn reads(&self, mapping: &str, property: &str) -> Option<&[String]> {
+        self.reads.get(mapping)?.get(property).map(Vec::as_slice)
     }
 
     /// Names of the resource mappings loaded.

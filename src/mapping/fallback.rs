@@ -39,19 +39,22 @@ pub fn fill_from_changes(
         if rc.mode != "managed" || !types.contains(rc.type_.as_ref()) || rc.deposed().is_some() {
             continue;
         }
-        let resource = |values: &str| -> Option<Value> {
+        // the change's mask goes where `planned_values` keeps it (`mapping::taint`)
+        let resource = |values: &str, mask: &str| -> Option<Value> {
             let v: Value = serde_json::from_str(values).ok()?;
+            let mask: Value = serde_json::from_str(mask).unwrap_or(Value::Null);
             v.is_object().then(|| {
                 json!({
                     "address": rc.address, "mode": rc.mode, "type": rc.type_,
                     "name": rc.name, "provider_name": rc.provider_name, "values": v,
+                    "sensitive_values": mask,
                 })
             })
         };
         let addr = rc.address.as_ref();
         if !after_have.contains(addr)
             && !known.contains(addr)
-            && let Some(r) = resource(rc.change.after.text())
+            && let Some(r) = resource(rc.change.after.text(), rc.change.after_sensitive.text())
         {
             after.push(r);
             if let Ok(u) = serde_json::from_str::<Value>(rc.change.after_unknown.text()) {
@@ -59,7 +62,7 @@ pub fn fill_from_changes(
             }
         }
         if !before_have.contains(addr)
-            && let Some(r) = resource(rc.change.before.text())
+            && let Some(r) = resource(rc.change.before.text(), rc.change.before_sensitive.text())
         {
             before.push(r);
         }

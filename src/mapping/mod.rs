@@ -18,6 +18,7 @@ pub mod placeholder;
 pub mod region;
 pub mod source;
 pub mod table;
+pub mod taint;
 
 pub use doc::Document;
 pub use engine::{Engine, MappingFile, read_dir};
@@ -94,6 +95,9 @@ pub struct MappedResource {
     pub warnings: Vec<String>,
     /// The usage a usage file declares for it (`crate::usage::apply`), which pricing reads.
     pub usage: Option<Box<crate::usage::Applied>>,
+    /// The fields read from a value the plan marks sensitive (`taint`): hidden before they
+    /// are priced or printed (`redact::tainted`).
+    pub tainted: taint::Tainted,
 }
 
 /// Every mapped resource of a document, before and after the change.

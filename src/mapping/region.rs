@@ -4,6 +4,7 @@
 use super::config::Config;
 use super::jq;
 use super::source::Slot;
+use crate::redact::SENSITIVE;
 use jaq_json::Val;
 use serde_json::value::RawValue;
 use std::borrow::Cow;
@@ -164,6 +165,10 @@ impl<'a> Regions<'a> {
                 continue;
             };
             let var = var.split(['.', '[']).next().unwrap_or(var);
+            if self.config.variable_sensitive(module, var) {
+                // a sensitive variable's value is never shown, whatever it is
+                return Some(SENSITIVE.to_string());
+            }
             if module.is_empty() {
                 if let Some(s) = string(self.variables.get(var).copied()) {
                     return Some(s);
@@ -189,8 +194,13 @@ impl<'a> Regions<'a> {
         let at = |k: &str| field(ex, k);
         match family {
             "gcp" => self.expr(at("region"), &module, 0).or_else(|| {
-                self.expr(at("zone"), &module, 0)
-                    .map(|z| gcp_zone_region(&z))
+                self.expr(at("zone"), &module, 0).map(|z| {
+                    if z == SENSITIVE {
+                        z
+                    } else {
+                        gcp_zone_region(&z)
+                    }
+                })
             }),
             "azure" => self.expr(at("location"), &module, 0),
             _ => self.expr(at("region"), &module, 0),
@@ -354,6 +364,9 @@ impl<'a, 's> References<'a, 's> {
         let segs: Vec<&str> = split_address(r).into_iter().map(strip_index).collect();
         match segs.as_slice() {
             ["var", name, ..] => {
+                if self.config.variable_sensitive(module, name) {
+                    return Some((SENSITIVE.to_string(), format!("var.{name}")));
+                }
                 if module.is_empty() {
                     let v = jq::get(jq::get(self.variables?, name)?, "value")?;
                     return jq::str_of(v).map(|s| (s, format!("var.{name}")));
@@ -413,9 +426,16 @@ impl<'a, 's> References<'a, 's> {
             let v = built
                 .entry(*r as *const Slot<'s>)
                 .or_insert_with(|| r.value());
-            jq::get(v, "values")
+            let found = jq::get(v, "values")
                 .and_then(|v| jq::get(v, attr))
-                .and_then(jq::str_of)
+                .and_then(jq::str_of)?;
+            // an attribute the resource's mask marks is never shown
+            let marked = super::taint::Marked::of(r);
+            Some(if marked.taints(Some(&[attr.to_string()])) {
+                SENSITIVE.to_string()
+            } else {
+                found
+            })
         })?;
         let full = if module.is_empty() {
             format!("{address}.{attr}")
@@ -434,6 +454,9 @@ impl<'a, 's> References<'a, 's> {
                 && let Some((value, from)) = self.eval(e, &module, 0)
                 && !value.is_empty()
             {
+                if value == SENSITIVE {
+                    return Some((value, from));
+                }
                 return Some((as_region(family, attr, &value), from));
             }
         }
@@ -464,6 +487,7 @@ pub fn resolve_from_references<'s>(
                 "region {region} (from {from} in the configuration)"
             ));
             m.warnings.retain(|w| w != "region unknown");
+            m.tainted.region |= region == SENSITIVE;
             m.region = Some(region);
         }
     }

@@ -177,6 +177,8 @@ pub struct Slot<'a> {
     /// Hash of every member but `address` and `index` (their text): instances of one block
     /// that hash alike are mapped once (checked member by member, [`Slot::same_body`]).
     pub body_hash: u64,
+    /// Its sensitivity mask (`sensitive_values`), read by `mapping::taint`.
+    pub sensitive: Option<&'a RawValue>,
 }
 
 impl<'a> Slot<'a> {
@@ -191,6 +193,7 @@ impl<'a> Slot<'a> {
             family: None,
             deposed_key: None,
             body_hash: 0,
+            sensitive: None,
         };
         let mut de = serde_json::Deserializer::from_str(raw.get());
         let Ok(read) = de::DeserializeSeed::deserialize(ResourceSeed { wanted }, &mut de) else {
@@ -211,6 +214,7 @@ impl<'a> Slot<'a> {
                     slot.family = super::region::provider_family(text(v).as_deref().unwrap_or(""))
                 }
                 "deposed_key" => slot.deposed_key = text(v).map(|k| k.into()),
+                "sensitive_values" => slot.sensitive = Some(v),
                 _ => {}
             }
         }

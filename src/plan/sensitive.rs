@@ -13,7 +13,7 @@ use super::{Change, Plan, Raw, ResourceChange, StateModule, Value};
 /// Every string a plan or state marks sensitive: the leaves of `before`/`after` under a `true`
 /// of `before_sensitive`/`after_sensitive` (resource changes, drift, output changes), of a
 /// state document's `values` under `sensitive_values`, and the values of state outputs with
-/// `"sensitive": true`. The carbon report hides them (`Report::redact`): the mappings read the
+/// `"sensitive": true`. The carbon report hides them (`redact::Redactor`): the mappings read the
 /// same values, and must not carry a secret into the output. (`planned_values` and
 /// `prior_state` repeat the resource changes' `after` and `before`, so they are not walked:
 /// the plan keeps them unparsed.)

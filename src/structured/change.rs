@@ -3,105 +3,13 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::Matcher;
 use crate::plan::{Action, Value};
 use crate::schema::Attribute;
 
 pub(crate) static NULL: Value<'static> = Value::Null;
 pub(crate) static TRUE: Value<'static> = Value::Bool(true);
 pub(crate) static FALSE: Value<'static> = Value::Bool(false);
-
-/// A set of attribute paths (`replace_paths`, `relevant_attributes`).
-#[derive(Debug, Clone)]
-pub enum Matcher<'v, 'a> {
-    /// Matches everything, at every depth.
-    Always,
-    Paths {
-        paths: Vec<&'v [Value<'a>]>,
-        /// Whether a path that already matched keeps matching every child.
-        propagate: bool,
-    },
-}
-
-impl<'v, 'a> Matcher<'v, 'a> {
-    pub fn empty(propagate: bool) -> Self {
-        Matcher::Paths {
-            paths: Vec::new(),
-            propagate,
-        }
-    }
-
-    /// Parses `[[step, …], …]`; anything else is an empty matcher.
-    pub fn parse(v: &'v Value<'a>, propagate: bool) -> Self {
-        let paths = v
-            .as_array()
-            .map(|a| a.iter().filter_map(|p| p.as_array()).collect())
-            .unwrap_or_default();
-        Matcher::Paths { paths, propagate }
-    }
-
-    /// Adds one path.
-    pub fn push(&mut self, path: &'v Value<'a>) {
-        if let (Matcher::Paths { paths, .. }, Some(p)) = (self, path.as_array()) {
-            paths.push(p);
-        }
-    }
-
-    pub fn is_empty(&self) -> bool {
-        matches!(self, Matcher::Paths { paths, .. } if paths.is_empty())
-    }
-
-    /// Whether this exact place matches.
-    pub fn matches(&self) -> bool {
-        match self {
-            Matcher::Always => true,
-            Matcher::Paths { paths, .. } => paths.iter().any(|p| p.is_empty()),
-        }
-    }
-
-    /// Whether this place or something below it matches.
-    pub fn matches_partial(&self) -> bool {
-        match self {
-            Matcher::Always => true,
-            Matcher::Paths { paths, .. } => !paths.is_empty(),
-        }
-    }
-
-    fn child(&self, step: impl Fn(&Value) -> bool) -> Self {
-        match self {
-            Matcher::Always => Matcher::Always,
-            Matcher::Paths { paths, propagate } => {
-                let mut out = Vec::new();
-                for p in paths {
-                    if p.is_empty() {
-                        if *propagate {
-                            out.push(*p);
-                        }
-                        continue;
-                    }
-                    if step(&p[0]) {
-                        out.push(&p[1..]);
-                    }
-                }
-                Matcher::Paths {
-                    paths: out,
-                    propagate: *propagate,
-                }
-            }
-        }
-    }
-
-    pub fn child_key(&self, key: &str) -> Self {
-        self.child(|s| s.as_str() == Some(key))
-    }
-
-    pub fn child_index(&self, index: usize) -> Self {
-        self.child(|s| match s {
-            Value::Number(n) => n.parse::<f64>().is_ok_and(|f| f as i64 == index as i64),
-            Value::String(s) => s.parse::<f64>().is_ok_and(|f| f as i64 == index as i64),
-            _ => false,
-        })
-    }
-}
 
 /// The unknown marks of a change: a value tree, or "every attribute of this schema".
 #[derive(Debug, Clone, Copy)]

@@ -5,11 +5,13 @@
 
 mod change;
 mod collections;
+mod matcher;
 pub mod version;
 
-pub use change::{Change, Matcher, Rules, Unknown};
+pub use change::{Change, Rules, Unknown};
 pub(crate) use change::{FALSE, NULL, TRUE};
 pub use collections::{
     compare_actions, longest_common_subsequence, process_slice, process_slice_terraform,
 };
+pub use matcher::Matcher;
 pub use version::{Since, Version};

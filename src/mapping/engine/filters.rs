@@ -3,7 +3,7 @@
 
 use super::super::fast;
 use super::index;
-use crate::mapping::model::{Props, Src};
+use crate::mapping::model::{PropDef, Src};
 use crate::mapping::placeholder::Placeholder;
 use jaq_json::Val;
 use regex::Regex;
@@ -97,7 +97,7 @@ pub(super) enum NullRule {
     Cached(std::sync::OnceLock<Vec<Val>>),
 }
 
-pub(super) fn collect_texts<'a>(props: &'a Props, out: &mut Vec<&'a str>) {
+pub(super) fn collect_texts<'a>(props: &'a [(String, Vec<PropDef>)], out: &mut Vec<&'a str>) {
     fn srcs<'a>(v: &'a [Src], out: &mut Vec<&'a str>) {
         out.extend(v.iter().map(|s| s.text.as_str()));
     }

@@ -406,21 +406,41 @@ impl Engine {
             out.memory_gb =
                 jq::num(&f.val).map(|n| n * unit_factor_gb(f.unit.as_deref().unwrap_or("mb")));
         }
+        // what each field was read from: a field read from a sensitive member is marked
+        let marked = crate::mapping::taint::Marked::of(slot);
+        let taints = |props: &[&str]| {
+            props.iter().any(|p| {
+                marked.taints(self.reads(&m.name, p)) && m.properties.iter().any(|(n, _)| n == p)
+            })
+        };
+        out.tainted = crate::mapping::taint::Tainted {
+            machine_type: taints(&["machine_type"]),
+            zone: taints(&["zone"]),
+            region: false,
+            gpus: taints(&["guest_accelerator", "gpus"]),
+            cpu_types: taints(&["cpu_platform", "cpu_types"]),
+            whole: marked == crate::mapping::taint::Marked::Whole,
+        };
         let zone = cx.scalar("zone");
         out.zone = zone.and_then(|f| match &f.val {
             Val::Arr(a) => a.first().and_then(jq::str_of),
             v => jq::str_of(v),
         });
         out.region = text(cx.scalar("region")).filter(|r| !r.is_empty());
+        out.tainted.region = out.region.is_some() && taints(&["region"]);
         if out.region.is_none() {
             out.region = out.zone.as_deref().map(|z| match family {
                 "aws" => region::aws_zone_region(z),
                 "gcp" => region::gcp_zone_region(z),
                 _ => z.to_string(),
             });
+            // a region worked out from a sensitive zone is as sensitive
+            out.tainted.region |= out.region.is_some() && out.tainted.zone;
         }
         if out.region.is_none() {
             out.region = regions.region_with_key(pck.as_deref(), &address, family, &provider_name);
+            // a provider region read from a sensitive variable (`mapping::region`)
+            out.tainted.region |= out.region.as_deref() == Some(crate::redact::SENSITIVE);
         }
         if out.region.is_none() {
             cx.notes

@@ -296,7 +296,14 @@ impl<'de> Visitor<'de> for ResourceSeed<'_> {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         use std::hash::{BuildHasher, Hasher};
-        const FIELDS: [&str; 5] = ["address", "type", "mode", "provider_name", "deposed_key"];
+        const FIELDS: [&str; 6] = [
+            "address",
+            "type",
+            "mode",
+            "provider_name",
+            "deposed_key",
+            "sensitive_values",
+        ];
         let mut h = foldhash::fast::FixedState::with_seed(0x5107).build_hasher();
         let mut read = Read {
             fields: Vec::new(),
