@@ -202,7 +202,7 @@ fn map(plan: &Plan<'_>, engine: &mapping::Engine, c: &CarbonOptions) -> mapping:
     phase("map: resources planned_values lacks", t);
     override_regions(&mut m, &c.regions);
     for w in crate::usage::apply(c.usage.as_deref(), &mut m) {
-        eprintln!("carbon-show: warning: {w}");
+        crate::escape::eprint(&format!("warning: {w}"));
     }
     m
 }
@@ -230,11 +230,11 @@ pub fn usage_template(input: &Input, c: &CarbonOptions, file: &Path) -> Result<S
                 .is_none_or(|u| !u.by_address.contains_key(&e.address))
         })
         .count();
-    eprintln!(
-        "carbon-show: {}: {} resources whose figure depends on usage, {new} new",
+    crate::escape::eprint(&format!(
+        "{}: {} resources whose figure depends on usage, {new} new",
         file.display(),
         entries.len()
-    );
+    ));
     Ok(crate::usage::merge(&entries, existing.as_ref()))
 }
 

@@ -114,6 +114,23 @@ pub fn stderr_line(message: &str) -> String {
     format!("carbon-show: {}", line(message))
 }
 
+/// A message of several lines (the tool's own `Error:` block under `--schemas auto`): every
+/// line under carbon-show's prefix, each escaped as [`line`] escapes it, so that none can start
+/// a CI workflow command even once its indentation is trimmed.
+pub fn stderr_block(message: &str) -> String {
+    message
+        .split('\n')
+        .map(|l| {
+            if l.is_empty() {
+                "carbon-show:".to_string()
+            } else {
+                format!("carbon-show: {}", line(l))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// Writes [`stderr_line`] to standard error.
 pub fn eprint(message: &str) {
     eprintln!("{}", stderr_line(message));

@@ -113,10 +113,17 @@ static STDOUT_AT_START: extern "C" fn(
 
 /// One line on stderr and the error's exit code. The message names files and quotes text from
 /// the plan or the repository: its line breaks and controls are escaped, so that it stays one
-/// line under carbon-show's prefix (`carbon_show::escape::stderr_line`).
+/// line under carbon-show's prefix (`carbon_show::escape::stderr_line`); only the tool's own
+/// `Error:` block of `--schemas auto` keeps its lines, each under the prefix.
 fn fail(e: carbon_show::error::Error) -> std::process::ExitCode {
     let code = e.exit_code();
-    let err = anyhow::Error::new(e);
-    carbon_show::escape::eprint(&err.to_string());
+    // the tool's own `Error:` block stays a block, each of its lines under the prefix
+    let block = matches!(e, carbon_show::error::Error::SchemasAuto(_));
+    let err = anyhow::Error::new(e).to_string();
+    if block {
+        eprintln!("{}", carbon_show::escape::stderr_block(&err));
+    } else {
+        carbon_show::escape::eprint(&err);
+    }
     std::process::ExitCode::from(code as u8)
 }

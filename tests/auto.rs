@@ -230,7 +230,7 @@ fn schemas_auto_names_the_failing_command() {
         "{err}"
     );
     assert!(
-        err.contains("\n  Error: Inconsistent dependency lock file\n"),
+        err.contains("\ncarbon-show:   Error: Inconsistent dependency lock file\n"),
         "{err}"
     );
 }
@@ -285,11 +285,14 @@ fn schemas_auto_without_init_printed_an_ansi_fragment_with_the_broken_file_exit_
     );
     assert!(
         err.contains(
-            "\n  Error: Inconsistent dependency lock file\n\n  The following dependency selections"
+            "\ncarbon-show:   Error: Inconsistent dependency lock file\ncarbon-show:\ncarbon-show:   The following dependency selections"
         ),
         "{err}"
     );
-    assert!(err.ends_with("\n    terraform init\n"), "{err:?}");
+    assert!(
+        err.ends_with("\ncarbon-show:     terraform init\n"),
+        "{err:?}"
+    );
     assert!(
         !stdout(&o).contains("Terraform will perform"),
         "nothing rendered after the error"
@@ -324,8 +327,12 @@ fn schemas_auto_passed_the_tools_control_characters_to_the_terminal() {
         err.contains("Error: bad clipboard\\u{d}\\u{202e}evil\n"),
         "{err:?}"
     );
-    // every line of the tool's text is indented: none can start a workflow command
-    assert!(err.lines().all(|l| !l.starts_with("::")), "{err:?}");
+    // every line of the tool's text is under carbon-show's prefix: none can start a workflow
+    // command, even with its indentation trimmed
+    assert!(
+        err.lines().all(|l| l.starts_with("carbon-show:")),
+        "{err:?}"
+    );
 }
 
 #[cfg(unix)]
