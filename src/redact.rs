@@ -318,18 +318,8 @@ pub fn schema_sensitive_strings(plan: &Plan<'_>, schemas: &Schemas) -> Vec<Strin
 mod tests {
     use super::*;
     use crate::estimate::Period;
-    use crate::report::{ResourceReport, fixtures::side};
+    use crate::report::fixtures::create;
     use proptest::prelude::*;
-
-    fn create(addr: &str, g: f64) -> ResourceReport {
-        ResourceReport::new(
-            addr.into(),
-            "aws_instance".into(),
-            vec!["create".into()],
-            None,
-            Some(side(4.0, 16.0, g, 1.0)),
-        )
-    }
 
     #[test]
     fn a_report_hides_sensitive_strings() {

@@ -414,6 +414,17 @@ pub(crate) mod fixtures {
         })
     }
 
+    /// A created `aws_instance` at `addr` emitting `g` per hour (4 vCPU, 16 GiB).
+    pub fn create(addr: &str, g: f64) -> ResourceReport {
+        ResourceReport::new(
+            addr.into(),
+            "aws_instance".into(),
+            vec!["create".into()],
+            None,
+            Some(side(4.0, 16.0, g, 1.0)),
+        )
+    }
+
     /// Low = central = high: the annotations show no band.
     pub fn no_spread(mut s: Side) -> Side {
         s.range_per_hour = Band {
@@ -470,15 +481,7 @@ mod tests {
         assert_eq!((d.low.total_gco2eq, d.high.total_gco2eq), (-10.0, 5.0));
     }
 
-    fn create(addr: &str, g: f64) -> ResourceReport {
-        ResourceReport::new(
-            addr.into(),
-            "aws_instance".into(),
-            vec!["create".into()],
-            None,
-            Some(side(4.0, 16.0, g, 1.0)),
-        )
-    }
+    use super::fixtures::create;
 
     #[test]
     fn totals_and_counts_add_up() {

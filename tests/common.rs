@@ -9,6 +9,19 @@ pub fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_carbon-show"))
 }
 
+/// The binary in `cwd` with no `CARBON_SHOW_*` variable but those in `env`, stdin closed.
+pub fn run_in(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut c = bin();
+    c.current_dir(cwd).args(args).stdin(Stdio::null());
+    for (k, _) in carbon_show::config::ENV_VARS {
+        c.env_remove(k);
+    }
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().expect("run carbon-show")
+}
+
 /// Runs the binary with `args`, feeding `stdin`.
 pub fn run(args: &[&str], stdin: &[u8]) -> Output {
     let mut child = bin()

@@ -112,6 +112,47 @@ fn a_memory_budget_stops_a_doubling_string() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Runs a show and `mappings check` with a mapping whose machine type is `filter` (and `secret`
+/// in the environment): both stop with exit 8 naming `hostile.yaml:7` and the name as not
+/// available to a mapping, and the secret appears nowhere.
+fn assert_not_available(name: &str, filter: &str, secret: &str) {
+    let dir = mapping_dir(name, filter);
+    let o = bin()
+        .env("GITHUB_TOKEN", secret)
+        .arg("--mappings")
+        .arg(&dir)
+        .args(["--format", "markdown"])
+        .arg(plan())
+        .output()
+        .unwrap();
+    let (out, err) = (String::from_utf8_lossy(&o.stdout), stderr(&o));
+    assert!(
+        !out.contains(secret) && !err.contains(secret),
+        "{name}: leaked"
+    );
+    assert_eq!(o.status.code(), Some(8), "{name}: {err}");
+    assert!(err.contains("hostile.yaml:7:"), "{name}: {err}");
+    assert!(
+        err.contains("is not available to a mapping"),
+        "{name}: {err}"
+    );
+    let o = bin()
+        .env("GITHUB_TOKEN", secret)
+        .args(["mappings", "check"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(8), "{name}: {out}");
+    assert!(out.contains("hostile.yaml:7:"), "{name}: {out}");
+    assert!(
+        out.contains("is not available to a mapping"),
+        "{name}: {out}"
+    );
+    assert!(!out.contains("0 error"), "{name}: {out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn halt_ended_the_process_silently_with_exit_0() {
     for (name, f) in [
@@ -122,30 +163,7 @@ fn halt_ended_the_process_silently_with_exit_0() {
         ("env", "env.HOME"),
         ("dollar_env", "$ENV.HOME"),
     ] {
-        let dir = mapping_dir(name, f);
-        let o = bin()
-            .arg("--mappings")
-            .arg(&dir)
-            .arg(plan())
-            .output()
-            .unwrap();
-        let err = stderr(&o);
-        assert_eq!(o.status.code(), Some(8), "{name}: {err}");
-        assert!(err.contains("hostile.yaml:7:"), "{name}: {err}");
-        assert!(
-            err.contains("is not available to a mapping"),
-            "{name}: {err}"
-        );
-        // and `mappings check` says so, located
-        let o = bin()
-            .args(["mappings", "check"])
-            .arg(&dir)
-            .output()
-            .unwrap();
-        let out = String::from_utf8_lossy(&o.stdout);
-        assert_eq!(o.status.code(), Some(8), "{name}: {out}");
-        assert!(out.contains("hostile.yaml:7:"), "{name}: {out}");
-        let _ = std::fs::remove_dir_all(&dir);
+        assert_not_available(name, f, "not-a-secret-here");
     }
 }
 
@@ -154,7 +172,6 @@ fn halt_ended_the_process_silently_with_exit_0() {
 /// comment. The functions that reach outside the document are now not defined at all.
 #[test]
 fn a_slice_spelling_of_env_leaked_the_environment() {
-    let secret = "ghp_s3cr3t-token-issue-24";
     for (name, f) in [
         ("slice", "[][env:] | tostring"),
         ("slice_end", "[][:env] | tostring"),
@@ -168,42 +185,7 @@ fn a_slice_spelling_of_env_leaked_the_environment() {
         ("stderr", "\"x\" | stderr"),
         ("inputs", "[inputs] | tostring"),
     ] {
-        let dir = mapping_dir(&format!("sandbox-{name}"), f);
-        let o = bin()
-            .env("GITHUB_TOKEN", secret)
-            .arg("--mappings")
-            .arg(&dir)
-            .args(["--format", "markdown"])
-            .arg(plan())
-            .output()
-            .unwrap();
-        let (out, err) = (String::from_utf8_lossy(&o.stdout), stderr(&o));
-        assert!(
-            !out.contains(secret) && !err.contains(secret),
-            "{name}: leaked"
-        );
-        assert_eq!(o.status.code(), Some(8), "{name}: {err}");
-        assert!(err.contains("hostile.yaml:7:"), "{name}: {err}");
-        assert!(
-            err.contains("is not available to a mapping"),
-            "{name}: {err}"
-        );
-        // `mappings check` reports it as an error at file:line
-        let o = bin()
-            .env("GITHUB_TOKEN", secret)
-            .args(["mappings", "check"])
-            .arg(&dir)
-            .output()
-            .unwrap();
-        let out = String::from_utf8_lossy(&o.stdout);
-        assert_eq!(o.status.code(), Some(8), "{name}: {out}");
-        assert!(out.contains("hostile.yaml:7:"), "{name}: {out}");
-        assert!(
-            out.contains("is not available to a mapping"),
-            "{name}: {out}"
-        );
-        assert!(!out.contains("0 error"), "{name}: {out}");
-        let _ = std::fs::remove_dir_all(&dir);
+        assert_not_available(&format!("sandbox-{name}"), f, "ghp_s3cr3t-token-issue-24");
     }
 }
 

@@ -3,10 +3,9 @@
 //! folders cannot lead the walk outside themselves or round in a loop.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::{bin, stderr};
+use crate::common::{run_in, stderr};
 
 fn demo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/demo/plan.json")
@@ -18,19 +17,6 @@ fn repo(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(d.join(".git")).unwrap();
     d
-}
-
-/// The binary in `cwd` with no `CARBON_SHOW_*` variable but those in `env`.
-fn run_in(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut c: Command = bin();
-    c.current_dir(cwd).args(args).stdin(Stdio::null());
-    for (k, _) in carbon_show::config::ENV_VARS {
-        c.env_remove(k);
-    }
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    c.output().expect("run carbon-show")
 }
 
 #[cfg(unix)]

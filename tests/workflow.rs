@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::sync::LazyLock;
 
 use carbon_show::app;
@@ -12,7 +12,7 @@ use carbon_show::cli::{CarbonOptions, ColorMode, Format, Input, Options};
 use carbon_show::mapping::{self, Engine};
 use serde_json::{Value, json};
 
-use crate::common::{assert_one_line_error, bin, stderr, stdout};
+use crate::common::{assert_one_line_error, run_in, stderr, stdout};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -28,19 +28,6 @@ fn scratch(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
-}
-
-/// The binary run in `cwd` with only the `CARBON_SHOW_*` variables given in `env`.
-fn run_in(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut c = bin();
-    c.current_dir(cwd).args(args).stdin(Stdio::null());
-    for (k, _) in carbon_show::config::ENV_VARS {
-        c.env_remove(k);
-    }
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    c.output().expect("run carbon-show")
 }
 
 fn json_of(o: &Output) -> Value {
