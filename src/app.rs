@@ -443,6 +443,7 @@ fn write_output(
         .map(|c| c.settings.period)
         .unwrap_or_default();
     let module_depth = opts.carbon.as_ref().map_or(0, |c| c.module_depth);
+    let moved = opts.carbon.as_ref().map(|c| &c.moved);
     let alternatives = opts.carbon.as_ref().is_some_and(|c| c.alternatives);
     let annotator: Box<dyn Annotator + '_> = match assessment {
         Some(a) => Box::new(CarbonAnnotator::with_alternatives(
@@ -463,7 +464,9 @@ fn write_output(
         std::thread::scope(|scope| {
             let summary = assessment.map(|a| {
                 scope.spawn(move || {
-                    Summary::new(&a.report, kind, period).with_module_depth(module_depth)
+                    Summary::new(&a.report, kind, period)
+                        .with_module_depth(module_depth)
+                        .with_settings(moved.cloned().unwrap_or_default())
                 })
             });
             let rendered = render();

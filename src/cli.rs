@@ -84,6 +84,9 @@ pub struct CarbonOptions {
     pub alternatives: bool,
     /// `--what-if`: the plan re-estimated under this scenario too (empty: not asked).
     pub what_if: crate::alternatives::Scenario,
+    /// The settings that move figures or the gate and differ from the defaults, with their
+    /// sources: named in the summary's headline and the comment's first lines.
+    pub moved: Vec<config::trust::Moved>,
 }
 
 impl Default for CarbonOptions {
@@ -98,6 +101,7 @@ impl Default for CarbonOptions {
             module_depth: crate::report::modules::DEFAULT_DEPTH,
             alternatives: true,
             what_if: Default::default(),
+            moved: Vec::new(),
         }
     }
 }
@@ -284,6 +288,11 @@ struct Args {
     /// Exit with code 3 when the plan adds more than this, e.g. `10kg/month`.
     #[arg(long, value_name = "AMOUNT", value_parser = parse_budget)]
     fail_over: Option<Budget>,
+    /// Pin the gate: a configuration file may not set fail-over, utilization, regions,
+    /// mappings or data (exit 10 at its line); the workflow sets them with flags or
+    /// CARBON_SHOW_* variables (also CARBON_SHOW_PIN_GATE=on).
+    #[arg(long)]
+    pin_gate: bool,
     /// The configuration file (instead of `.carbon-show.toml` found upward).
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
@@ -502,6 +511,10 @@ fn flag_layer(a: &Args) -> Layer {
             value,
             source: flag("--alternatives"),
         }),
+        pin_gate: a.pin_gate.then(|| Setting {
+            value: true,
+            source: flag("--pin-gate"),
+        }),
         // `--flavor auto` is the default: it sets nothing, so a file or the environment can
         flavor: a
             .flavor
@@ -530,6 +543,7 @@ fn period_of(p: PeriodArg) -> Period {
 fn carbon_options(
     settings: &config::Effective,
     mapping_budget: Option<crate::mapping::limits::Budget>,
+    cwd: &std::path::Path,
 ) -> CarbonOptions {
     CarbonOptions {
         mapping_dirs: settings.mappings.value.clone(),
@@ -548,6 +562,7 @@ fn carbon_options(
         module_depth: settings.module_depth.value,
         alternatives: settings.alternatives.value,
         what_if: Default::default(),
+        moved: settings.moved(cwd),
     }
 }
 
@@ -600,7 +615,7 @@ fn command(
             return Ok(Command::Explain {
                 address,
                 input: input_of(file),
-                carbon: carbon_options(&settings, None),
+                carbon: carbon_options(&settings, None, cwd),
             });
         }
         Some(SubCommand::Config { config }) => {
@@ -618,7 +633,7 @@ fn command(
         FormatArg::Markdown => Format::Markdown,
         FormatArg::ImpactFramework => Format::ImpactFramework,
     };
-    let mut carbon = carbon_options(&settings, a.mapping_budget);
+    let mut carbon = carbon_options(&settings, a.mapping_budget, cwd);
     // (two regions for one provider are refused by `validate`)
     carbon.what_if = crate::alternatives::Scenario::new(&a.what_if).unwrap_or_default();
     // (--no-carbon with another format is refused by `validate`)

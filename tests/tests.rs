@@ -10,6 +10,7 @@ mod common;
 mod coverage;
 mod data;
 mod figures;
+mod gate;
 mod golden;
 mod impact;
 mod mapping;

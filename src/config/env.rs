@@ -20,6 +20,10 @@ pub const ENV_VARS: &[(&str, &str)] = &[
     ("CARBON_SHOW_UTILIZATION", "utilisation, 0..1 or 50%"),
     ("CARBON_SHOW_PERIOD", "hour | month | year"),
     ("CARBON_SHOW_FAIL_OVER", "budget, e.g. 10kg/month"),
+    (
+        "CARBON_SHOW_PIN_GATE",
+        "on | off: a configuration file may not set the gate nor what moves figures",
+    ),
     ("CARBON_SHOW_FLAVOR", "opentofu | terraform"),
     ("CARBON_SHOW_ALTERNATIVES", "on | off"),
     ("CARBON_SHOW_MAX_CHARS", "the Markdown comment's budget"),
@@ -84,5 +88,6 @@ pub fn env_layer(get: &dyn Fn(&str) -> Option<OsString>) -> Result<Layer, Error>
         max_chars: one(get, "CARBON_SHOW_MAX_CHARS", parse_max_chars)?,
         module_depth: one(get, "CARBON_SHOW_MODULE_DEPTH", parse_module_depth)?,
         regions,
+        pin_gate: one(get, "CARBON_SHOW_PIN_GATE", parse_pin)?,
     })
 }

@@ -177,5 +177,6 @@ pub fn parse_file(path: &Path, text: &str) -> Result<Layer, Error> {
         max_chars,
         module_depth,
         regions,
+        pin_gate: None,
     })
 }

@@ -88,6 +88,9 @@ pub struct Layer {
     pub module_depth: Option<Setting<usize>>,
     /// Per provider (`aws`, `gcp`, `azure`): the region every resource of it is assessed in.
     pub regions: BTreeMap<Provider, Setting<String>>,
+    /// `--pin-gate` / `CARBON_SHOW_PIN_GATE` (never a file key): a configuration file may not
+    /// set the gate nor what moves figures ([`trust`]).
+    pub pin_gate: Option<Setting<bool>>,
 }
 
 /// The effective settings of a run.
@@ -105,6 +108,7 @@ pub struct Effective {
     pub max_chars: Setting<usize>,
     pub module_depth: Setting<usize>,
     pub regions: BTreeMap<Provider, Setting<String>>,
+    pub pin_gate: Setting<bool>,
 }
 
 impl Effective {
@@ -155,6 +159,7 @@ impl Effective {
                 crate::report::modules::DEFAULT_DEPTH,
             ),
             regions,
+            pin_gate: pick(flags.pin_gate, env.pin_gate, None, false),
         }
     }
 
@@ -192,7 +197,7 @@ impl Effective {
         match self.fail_over.value {
             Some(b) => line(
                 "fail-over",
-                quote(&format!("{}g/{}", fmt_number(b.grams), b.period.unit())),
+                quote(&trust::budget_text(&b)),
                 &self.fail_over.source,
             ),
             None => line("# fail-over", "(none)".into(), &self.fail_over.source),
@@ -215,6 +220,9 @@ impl Effective {
             self.module_depth.value.to_string(),
             &self.module_depth.source,
         );
+        let pin = if self.pin_gate.value { "on" } else { "off" };
+        // not a file key: only the workflow (a flag or a variable) pins the gate
+        line("# pin-gate", quote(pin), &self.pin_gate.source);
         let _ = writeln!(s, "\n[regions]");
         if self.regions.is_empty() {
             let _ = writeln!(
@@ -284,7 +292,16 @@ pub fn resolve(
 ) -> Result<Effective, Error> {
     let env = env_layer(get)?;
     let (file_path, file) = load(explicit, get, cwd)?;
-    Ok(Effective::merge(file_path, [flags, env, file]))
+    let pinned = [&flags.pin_gate, &env.pin_gate]
+        .into_iter()
+        .flatten()
+        .any(|s| s.value);
+    if pinned {
+        trust::refuse_pinned(&file)?;
+    }
+    let effective = Effective::merge(file_path, [flags, env, file]);
+    trust::check_gate_period(&effective)?;
+    Ok(effective)
 }
 
 fn config_error(message: String) -> Error {
@@ -293,6 +310,7 @@ fn config_error(message: String) -> Error {
 
 mod env;
 mod file;
+pub mod trust;
 mod values;
 
 pub use env::{ENV_VARS, env_layer};

@@ -45,6 +45,15 @@ pub fn parse_switch(s: &str) -> Result<bool, String> {
     }
 }
 
+/// `CARBON_SHOW_PIN_GATE`: `on`/`1`/`true`, or `off`/`0`/`false`.
+pub fn parse_pin(s: &str) -> Result<bool, String> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "on" | "1" | "true" | "yes" => Ok(true),
+        "off" | "0" | "false" | "no" => Ok(false),
+        _ => Err(format!("{s:?}: expected on or off (1 or 0)")),
+    }
+}
+
 /// A positive number of characters.
 pub fn parse_max_chars(s: &str) -> Result<usize, String> {
     let n: usize = s

@@ -360,8 +360,23 @@ fn headline(s: &Summary, opts: &CommentOptions) -> String {
             "It has no AWS, Google Cloud or Azure resource the mappings know of.".to_string(),
         ),
     };
+    let settings = if s.settings.is_empty() {
+        String::new()
+    } else {
+        let items: Vec<String> = (s.settings.iter())
+            .map(|m| {
+                format!(
+                    "{} {} ({})",
+                    escape(&m.setting),
+                    code(&m.value),
+                    code(&m.source)
+                )
+            })
+            .collect();
+        format!("\n**Not the defaults:** {}.\n", items.join(" · "))
+    };
     format!(
-        "{}\n### {}\n\n{}\n",
+        "{}\n### {}\n\n{}\n{settings}",
         marker(opts.tag.as_deref()),
         escape(&heading),
         sentence

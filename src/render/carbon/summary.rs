@@ -13,6 +13,7 @@ use std::io::{self, Write};
 use anstyle::Style;
 
 use super::{COLUMNS, group_by_resource, relative, signed, trim_num, type_counts};
+use crate::config::trust::Moved;
 use crate::estimate::{Mass, Period};
 use crate::render::Theme;
 use crate::report::modules::{self, ModuleRollup};
@@ -109,6 +110,9 @@ pub struct Summary<'r> {
     pub unsupported_types: Vec<String>,
     /// The resources in their modules (`--module-depth`; [`super::modules`] words it).
     pub modules: ModuleRollup,
+    /// Settings that move figures or the gate and differ from the defaults, with their
+    /// sources (`config::trust`): named under the headline.
+    pub settings: Vec<Moved>,
 }
 
 impl<'r> Summary<'r> {
@@ -199,7 +203,14 @@ impl<'r> Summary<'r> {
             unsupported,
             unsupported_types: type_counts(report.unsupported.iter().map(String::as_str)),
             modules: modules::rollup(report, modules::DEFAULT_DEPTH),
+            settings: Vec::new(),
         }
+    }
+
+    /// The settings named under the headline (`CarbonOptions::moved`).
+    pub fn with_settings(mut self, settings: Vec<Moved>) -> Self {
+        self.settings = settings;
+        self
     }
 
     /// The module rollup at `depth` (`--module-depth`) instead of the default.
@@ -382,6 +393,9 @@ pub fn human_lines(s: &Summary) -> Vec<Line> {
             out.extend(range_line(s).map(detail));
         }
     }
+    // right under the headline: what the figures or the gate were moved by
+    let settings = settings_lines(&s.settings);
+    out.splice(1..1, settings.into_iter().map(detail));
     if !s.groups.is_empty() {
         let (title, figure): (&str, &dyn Fn(&Group) -> f64) = match s.kind {
             DocumentKind::State => ("largest", &|g| g.after.unwrap_or(0.0)),
@@ -446,6 +460,39 @@ pub fn human_lines(s: &Summary) -> Vec<Line> {
     )));
     out.extend(super::modules::human_lines(s));
     out
+}
+
+/// `  settings: utilization 0 % (.carbon-show.toml:2) · region aws eu-west-1 (…)`, continued
+/// on lines of their own past [`COLUMNS`]; control characters escaped (a folder name comes
+/// from the repository).
+fn settings_lines(settings: &[Moved]) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for m in settings {
+        let item: String = (m.to_string().chars())
+            .flat_map(|c| {
+                let escaped: Vec<char> = if c.is_control() {
+                    c.escape_default().collect()
+                } else {
+                    vec![c]
+                };
+                escaped
+            })
+            .collect();
+        if line.is_empty() {
+            line = format!("  not the defaults: {item}");
+        } else if line.chars().count() + 3 + item.chars().count() > COLUMNS {
+            lines.push(std::mem::take(&mut line));
+            line = format!("    {item}");
+        } else {
+            line.push_str(" · ");
+            line.push_str(&item);
+        }
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
 }
 
 /// `head`, then one `label: reason` line per skipped resource (at most [`NAMES_SHOWN`]).
