@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::io::{self, Read, Write};
+use std::io::{self, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 
 use crate::carbon::{self, Assessment, Change};
@@ -19,6 +19,12 @@ use crate::schema::Schemas;
 fn read_input(input: &Input) -> Result<Vec<u8>, Error> {
     let path = input.display_path();
     match input {
+        Input::Stdin if io::stdin().is_terminal() => Err(Error::Usage(
+            "no plan given, and standard input is a terminal: pipe one (`tofu show -json \
+             plan.tfplan | carbon-show`) or name its file (`carbon-show plan.json`); \
+             `carbon-show --help` for more"
+                .into(),
+        )),
         Input::Stdin => {
             let mut buf = Vec::new();
             io::stdin()
@@ -127,6 +133,7 @@ unsafe fn release_mapped_sections(plan: &mut Plan<'_>, base: *mut u8, len: usize
 fn load_engine(c: &CarbonOptions) -> Result<mapping::Engine, Error> {
     let t = std::time::Instant::now();
     mapping::limits::set_budget(c.mapping_budget);
+    require_folders(&c.mapping_dirs, "mappings")?;
     mapping::check_data_dirs(&c.data_dirs)?;
     let engine = mapping::load(&c.mapping_dirs, &*resolver(&c.data_dirs))?;
     for d in engine.user_filter_errors() {
@@ -302,7 +309,7 @@ fn parse_plan<'a>(path: &Path, bytes: &'a [u8]) -> Result<Plan<'a>, Error> {
             line: 1,
             column: 1,
         },
-        e => e,
+        e => crate::hints::explain(bytes, e),
     })
 }
 
@@ -568,6 +575,21 @@ pub fn write_text(out: &mut dyn Write, text: &str) -> Result<(), Error> {
     }
 }
 
+/// A missing mapping folder is an input that cannot be read (exit 4, as a missing plan file),
+/// not a broken mapping.
+fn require_folders(dirs: &[PathBuf], what: &str) -> Result<(), Error> {
+    match dirs.iter().find(|d| !d.is_dir()) {
+        None => Ok(()),
+        Some(d) => Err(Error::Io {
+            path: d.clone(),
+            source: io::Error::new(
+                io::ErrorKind::NotFound,
+                format!("{what}: no such folder (or not a folder)"),
+            ),
+        }),
+    }
+}
+
 /// `mappings check DIR…`: prints every problem as `file:line:column: message`; fails (exit 8)
 /// when there is any. Stricter than loading: an unknown key or a broken jq filter only
 /// weakens a load (Carbonifer's own files carry one of each and must load unchanged), but a
@@ -577,11 +599,18 @@ pub fn check_mappings(
     data_dirs: &[PathBuf],
     out: &mut dyn Write,
 ) -> Result<(), Error> {
+    require_folders(dirs, "mappings check")?;
     mapping::check_data_dirs(data_dirs)?;
     let resolver = resolver(data_dirs);
     let mut errors = 0usize;
     let mut text = String::new();
     for dir in dirs {
+        if mapping::engine::read_dir(dir)?.is_empty() {
+            return Err(Error::Mapping(format!(
+                "{}: no mapping files (*.yaml, *.yml) in this folder or below: nothing to check",
+                dir.display()
+            )));
+        }
         for d in mapping::check(dir, &*resolver)? {
             errors += 1;
             text.push_str(&format!("{d}\n"));

@@ -445,6 +445,16 @@ fn validate(a: Args) -> Result<Args, clap::Error> {
             )));
         }
     }
+    if let (None, Some(file)) = (&a.command, &a.file)
+        && file.as_os_str() == "version"
+        && !file.exists()
+    {
+        return Err(conflict(
+            "`version` is not a subcommand: `carbon-show --version` prints the version (a plan \
+             file named version: `./version`)"
+                .to_string(),
+        ));
+    }
     if a.no_carbon && format != "human" {
         return Err(conflict(format!(
             "--no-carbon cannot be used with --format {format}: that output is the carbon \
@@ -611,6 +621,12 @@ fn command(
                 }),
                 ..Layer::default()
             };
+            if file.is_none() && std::path::Path::new(&address).is_file() {
+                return Err(Error::Usage(format!(
+                    "explain: {address:?} is a file, not a resource address: name the resource \
+                     first (`carbon-show explain aws_instance.web {address}`)"
+                )));
+            }
             let settings = config::resolve(layer, config.as_deref(), get, cwd)?;
             return Ok(Command::Explain {
                 address,

@@ -59,6 +59,9 @@ pub enum Error {
     /// `file:line: message`, or `environment variable NAME: message`.
     #[error("{0}")]
     Config(String),
+    /// Bad usage found after parsing the flags (a terminal on stdin, a forgotten address).
+    #[error("{0}")]
+    Usage(String),
     #[error("{path}: no resource {address:?} with carbon figures in this document")]
     NoSuchResource { path: PathBuf, address: String },
 }
@@ -75,6 +78,7 @@ impl Error {
             Error::Schema { .. } => ExitCode::Schema,
             Error::OverBudget(_) => ExitCode::OverBudget,
             Error::Config(_) => ExitCode::Config,
+            Error::Usage(_) => ExitCode::Usage,
             // `explain ADDRESS`: an address the document does not have is bad usage
             Error::NoSuchResource { .. } => ExitCode::Usage,
         }

@@ -18,6 +18,7 @@ pub mod differ;
 pub mod error;
 pub mod estimate;
 pub mod explain;
+pub mod hints;
 pub mod mapping;
 pub mod memory;
 pub mod output;

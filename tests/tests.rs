@@ -14,6 +14,7 @@ mod gate;
 mod golden;
 mod impact;
 mod mapping;
+mod mistakes;
 mod perf;
 mod plans;
 mod props;

@@ -1,0 +1,186 @@
+//! A newcomer's first mistakes, each answered with a one-line hint and a distinct exit code:
+//! the wrong input, a terminal on stdin, a forgotten address, a misspelt subcommand or
+//! variable, an empty or missing mapping folder (issue 30).
+
+use std::os::fd::{FromRawFd, OwnedFd};
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use crate::common::{assert_one_line_error, bin, run, stderr, stdout};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("carbon-show-mist-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// A pseudo-terminal's two ends (controller, terminal).
+fn pty() -> (OwnedFd, OwnedFd) {
+    let (mut controller, mut terminal) = (0, 0);
+    // SAFETY: openpty writes two new descriptors into the integers it is given.
+    let rc = unsafe {
+        libc::openpty(
+            &mut controller,
+            &mut terminal,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            std::ptr::null(),
+        )
+    };
+    assert_eq!(rc, 0, "openpty");
+    // SAFETY: both descriptors were just opened and are owned here alone.
+    unsafe {
+        (
+            OwnedFd::from_raw_fd(controller),
+            OwnedFd::from_raw_fd(terminal),
+        )
+    }
+}
+
+/// Runs the binary with a terminal on stdin; fails the test if it waits more than 20 s.
+fn with_terminal_stdin(args: &[&str]) -> std::process::Output {
+    let (_controller, terminal) = pty();
+    let mut child = bin()
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::from(terminal))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let start = Instant::now();
+    while child.try_wait().expect("wait").is_none() {
+        if start.elapsed() > Duration::from_secs(20) {
+            let _ = child.kill();
+            panic!("carbon-show waited on a terminal: {args:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("output")
+}
+
+#[test]
+fn a_terminal_on_stdin_waited_silently_until_ctrl_d() {
+    let o = with_terminal_stdin(&[]);
+    assert_one_line_error(
+        &o,
+        2,
+        "no plan given, and standard input is a terminal: pipe one",
+    );
+    assert!(stdout(&o).is_empty());
+    let o = with_terminal_stdin(&["--format", "markdown"]);
+    assert_one_line_error(&o, 2, "standard input is a terminal");
+}
+
+#[test]
+fn explain_without_an_address_waited_then_blamed_stdin() {
+    let o = with_terminal_stdin(&["explain", "testdata/demo/plan.json"]);
+    assert_one_line_error(
+        &o,
+        2,
+        "explain: \"testdata/demo/plan.json\" is a file, not a resource address: name the \
+         resource first (`carbon-show explain aws_instance.web testdata/demo/plan.json`)",
+    );
+    // an address with no file, on a terminal
+    let o = with_terminal_stdin(&["explain", "aws_instance.web"]);
+    assert_one_line_error(&o, 2, "standard input is a terminal");
+}
+
+#[test]
+fn version_as_a_subcommand_said_no_such_file() {
+    let o = bin().arg("version").current_dir(root()).output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("`version` is not a subcommand: `carbon-show --version` prints"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!stderr(&o).contains("No such file"));
+}
+
+#[test]
+fn an_empty_mapping_folder_checked_as_zero_errors() {
+    let d = scratch("empty-mappings");
+    let dir = d.to_str().unwrap();
+    let o = run(&["mappings", "check", dir], b"");
+    assert_one_line_error(
+        &o,
+        8,
+        "no mapping files (*.yaml, *.yml) in this folder or below",
+    );
+    assert!(!stdout(&o).contains("0 error(s)"), "{}", stdout(&o));
+}
+
+#[test]
+fn a_missing_mapping_folder_exited_8_where_a_missing_file_exits_4() {
+    let missing = scratch("missing-mappings").join("nope");
+    let missing = missing.to_str().unwrap();
+    let plan = root().join("testdata/demo/plan.json");
+    let o = run(&["mappings", "check", missing], b"");
+    assert_one_line_error(&o, 4, "mappings check: no such folder");
+    let o = run(&["--mappings", missing, plan.to_str().unwrap()], b"");
+    assert_one_line_error(&o, 4, "mappings: no such folder");
+    let o = run(&["no-such-plan.json"], b"");
+    assert_eq!(o.status.code(), Some(4));
+}
+
+/// The hints for each common non-plan input, through the binary.
+#[test]
+fn non_plan_inputs_got_invalid_json_expected_value_and_no_hint() {
+    let cases: &[(&[u8], i32, &str)] = &[
+        (
+            b"\nTerraform used the selected providers to generate the following execution\n",
+            5,
+            "this is a plan's text (`show` without `-json`",
+        ),
+        (
+            b"resource \"aws_instance\" \"web\" {\n}\n",
+            5,
+            "this looks like configuration (HCL",
+        ),
+        (
+            b"{\"version\":4,\"terraform_version\":\"1.11.4\",\"serial\":1,\"lineage\":\"l\",\
+              \"outputs\":{},\"resources\":[]}",
+            7,
+            "this is a raw state file (terraform.tfstate, state format 4)",
+        ),
+        (
+            b"{\"format_version\":\"1.2\"}\n::debug::Terraform exited with code 0.\n",
+            5,
+            "followed by a setup action's log lines",
+        ),
+        (
+            b"[command]/home/runner/work/_temp/tofu-bin show -json plan\n{}\n",
+            5,
+            "opentofu/setup-opentofu's wrapper: set `tofu_wrapper: false`",
+        ),
+    ];
+    for (input, code, needle) in cases {
+        let o = run(&[], input);
+        assert_one_line_error(&o, *code, needle);
+    }
+    // carbon-show's own output, fed back
+    let own = run(
+        &["--color", "never"],
+        &std::fs::read(root().join("testdata/demo/plan.json")).unwrap(),
+    );
+    let o = run(&[], &own.stdout);
+    assert_one_line_error(&o, 5, "or carbon-show's own output");
+    // a named file gets the command with a file
+    let d = scratch("text-file");
+    let f = d.join("plan.txt");
+    std::fs::write(
+        &f,
+        "No changes. Your infrastructure matches the configuration.\n",
+    )
+    .unwrap();
+    let o = run(&[f.to_str().unwrap()], b"");
+    assert_one_line_error(&o, 5, "run `tofu show -json plan.tfplan > plan.json`");
+    assert!(Path::new(&f).exists());
+}
