@@ -729,6 +729,9 @@ where
         Ok(a) => a,
         Err(e) => e.exit(),
     };
+    for name in config::unknown_vars(std::env::vars_os().map(|(k, _)| k))? {
+        eprintln!("carbon-show: warning: environment variable {name} is not one carbon-show reads");
+    }
     command(a, &|k| std::env::var_os(k), &cwd)
 }
 

@@ -184,3 +184,68 @@ fn non_plan_inputs_got_invalid_json_expected_value_and_no_hint() {
     assert_one_line_error(&o, 5, "run `tofu show -json plan.tfplan > plan.json`");
     assert!(Path::new(&f).exists());
 }
+
+#[test]
+fn an_unknown_carbon_show_variable_was_silently_ignored() {
+    let plan = root().join("testdata/carbon/create.json");
+    let plan = plan.to_str().unwrap();
+    let o = bin()
+        .args([plan])
+        .env("CARBON_SHOW_UTILISATION", "0.2")
+        .output()
+        .unwrap();
+    assert_one_line_error(
+        &o,
+        10,
+        "environment variable CARBON_SHOW_UTILISATION: unknown; did you mean \
+         CARBON_SHOW_UTILIZATION?",
+    );
+    let o = bin()
+        .args([plan])
+        .env("CARBON_SHOW_SOMETHING_ELSE_ENTIRELY", "x")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        stderr(&o),
+        "carbon-show: warning: environment variable CARBON_SHOW_SOMETHING_ELSE_ENTIRELY is not \
+         one carbon-show reads\n"
+    );
+}
+
+#[test]
+fn fail_over_ten_in_the_file_gave_a_toml_type_error() {
+    let d = scratch("fail-over-number");
+    std::fs::write(
+        d.join(".carbon-show.toml"),
+        "period = \"month\"\nfail-over = 10\n",
+    )
+    .unwrap();
+    let o = bin().arg("config").current_dir(&d).output().unwrap();
+    assert_one_line_error(
+        &o,
+        10,
+        ".carbon-show.toml:2: fail-over: a number alone has no unit: write it as \
+         \"10kg/month\"",
+    );
+}
+
+#[test]
+fn utilization_fifty_did_not_suggest_fifty_percent() {
+    let o = run(&["--utilization", "50"], b"");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("for 50 percent write \"50%\" (or 0.5)"),
+        "{}",
+        stderr(&o)
+    );
+    let d = scratch("utilization-number");
+    std::fs::write(d.join(".carbon-show.toml"), "utilization = 35\n").unwrap();
+    let o = bin().arg("config").current_dir(&d).output().unwrap();
+    assert_one_line_error(
+        &o,
+        10,
+        ".carbon-show.toml:1: utilization: 35 is outside 0..1",
+    );
+    assert!(stderr(&o).contains("write \"35%\""), "{}", stderr(&o));
+}

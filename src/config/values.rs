@@ -16,6 +16,12 @@ pub fn parse_utilization(s: &str) -> Result<f64, String> {
 }
 
 pub(super) fn check_utilization(v: f64) -> Result<f64, String> {
+    if (2.0..=100.0).contains(&v) && v.fract() == 0.0 {
+        return Err(format!(
+            "is outside 0..1 (0 % to 100 %): for {v} percent write \"{v}%\" (or {})",
+            v / 100.0
+        ));
+    }
     if !(0.0..=1.0).contains(&v) {
         return Err("is outside 0..1 (0 % to 100 %)".into());
     }
