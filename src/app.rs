@@ -495,6 +495,11 @@ fn write_output(
             // The summary closes the output, after OpenTofu's own text (render::carbon::summary).
             match (assessment, summary) {
                 (Some(a), Some(summary)) => {
+                    // nothing to estimate: said on a terminal (piped output stays OpenTofu's own)
+                    let terminal = opts.carbon.as_ref().and_then(|c| c.terminal_width);
+                    if summary.verdict == wording::Verdict::Silent && terminal.is_some() {
+                        writeln!(out, "\n{}", wording::summary::silent_line(kind))?;
+                    }
                     wording::write_human(&summary, &theme, out)?;
                     match &a.report.what_if {
                         Some(w) => crate::alternatives::words::write_what_if(

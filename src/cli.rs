@@ -87,6 +87,9 @@ pub struct CarbonOptions {
     /// The settings that move figures or the gate and differ from the defaults, with their
     /// sources: named in the summary's headline and the comment's first lines.
     pub moved: Vec<config::trust::Moved>,
+    /// The terminal's width when the output goes to one: the carbon lines are fitted to it
+    /// (`None` when piped or written to a file: that output stays byte-stable).
+    pub terminal_width: Option<usize>,
 }
 
 impl Default for CarbonOptions {
@@ -102,6 +105,7 @@ impl Default for CarbonOptions {
             alternatives: true,
             what_if: Default::default(),
             moved: Vec::new(),
+            terminal_width: None,
         }
     }
 }
@@ -573,6 +577,7 @@ fn carbon_options(
         alternatives: settings.alternatives.value,
         what_if: Default::default(),
         moved: settings.moved(cwd),
+        terminal_width: None,
     }
 }
 
@@ -650,6 +655,9 @@ fn command(
         FormatArg::ImpactFramework => Format::ImpactFramework,
     };
     let mut carbon = carbon_options(&settings, a.mapping_budget, cwd);
+    if a.output.as_ref().is_none_or(|p| p.as_os_str() == "-") && !a.quiet {
+        carbon.terminal_width = terminal_width();
+    }
     // (two regions for one provider are refused by `validate`)
     carbon.what_if = crate::alternatives::Scenario::new(&a.what_if).unwrap_or_default();
     // (--no-carbon with another format is refused by `validate`)
@@ -714,6 +722,21 @@ impl From<Args> for Options {
             comment: Default::default(),
         }
     }
+}
+
+/// Standard output's width in columns when it is a terminal.
+pub fn terminal_width() -> Option<usize> {
+    if !io::stdout().is_terminal() {
+        return None;
+    }
+    // SAFETY: TIOCGWINSZ fills the `winsize` it is given, nothing else.
+    let mut ws: libc::winsize = unsafe { std::mem::zeroed() };
+    let ok = unsafe { libc::ioctl(1, libc::TIOCGWINSZ, &mut ws) } == 0;
+    Some(if ok && ws.ws_col > 0 {
+        usize::from(ws.ws_col)
+    } else {
+        80
+    })
 }
 
 /// Parses the command line, with the process's environment and working directory. On bad

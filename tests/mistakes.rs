@@ -249,3 +249,71 @@ fn utilization_fifty_did_not_suggest_fifty_percent() {
     );
     assert!(stderr(&o).contains("write \"35%\""), "{}", stderr(&o));
 }
+
+/// Runs the binary with a terminal of `columns` on stdout; returns what the terminal got
+/// (line ends as the terminal writes them, `\r\n`, turned back into `\n`).
+pub fn on_terminal(args: &[&str], columns: u16) -> (Option<i32>, String) {
+    use std::io::Read;
+    let (controller, terminal) = pty();
+    let ws = libc::winsize {
+        ws_row: 50,
+        ws_col: columns,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
+    // SAFETY: TIOCSWINSZ reads the `winsize` it is given.
+    unsafe {
+        libc::ioctl(
+            std::os::fd::AsRawFd::as_raw_fd(&terminal),
+            libc::TIOCSWINSZ,
+            &ws,
+        )
+    };
+    let mut child = bin()
+        .args(args)
+        .current_dir(root())
+        .env_remove("CLICOLOR_FORCE")
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::from(terminal))
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let reader = std::thread::spawn(move || {
+        let mut f = std::fs::File::from(controller);
+        let mut out = Vec::new();
+        let mut buf = [0u8; 8192];
+        // EIO once the child's end is closed
+        while let Ok(n) = f.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            out.extend_from_slice(&buf[..n]);
+        }
+        out
+    });
+    let status = child.wait().expect("wait");
+    let out = reader.join().expect("reader");
+    let text = String::from_utf8_lossy(&out).replace("\r\n", "\n");
+    (status.code(), text)
+}
+
+#[test]
+fn a_plan_with_nothing_to_estimate_ended_at_plan_with_no_carbon_line() {
+    let plan = "testdata/render/001-create-known-after-apply/plan.json";
+    let (code, text) = on_terminal(&[plan], 100);
+    assert_eq!(code, Some(0));
+    assert!(
+        text.ends_with(
+            "\nCarbon: nothing to estimate: no AWS, GCP or Azure resource in this plan\n"
+        ),
+        "{text}"
+    );
+    // piped: OpenTofu's text alone, as the golden files hold it
+    let piped = bin().arg(plan).current_dir(root()).output().unwrap();
+    let expected = std::fs::read_to_string(
+        root().join("testdata/render/001-create-known-after-apply/expected.txt"),
+    )
+    .unwrap();
+    assert_eq!(stdout(&piped), expected);
+}

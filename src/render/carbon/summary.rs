@@ -292,6 +292,19 @@ fn detail(text: String) -> Line {
     vec![(Tone::Detail, text)]
 }
 
+/// What a terminal shows for [`Verdict::Silent`] (piped output shows nothing: it stays
+/// OpenTofu's text byte for byte).
+pub fn silent_line(kind: DocumentKind) -> &'static str {
+    match kind {
+        DocumentKind::Plan => {
+            "Carbon: nothing to estimate: no AWS, GCP or Azure resource in this plan"
+        }
+        DocumentKind::State => {
+            "Carbon: nothing to estimate: no AWS, GCP or Azure resource in this state"
+        }
+    }
+}
+
 /// The human summary, line by line (empty for [`Verdict::Silent`]).
 pub fn human_lines(s: &Summary) -> Vec<Line> {
     let h = s.hours();
