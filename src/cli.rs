@@ -180,7 +180,7 @@ pub enum Command {
     Explain {
         address: String,
         input: Input,
-        carbon: CarbonOptions,
+        carbon: Box<CarbonOptions>,
     },
 }
 
@@ -636,7 +636,7 @@ fn command(
             return Ok(Command::Explain {
                 address,
                 input: input_of(file),
-                carbon: carbon_options(&settings, None, cwd),
+                carbon: Box::new(carbon_options(&settings, None, cwd)),
             });
         }
         Some(SubCommand::Config { config }) => {
