@@ -62,8 +62,13 @@ pub enum Error {
     /// Bad usage found after parsing the flags (a terminal on stdin, a forgotten address).
     #[error("{0}")]
     Usage(String),
-    #[error("{path}: no resource {address:?} with carbon figures in this document")]
-    NoSuchResource { path: PathBuf, address: String },
+    /// `hint`: empty, or `; …` naming the addresses meant (`worker[0]`, `worker[1]`).
+    #[error("{path}: no resource {address:?} with carbon figures in this document{hint}")]
+    NoSuchResource {
+        path: PathBuf,
+        address: String,
+        hint: String,
+    },
 }
 
 impl Error {

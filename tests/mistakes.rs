@@ -317,3 +317,77 @@ fn a_plan_with_nothing_to_estimate_ended_at_plan_with_no_carbon_line() {
     .unwrap();
     assert_eq!(stdout(&piped), expected);
 }
+
+fn explain(args: &[&str]) -> std::process::Output {
+    bin()
+        .arg("explain")
+        .args(args)
+        .current_dir(root())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn explain_printed_float_noise() {
+    let o = explain(&["aws_instance.web", "testdata/demo/plan.json"]);
+    let text = stdout(&o);
+    assert!(
+        text.contains("it_power_w = cpu_w + memory_w + storage_w + gpu_w = 8.07\n"),
+        "{text}"
+    );
+    let noisy = regex::Regex::new(r"\d\.\d{13,}").unwrap();
+    assert!(!noisy.is_match(&text), "{text}");
+}
+
+#[test]
+fn explain_printed_an_unsupported_reason_twice() {
+    let o = explain(&["aws_s3_bucket.assets", "testdata/carbon/coverage.json"]);
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        text.matches("object storage: the amount stored is not in the plan")
+            .count(),
+        1,
+        "{text}"
+    );
+}
+
+#[test]
+fn explain_suggested_nothing_for_a_resource_of_instances() {
+    let o = explain(&["aws_instance.worker", "testdata/demo/plan.json"]);
+    assert_one_line_error(
+        &o,
+        2,
+        "no resource \"aws_instance.worker\" with carbon figures in this document; it has \
+         aws_instance.worker[0], aws_instance.worker[1], aws_instance.worker[2]: name one instance",
+    );
+    let o = explain(&["aws_instanse.web", "testdata/demo/plan.json"]);
+    assert_one_line_error(&o, 2, "; did you mean aws_instance.web?");
+}
+
+#[test]
+fn explain_ended_with_delta_per_hour_whatever_the_period() {
+    let o = explain(&[
+        "aws_instance.web",
+        "--period",
+        "year",
+        "testdata/demo/plan.json",
+    ]);
+    let text = stdout(&o);
+    let per_hour = text
+        .lines()
+        .find(|l| l.starts_with("delta_g_per_hour = "))
+        .unwrap();
+    let per_year = text
+        .lines()
+        .find(|l| l.starts_with("delta_g_per_year = delta_g_per_hour × 8760 = "));
+    let h: f64 = per_hour.rsplit(" = ").next().unwrap().parse().unwrap();
+    let y: f64 = per_year
+        .expect(&text)
+        .rsplit(" = ")
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((h * 8760.0 - y).abs() < 1e-6 * y.abs(), "{h} {y}");
+}

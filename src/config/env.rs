@@ -83,8 +83,8 @@ pub fn unknown_vars(names: impl IntoIterator<Item = OsString>) -> Result<Vec<Str
     Ok(others)
 }
 
-/// Levenshtein distance (names are short ASCII).
-fn distance(a: &str, b: &str) -> usize {
+/// Levenshtein distance over bytes (names and addresses are short).
+pub fn distance(a: &str, b: &str) -> usize {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     let mut prev: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.iter().enumerate() {

@@ -313,7 +313,7 @@ mod file;
 pub mod trust;
 mod values;
 
-pub use env::{ENV_VARS, OTHER_VARS, env_layer, unknown_vars};
+pub use env::{ENV_VARS, OTHER_VARS, distance, env_layer, unknown_vars};
 pub use file::{find_upward, parse_file, read_file};
 pub use values::{
     MAX_MODULE_DEPTH, parse_flavor, parse_max_chars, parse_module_depth, parse_period,
