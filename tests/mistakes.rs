@@ -391,3 +391,25 @@ fn explain_ended_with_delta_per_hour_whatever_the_period() {
         .unwrap();
     assert!((h * 8760.0 - y).abs() < 1e-6 * y.abs(), "{h} {y}");
 }
+
+#[test]
+fn flavor_auto_worded_a_terraform_plan_of_terraform_data_as_opentofu() {
+    let body = r#""resource_changes":[{"address":"terraform_data.x","mode":"managed","type":"terraform_data","name":"x","provider_name":"terraform.io/builtin/terraform","change":{"actions":["create"],"before":null,"after":{},"after_unknown":{},"before_sensitive":false,"after_sensitive":{}}}]"#;
+    let terraform = format!(
+        r#"{{"format_version":"1.2","terraform_version":"1.11.4",{body},"applyable":true,"complete":true,"errored":false}}"#
+    );
+    let o = run(&["--no-carbon"], terraform.as_bytes());
+    assert!(
+        stdout(&o).contains("Terraform used the selected providers"),
+        "{}",
+        stdout(&o)
+    );
+    // OpenTofu writes neither key: the documented fallback stays OpenTofu
+    let tofu = format!(r#"{{"format_version":"1.2","terraform_version":"1.12.6",{body}}}"#);
+    let o = run(&["--no-carbon"], tofu.as_bytes());
+    assert!(
+        stdout(&o).contains("OpenTofu used the selected providers"),
+        "{}",
+        stdout(&o)
+    );
+}
