@@ -413,3 +413,71 @@ fn flavor_auto_worded_a_terraform_plan_of_terraform_data_as_opentofu() {
         stdout(&o)
     );
 }
+
+/// The long flags and subcommands a text names (`--flag`, and a row's leading subcommand).
+fn flags_in(text: &str) -> std::collections::BTreeSet<String> {
+    let re = regex::Regex::new(r"--[a-z][a-z-]+").unwrap();
+    re.find_iter(text).map(|m| m.as_str().to_string()).collect()
+}
+
+#[test]
+fn the_readme_options_table_missed_explain_and_mapping_budget() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let table: String = (readme.split("## Options").nth(1).unwrap())
+        .split("\n## ")
+        .next()
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("| "))
+        .map(|l| l.split(" | ").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let help = bin().arg("--help").output().unwrap();
+    let help = stdout(&help);
+    let mut real = flags_in(&help);
+    real.remove("--help");
+    real.remove("--version");
+    // the first cell of each row names the flag it documents
+    assert_eq!(flags_in(&table), real, "README's options table vs --help");
+    // every subcommand of --help has its row
+    let commands: Vec<&str> = (help.split("Commands:").nth(1).unwrap())
+        .lines()
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|c| *c != "help")
+        .collect();
+    assert!(commands.len() >= 5, "{help}");
+    for c in commands {
+        assert!(
+            table
+                .lines()
+                .any(|row| row.starts_with(&format!("| `{c}")) || row.contains(&format!(", `{c}"))),
+            "README's options table has no row for `{c}`"
+        );
+    }
+}
+
+#[test]
+fn the_ci_docs_workflow_left_setup_opentofus_wrapper_on() {
+    for doc in ["docs/ci.md", "README.md"] {
+        let text = std::fs::read_to_string(root().join(doc)).unwrap();
+        let mut lines = text.lines();
+        while let Some(l) = lines.next() {
+            if l.contains("uses: opentofu/setup-opentofu") {
+                let next: Vec<&str> = lines.clone().take(3).collect();
+                assert!(
+                    next.iter().any(|n| n.contains("tofu_wrapper: false")),
+                    "{doc}: setup-opentofu without `tofu_wrapper: false`: {next:?}"
+                );
+            }
+            if l.contains("uses: hashicorp/setup-terraform") {
+                let next: Vec<&str> = lines.clone().take(3).collect();
+                assert!(
+                    next.iter().any(|n| n.contains("terraform_wrapper: false")),
+                    "{doc}"
+                );
+            }
+        }
+    }
+}
