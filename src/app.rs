@@ -452,12 +452,14 @@ fn write_output(
     let module_depth = opts.carbon.as_ref().map_or(0, |c| c.module_depth);
     let moved = opts.carbon.as_ref().map(|c| &c.moved);
     let alternatives = opts.carbon.as_ref().is_some_and(|c| c.alternatives);
+    // a terminal's width (human output to a terminal only: piped output stays stable)
+    let width = (opts.format == Format::Human)
+        .then(|| opts.carbon.as_ref().and_then(|c| c.terminal_width))
+        .flatten();
     let annotator: Box<dyn Annotator + '_> = match assessment {
-        Some(a) => Box::new(CarbonAnnotator::with_alternatives(
-            &a.report,
-            period,
-            alternatives,
-        )),
+        Some(a) => Box::new(
+            CarbonAnnotator::with_alternatives(&a.report, period, alternatives).within(width),
+        ),
         None => Box::new(NoAnnotations),
     };
     let kind = if plan.is_state() {
@@ -500,7 +502,7 @@ fn write_output(
                     if summary.verdict == wording::Verdict::Silent && terminal.is_some() {
                         writeln!(out, "\n{}", wording::summary::silent_line(kind))?;
                     }
-                    wording::write_human(&summary, &theme, out)?;
+                    wording::write_human_within(&summary, &theme, width, out)?;
                     match &a.report.what_if {
                         Some(w) => crate::alternatives::words::write_what_if(
                             w, &a.report, period, &theme, out,

@@ -444,6 +444,8 @@ fn the_readme_options_table_missed_explain_and_mapping_budget() {
         .lines()
         .skip(1)
         .take_while(|l| l.starts_with("  "))
+        // not a description's continued line
+        .filter(|l| !l.starts_with("   "))
         .filter_map(|l| l.split_whitespace().next())
         .filter(|c| *c != "help")
         .collect();
@@ -480,4 +482,55 @@ fn the_ci_docs_workflow_left_setup_opentofus_wrapper_on() {
             }
         }
     }
+}
+
+#[test]
+fn the_demo_at_80_columns_had_carbon_lines_up_to_99_wide_cut_mid_word() {
+    let demo = "testdata/demo/plan.json";
+    let (code, text) = on_terminal(&["--color", "never", demo], 80);
+    assert_eq!(code, Some(0));
+    let piped = bin()
+        .args(["--color", "never", demo])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let piped = stdout(&piped);
+    let theirs: std::collections::HashSet<&str> = piped.lines().collect();
+    // carbon-show's own lines: the annotations, and every line a pipe does not show as is
+    let ours: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("# ≈") || l.contains("# ↳") || !theirs.contains(l))
+        .collect();
+    assert!(ours.len() > 40, "{text}");
+    let wide: Vec<&&str> = ours.iter().filter(|l| l.chars().count() > 80).collect();
+    assert!(wide.is_empty(), "wider than 80: {wide:#?}");
+    // a continued annotation stays a comment
+    for (a, b) in text.lines().zip(text.lines().skip(1)) {
+        if a.trim_start().starts_with("# ≈") && !theirs.contains(b) && !b.starts_with("Carbon") {
+            assert!(b.trim_start().starts_with("# "), "{a}\n{b}");
+        }
+    }
+    // the same words, only cut differently
+    let words = |t: &str| {
+        t.split_whitespace()
+            .filter(|w| *w != "#")
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(words(&text), words(&piped));
+    // piped output keeps its single lines of at most 100 columns (the golden files)
+    assert!(
+        piped
+            .lines()
+            .any(|l| l.contains("# ≈") && l.chars().count() > 80)
+    );
+}
+
+#[test]
+fn help_at_80_columns_broke_options_mid_word() {
+    let (code, text) = on_terminal(&["-h"], 80);
+    assert_eq!(code, Some(0));
+    let wide: Vec<&str> = text.lines().filter(|l| l.chars().count() > 80).collect();
+    assert!(wide.is_empty(), "{wide:#?}");
+    assert!(text.contains("--pin-gate"), "{text}");
 }

@@ -266,6 +266,8 @@ pub struct CarbonAnnotator<'r> {
     by_address: HashMap<&'r str, Reports<'r>, foldhash::fast::FixedState>,
     period: Period,
     alternatives: bool,
+    /// A terminal's width: lines past it continue on `#` lines of their own.
+    width: Option<usize>,
 }
 
 /// The reports of one address: nearly always one.
@@ -308,7 +310,15 @@ impl<'r> CarbonAnnotator<'r> {
             by_address,
             period,
             alternatives,
+            width: None,
         }
+    }
+
+    /// Lines fitted to a terminal of `width` columns (`None`: today's single lines of at most
+    /// [`COLUMNS`], as piped output and golden files hold them).
+    pub fn within(mut self, width: Option<usize>) -> Self {
+        self.width = width;
+        self
     }
 
     fn lines(&self, r: &ResourceReport) -> Vec<String> {
@@ -316,7 +326,13 @@ impl<'r> CarbonAnnotator<'r> {
         if self.alternatives {
             l.extend(crate::alternatives::words::arrow_line(r, self.period));
         }
-        l
+        match self.width {
+            // `  # ` before each line (a state's `# `): continued lines are indented under it
+            Some(w) => (l.iter())
+                .flat_map(|line| super::wrap(line, w.saturating_sub(INDENT), "  "))
+                .collect(),
+            None => l,
+        }
     }
 
     fn lines_of(&self, address: &str) -> Vec<String> {

@@ -570,6 +570,49 @@ fn style(theme: &Theme, tone: Tone) -> Option<Style> {
     }
 }
 
+/// One styled line cut at spaces into lines of at most `width` columns, continued after four
+/// spaces.
+fn fit(line: Line, width: usize) -> Vec<Line> {
+    let total: usize = line.iter().map(|(_, t)| t.chars().count()).sum();
+    if total <= width {
+        return vec![line];
+    }
+    let width = width.max(20);
+    // continued two columns deeper than the line (at least four)
+    let lead = (line.iter().map(|(_, t)| t.as_str()).collect::<String>())
+        .chars()
+        .take_while(|c| *c == ' ')
+        .count();
+    let cont = " ".repeat((lead + 2).max(4));
+    let mut out: Vec<Line> = Vec::new();
+    let mut cur: Line = Vec::new();
+    let mut cur_w = 0;
+    for (tone, text) in line {
+        for seg in text.split_inclusive(' ') {
+            let w = seg.trim_end().chars().count();
+            if cur_w > 0 && cur_w + w > width && !seg.trim().is_empty() {
+                // the break eats the space before it
+                if let Some((_, last)) = cur.last_mut() {
+                    let trimmed = last.trim_end().len();
+                    last.truncate(trimmed);
+                }
+                out.push(std::mem::take(&mut cur));
+                cur.push((Tone::Detail, cont.clone()));
+                cur_w = cont.len();
+            }
+            let piece = if cur_w == cont.len() && cur.len() == 1 && !out.is_empty() {
+                seg.trim_start()
+            } else {
+                seg
+            };
+            cur_w += piece.chars().count();
+            cur.push((tone, piece.to_string()));
+        }
+    }
+    out.push(cur);
+    out
+}
+
 /// `  range after: 8.1–12.9 kgCO2eq per month (utilisation 10–90 %, spread of the
 /// coefficients)`: the after total's low and high ends; `None` when they are one value.
 fn range_line(s: &Summary) -> Option<String> {
@@ -598,7 +641,21 @@ fn range_line(s: &Summary) -> Option<String> {
 /// Writes the human summary after OpenTofu's text: a blank line, then the lines, each piece
 /// styled through the theme. Writes nothing for [`Verdict::Silent`].
 pub fn write_human(s: &Summary, theme: &Theme, out: &mut dyn Write) -> io::Result<()> {
-    let lines = human_lines(s);
+    write_human_within(s, theme, None, out)
+}
+
+/// [`write_human`] fitted to a terminal of `width` columns: a line past it continues on
+/// indented lines of its own, cut at spaces (`None`: single lines, as piped output holds them).
+pub fn write_human_within(
+    s: &Summary,
+    theme: &Theme,
+    width: Option<usize>,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let mut lines = human_lines(s);
+    if let Some(w) = width {
+        lines = lines.into_iter().flat_map(|l| fit(l, w)).collect();
+    }
     if lines.is_empty() {
         return Ok(());
     }
