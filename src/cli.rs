@@ -656,7 +656,7 @@ fn command(
     };
     let mut carbon = carbon_options(&settings, a.mapping_budget, cwd);
     if a.output.as_ref().is_none_or(|p| p.as_os_str() == "-") && !a.quiet {
-        carbon.terminal_width = terminal_width();
+        carbon.terminal_width = crate::output::terminal_width();
     }
     // (two regions for one provider are refused by `validate`)
     carbon.what_if = crate::alternatives::Scenario::new(&a.what_if).unwrap_or_default();
@@ -722,21 +722,6 @@ impl From<Args> for Options {
             comment: Default::default(),
         }
     }
-}
-
-/// Standard output's width in columns when it is a terminal.
-pub fn terminal_width() -> Option<usize> {
-    if !io::stdout().is_terminal() {
-        return None;
-    }
-    // SAFETY: TIOCGWINSZ fills the `winsize` it is given, nothing else.
-    let mut ws: libc::winsize = unsafe { std::mem::zeroed() };
-    let ok = unsafe { libc::ioctl(1, libc::TIOCGWINSZ, &mut ws) } == 0;
-    Some(if ok && ws.ws_col > 0 {
-        usize::from(ws.ws_col)
-    } else {
-        80
-    })
 }
 
 /// Parses the command line, with the process's environment and working directory. On bad

@@ -534,3 +534,15 @@ fn help_at_80_columns_broke_options_mid_word() {
     assert!(wide.is_empty(), "{wide:#?}");
     assert!(text.contains("--pin-gate"), "{text}");
 }
+
+#[test]
+fn output_into_a_missing_folder_showed_the_temporary_files_name() {
+    let plan = root().join("testdata/carbon/create.json");
+    let o = run(&["-o", "missing-dir/x.txt", plan.to_str().unwrap()], b"");
+    assert_one_line_error(
+        &o,
+        4,
+        "missing-dir/x.txt: --output: no folder missing-dir to write it in",
+    );
+    assert!(!stderr(&o).contains(".tmp"), "{}", stderr(&o));
+}
