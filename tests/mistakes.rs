@@ -546,3 +546,48 @@ fn output_into_a_missing_folder_showed_the_temporary_files_name() {
     );
     assert!(!stderr(&o).contains(".tmp"), "{}", stderr(&o));
 }
+
+#[test]
+fn a_states_summary_said_range_after() {
+    let o = run(
+        &[
+            "--color",
+            "never",
+            root().join("testdata/carbon/state.json").to_str().unwrap(),
+        ],
+        b"",
+    );
+    let text = stdout(&o);
+    assert!(text.contains("\n  range: "), "{text}");
+    assert!(!text.contains("range after"), "{text}");
+}
+
+#[test]
+fn the_comments_first_sentence_repeated_the_yearly_figure_with_period_year() {
+    let plan = root().join("testdata/carbon/create.json");
+    let o = run(
+        &[
+            "--format",
+            "markdown",
+            "--period",
+            "year",
+            plan.to_str().unwrap(),
+        ],
+        b"",
+    );
+    let md = stdout(&o);
+    let sentence = md.lines().nth(3).unwrap();
+    assert!(
+        sentence.starts_with("From 0 gCO2eq to 40.1 kgCO2eq per year"),
+        "{md}"
+    );
+    assert_eq!(sentence.matches("per year").count(), 1, "{sentence}");
+    let o = run(&["--format", "markdown", plan.to_str().unwrap()], b"");
+    assert!(
+        stdout(&o)
+            .lines()
+            .nth(3)
+            .unwrap()
+            .ends_with("per hour, +40.1 kgCO2eq per year.")
+    );
+}

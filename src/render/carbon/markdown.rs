@@ -318,12 +318,12 @@ fn headline(s: &Summary, opts: &CommentOptions) -> String {
                     Mass(s.delta.abs() * h)
                 ),
                 format!(
-                    "From {} to {} per {per}, at {}: {} per hour, {} per year.",
+                    "From {} to {} per {per}, at {}: {} per hour{}.",
                     Mass(s.before * h),
                     Mass(s.after * h),
                     s.utilisation(),
                     signed(s.delta),
-                    signed(s.delta * crate::estimate::Period::Year.hours()),
+                    per_year(s, signed(s.delta * crate::estimate::Period::Year.hours())),
                 ),
             )
         }
@@ -343,10 +343,13 @@ fn headline(s: &Summary, opts: &CommentOptions) -> String {
                 Mass(s.after * h)
             ),
             format!(
-                "At {}: {} per hour, {} per year.",
+                "At {}: {} per hour{}.",
                 s.utilisation(),
                 Mass(s.after),
-                Mass(s.after * crate::estimate::Period::Year.hours()),
+                per_year(
+                    s,
+                    Mass(s.after * crate::estimate::Period::Year.hours()).to_string()
+                ),
             ),
         ),
         Verdict::NothingEstimated => (
@@ -381,6 +384,15 @@ fn headline(s: &Summary, opts: &CommentOptions) -> String {
         escape(&heading),
         sentence
     )
+}
+
+/// `, 8.81 kgCO2eq per year` after the hourly figure, unless the headline is per year already.
+fn per_year(s: &Summary, figure: String) -> String {
+    if s.period == crate::estimate::Period::Year {
+        String::new()
+    } else {
+        format!(", {figure} per year")
+    }
 }
 
 /// The unit a table's figures are given in, from its largest figure: (name, grams per unit).

@@ -629,7 +629,13 @@ fn range_line(s: &Summary) -> Option<String> {
         .map_or("gCO2eq", |(_, u)| u)
         .to_string();
     Some(format!(
-        "  range after: {}–{} {unit} per {} (utilisation {}–{} %, spread of the coefficients)",
+        "  range{}: {}–{} {unit} per {} (utilisation {}–{} %, spread of the coefficients)",
+        // a state has no before and after
+        if s.kind == DocumentKind::State {
+            ""
+        } else {
+            " after"
+        },
         super::compact(low / k),
         super::compact(high / k),
         s.period_name(),
