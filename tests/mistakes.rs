@@ -591,3 +591,28 @@ fn the_comments_first_sentence_repeated_the_yearly_figure_with_period_year() {
             .ends_with("per hour, +40.1 kgCO2eq per year.")
     );
 }
+
+/// The README says a skipped test prints a loud notice: `eprintln!` of a passing test is
+/// captured by the harness, so every skip notice goes through `common::loud`.
+#[test]
+fn skip_notices_of_the_npm_data_test_were_captured() {
+    for entry in std::fs::read_dir(root().join("tests")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, l) in lines.iter().enumerate() {
+            if l.contains("SKIPPED") {
+                let before = lines[i.saturating_sub(2)..i].join("\n");
+                assert!(
+                    !before.contains("eprintln!") && !l.contains("eprintln!"),
+                    "{}:{}: a skip notice through eprintln! is captured: use common::loud",
+                    path.display(),
+                    i + 1
+                );
+            }
+        }
+    }
+}
