@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::io::{self, Read, Write};
+use std::io::{self, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 
 use crate::carbon::{self, Assessment, Change};
@@ -19,6 +19,12 @@ use crate::schema::Schemas;
 fn read_input(input: &Input) -> Result<Vec<u8>, Error> {
     let path = input.display_path();
     match input {
+        Input::Stdin if io::stdin().is_terminal() => Err(Error::Usage(
+            "no plan given, and standard input is a terminal: pipe one (`tofu show -json \
+             plan.tfplan | carbon-show`) or name its file (`carbon-show plan.json`); \
+             `carbon-show --help` for more"
+                .into(),
+        )),
         Input::Stdin => {
             let mut buf = Vec::new();
             io::stdin()
@@ -130,6 +136,7 @@ unsafe fn release_mapped_sections(plan: &mut Plan<'_>, base: *mut u8, len: usize
 fn load_engine(c: &CarbonOptions) -> Result<mapping::Engine, Error> {
     let t = std::time::Instant::now();
     mapping::limits::set_budget(c.mapping_budget);
+    require_folders(&c.mapping_dirs, "mappings")?;
     mapping::check_data_dirs(&c.data_dirs)?;
     let engine = mapping::load(&c.mapping_dirs, &*resolver(&c.data_dirs))?;
     for d in engine.user_filter_errors() {
@@ -339,7 +346,7 @@ fn parse_plan<'a>(path: &Path, bytes: &'a [u8]) -> Result<Plan<'a>, Error> {
             line: 1,
             column: 1,
         },
-        e => e,
+        e => crate::hints::explain(bytes, e),
     })
 }
 
@@ -483,13 +490,16 @@ fn write_output(
         .map(|c| c.settings.period)
         .unwrap_or_default();
     let module_depth = opts.carbon.as_ref().map_or(0, |c| c.module_depth);
+    let moved = opts.carbon.as_ref().map(|c| &c.moved);
     let alternatives = opts.carbon.as_ref().is_some_and(|c| c.alternatives);
+    // a terminal's width (human output to a terminal only: piped output stays stable)
+    let width = (opts.format == Format::Human)
+        .then(|| opts.carbon.as_ref().and_then(|c| c.terminal_width))
+        .flatten();
     let annotator: Box<dyn Annotator + '_> = match assessment {
-        Some(a) => Box::new(CarbonAnnotator::with_alternatives(
-            &a.report,
-            period,
-            alternatives,
-        )),
+        Some(a) => Box::new(
+            CarbonAnnotator::with_alternatives(&a.report, period, alternatives).within(width),
+        ),
         None => Box::new(NoAnnotations),
     };
     let kind = if plan.is_state() {
@@ -503,7 +513,9 @@ fn write_output(
         std::thread::scope(|scope| {
             let summary = assessment.map(|a| {
                 scope.spawn(move || {
-                    Summary::new(&a.report, kind, period).with_module_depth(module_depth)
+                    Summary::new(&a.report, kind, period)
+                        .with_module_depth(module_depth)
+                        .with_settings(moved.cloned().unwrap_or_default())
                 })
             });
             let rendered = render();
@@ -525,7 +537,12 @@ fn write_output(
             // The summary closes the output, after OpenTofu's own text (render::carbon::summary).
             match (assessment, summary) {
                 (Some(a), Some(summary)) => {
-                    wording::write_human(&summary, &theme, out)?;
+                    // nothing to estimate: said on a terminal (piped output stays OpenTofu's own)
+                    let terminal = opts.carbon.as_ref().and_then(|c| c.terminal_width);
+                    if summary.verdict == wording::Verdict::Silent && terminal.is_some() {
+                        writeln!(out, "\n{}", wording::summary::silent_line(kind))?;
+                    }
+                    wording::write_human_within(&summary, &theme, width, out)?;
                     match &a.report.what_if {
                         Some(w) => crate::alternatives::words::write_what_if(
                             w, &a.report, period, &theme, out,
@@ -605,6 +622,21 @@ pub fn write_text(out: &mut dyn Write, text: &str) -> Result<(), Error> {
     }
 }
 
+/// A missing mapping folder is an input that cannot be read (exit 4, as a missing plan file),
+/// not a broken mapping.
+fn require_folders(dirs: &[PathBuf], what: &str) -> Result<(), Error> {
+    match dirs.iter().find(|d| !d.is_dir()) {
+        None => Ok(()),
+        Some(d) => Err(Error::Io {
+            path: d.clone(),
+            source: io::Error::new(
+                io::ErrorKind::NotFound,
+                format!("{what}: no such folder (or not a folder)"),
+            ),
+        }),
+    }
+}
+
 /// `mappings check DIR…`: prints every problem as `file:line:column: message`; fails (exit 8)
 /// when there is any. Stricter than loading: an unknown key or a broken jq filter only
 /// weakens a load (Carbonifer's own files carry one of each and must load unchanged), but a
@@ -614,11 +646,18 @@ pub fn check_mappings(
     data_dirs: &[PathBuf],
     out: &mut dyn Write,
 ) -> Result<(), Error> {
+    require_folders(dirs, "mappings check")?;
     mapping::check_data_dirs(data_dirs)?;
     let resolver = resolver(data_dirs);
     let mut errors = 0usize;
     let mut text = String::new();
     for dir in dirs {
+        if mapping::engine::read_dir(dir)?.is_empty() {
+            return Err(Error::Mapping(format!(
+                "{}: no mapping files (*.yaml, *.yml) in this folder or below: nothing to check",
+                dir.display()
+            )));
+        }
         for d in mapping::check(dir, &*resolver)? {
             errors += 1;
             // file names and mapping text from the repository: one line each (`crate::escape`)

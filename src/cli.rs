@@ -91,6 +91,12 @@ pub struct CarbonOptions {
     /// The usage file read (`--usage`, the configuration's `usage` key, or
     /// `carbon-usage.yml` in the working directory; docs/usage.md).
     pub usage: Option<std::sync::Arc<crate::usage::Usage>>,
+    /// The settings that move figures or the gate and differ from the defaults, with their
+    /// sources: named in the summary's headline and the comment's first lines.
+    pub moved: Vec<config::trust::Moved>,
+    /// The terminal's width when the output goes to one: the carbon lines are fitted to it
+    /// (`None` when piped or written to a file: that output stays byte-stable).
+    pub terminal_width: Option<usize>,
 }
 
 impl Default for CarbonOptions {
@@ -106,6 +112,8 @@ impl Default for CarbonOptions {
             alternatives: true,
             what_if: Default::default(),
             usage: None,
+            moved: Vec::new(),
+            terminal_width: None,
         }
     }
 }
@@ -180,7 +188,7 @@ pub enum Command {
     Explain {
         address: String,
         input: Input,
-        carbon: CarbonOptions,
+        carbon: Box<CarbonOptions>,
     },
     /// `usage template [PLAN]`: write (or bring up to date) the usage file `file`.
     UsageTemplate {
@@ -302,6 +310,11 @@ struct Args {
     /// Exit with code 3 when the plan adds more than this, e.g. `10kg/month`.
     #[arg(long, value_name = "AMOUNT", value_parser = parse_budget)]
     fail_over: Option<Budget>,
+    /// Pin the gate: a configuration file may not set fail-over, utilization, regions,
+    /// mappings or data (exit 10 at its line); the workflow sets them with flags or
+    /// CARBON_SHOW_* variables (also CARBON_SHOW_PIN_GATE=on).
+    #[arg(long)]
+    pin_gate: bool,
     /// The configuration file (instead of `.carbon-show.toml` found upward).
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
@@ -482,6 +495,16 @@ fn validate(a: Args) -> Result<Args, clap::Error> {
             )));
         }
     }
+    if let (None, Some(file)) = (&a.command, &a.file)
+        && file.as_os_str() == "version"
+        && !file.exists()
+    {
+        return Err(conflict(
+            "`version` is not a subcommand: `carbon-show --version` prints the version (a plan \
+             file named version: `./version`)"
+                .to_string(),
+        ));
+    }
     if a.no_carbon && format != "human" {
         return Err(conflict(format!(
             "--no-carbon cannot be used with --format {format}: that output is the carbon \
@@ -552,6 +575,10 @@ fn flag_layer(a: &Args) -> Layer {
             value,
             source: flag("--usage"),
         }),
+        pin_gate: a.pin_gate.then(|| Setting {
+            value: true,
+            source: flag("--pin-gate"),
+        }),
         // `--flavor auto` is the default: it sets nothing, so a file or the environment can
         flavor: a
             .flavor
@@ -584,6 +611,7 @@ fn period_of(p: PeriodArg) -> Period {
 fn carbon_options(
     settings: &config::Effective,
     mapping_budget: Option<crate::mapping::limits::Budget>,
+    cwd: &std::path::Path,
 ) -> CarbonOptions {
     CarbonOptions {
         mapping_dirs: settings.mappings.value.clone(),
@@ -603,6 +631,8 @@ fn carbon_options(
         alternatives: settings.alternatives.value,
         what_if: Default::default(),
         usage: None,
+        moved: settings.moved(cwd),
+        terminal_width: None,
     }
 }
 
@@ -651,13 +681,19 @@ fn command(
                 }),
                 ..Layer::default()
             };
+            if file.is_none() && std::path::Path::new(&address).is_file() {
+                return Err(Error::Usage(format!(
+                    "explain: {address:?} is a file, not a resource address: name the resource \
+                     first (`carbon-show explain aws_instance.web {address}`)"
+                )));
+            }
             let settings = config::resolve(layer, config.as_deref(), get, cwd)?;
-            let mut carbon = carbon_options(&settings, None);
+            let mut carbon = carbon_options(&settings, None, cwd);
             carbon.usage = crate::usage::load(settings.usage.value.as_deref(), cwd)?;
             return Ok(Command::Explain {
                 address,
                 input: input_of(file),
-                carbon,
+                carbon: Box::new(carbon),
             });
         }
         Some(SubCommand::Usage {
@@ -679,7 +715,7 @@ fn command(
             return Ok(Command::UsageTemplate {
                 input: input_of(file),
                 file: cwd.join(name.unwrap_or_else(|| crate::usage::FILE_NAME.into())),
-                carbon: carbon_options(&settings, None),
+                carbon: carbon_options(&settings, None, cwd),
             });
         }
         Some(SubCommand::Config { config }) => {
@@ -697,9 +733,12 @@ fn command(
         FormatArg::Markdown => Format::Markdown,
         FormatArg::ImpactFramework => Format::ImpactFramework,
     };
-    let mut carbon = carbon_options(&settings, a.mapping_budget);
+    let mut carbon = carbon_options(&settings, a.mapping_budget, cwd);
     if !a.no_carbon {
         carbon.usage = crate::usage::load(settings.usage.value.as_deref(), cwd)?;
+    }
+    if a.output.as_ref().is_none_or(|p| p.as_os_str() == "-") && !a.quiet {
+        carbon.terminal_width = crate::output::terminal_width();
     }
     // (two regions for one provider are refused by `validate`)
     carbon.what_if = crate::alternatives::Scenario::new(&a.what_if).unwrap_or_default();
@@ -791,6 +830,9 @@ where
         Ok(a) => a,
         Err(e) => e.exit(),
     };
+    for name in config::unknown_vars(std::env::vars_os().map(|(k, _)| k))? {
+        eprintln!("carbon-show: warning: environment variable {name} is not one carbon-show reads");
+    }
     command(a, &|k| std::env::var_os(k), &cwd)
 }
 

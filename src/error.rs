@@ -65,8 +65,16 @@ pub enum Error {
     /// `file:line: message`, or `environment variable NAME: message`.
     #[error("{0}")]
     Config(String),
-    #[error("{path}: no resource {address:?} with carbon figures in this document")]
-    NoSuchResource { path: PathBuf, address: String },
+    /// Bad usage found after parsing the flags (a terminal on stdin, a forgotten address).
+    #[error("{0}")]
+    Usage(String),
+    /// `hint`: empty, or `; …` naming the addresses meant (`worker[0]`, `worker[1]`).
+    #[error("{path}: no resource {address:?} with carbon figures in this document{hint}")]
+    NoSuchResource {
+        path: PathBuf,
+        address: String,
+        hint: String,
+    },
 }
 
 impl Error {
@@ -82,6 +90,7 @@ impl Error {
             Error::SchemasAuto(_) => ExitCode::SchemasAuto,
             Error::OverBudget(_) => ExitCode::OverBudget,
             Error::Config(_) => ExitCode::Config,
+            Error::Usage(_) => ExitCode::Usage,
             // `explain ADDRESS`: an address the document does not have is bad usage
             Error::NoSuchResource { .. } => ExitCode::Usage,
         }

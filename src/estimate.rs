@@ -295,6 +295,9 @@ pub struct Budget {
     /// The limit in grams per `period`.
     pub grams: f64,
     pub period: Period,
+    /// Whether the text named its period (`10kg/month`); a bare `10kg` is per month, which
+    /// the configuration refuses beside another `--period` (`config::resolve`).
+    pub period_named: bool,
 }
 
 impl Budget {
@@ -309,9 +312,9 @@ impl FromStr for Budget {
     /// Parses `<number><unit>[/<period>]`, unit one of `g`, `kg`, `t` (an optional `CO2eq`
     /// suffix is accepted), period `h`, `month` (the default) or `year`.
     fn from_str(s: &str) -> Result<Self, String> {
-        let (amount, period) = match s.split_once('/') {
-            Some((a, p)) => (a.trim(), p.parse::<Period>()?),
-            None => (s.trim(), Period::Month),
+        let (amount, period, period_named) = match s.split_once('/') {
+            Some((a, p)) => (a.trim(), p.parse::<Period>()?, true),
+            None => (s.trim(), Period::Month, false),
         };
         let split = amount
             .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '_'))
@@ -338,6 +341,7 @@ impl FromStr for Budget {
         Ok(Budget {
             grams: number * factor,
             period,
+            period_named,
         })
     }
 }

@@ -1,8 +1,9 @@
 //! `carbon-show explain ADDRESS [FILE]`: one resource's derivation — each input, each
 //! coefficient with its source, and the arithmetic — so that a reviewer can redo it by hand.
 //!
-//! Every number is printed in full precision (Rust's shortest round-trip form) as
-//! `name = value`, so that the text can be checked with a calculator or parsed by a test.
+//! Every number is printed as `name = value` to 12 significant digits (the shortest form of
+//! the value rounded so: `8.07`, not the float noise `8.069999999999999`), so that the text can
+//! be checked with a calculator or parsed by a test.
 
 use std::io::{self, Write};
 
@@ -24,6 +25,10 @@ pub fn run(
         return Err(Error::NoSuchResource {
             path: input.display_path(),
             address: address.to_string(),
+            hint: suggest(
+                a.report.resources.iter().map(|r| r.address.as_str()),
+                address,
+            ),
         });
     };
     let before = a.before_inputs.iter().find(|p| p.address == address);
@@ -31,7 +36,7 @@ pub fn run(
     let mut text = Vec::new();
     write(&mut text, r, before, after, carbon.settings.period)
         .expect("writing to a Vec cannot fail");
-    let text = String::from_utf8_lossy(&text).into_owned();
+    let text = denoise(&String::from_utf8_lossy(&text));
     // the one redactor (crate::redact): every sensitive value of the plan, in every form
     let text = match &hide {
         Some(h) => h.redact(&text).unwrap_or(text),
@@ -49,6 +54,59 @@ pub fn run(
     }
 }
 
+/// `; it has aws_instance.worker[0], aws_instance.worker[1]: name one` when `address` names
+/// a resource whose instances are there; else the closest address by edit distance, if close.
+fn suggest<'a>(addresses: impl Iterator<Item = &'a str> + Clone, address: &str) -> String {
+    let instances: Vec<&str> = (addresses.clone())
+        .filter(|a| {
+            a.strip_prefix(address)
+                .is_some_and(|rest| rest.starts_with('['))
+        })
+        .collect();
+    if !instances.is_empty() {
+        let shown: Vec<&str> = instances.iter().take(3).copied().collect();
+        let more = match instances.len() - shown.len() {
+            0 => String::new(),
+            n => format!(" and {n} more"),
+        };
+        return format!("; it has {}{more}: name one instance", shown.join(", "));
+    }
+    let close = addresses
+        .map(|a| (crate::config::distance(a, address), a))
+        .filter(|(d, a)| *d <= 3.max(a.len() / 5))
+        .min();
+    match close {
+        Some((_, a)) => format!("; did you mean {a}?"),
+        None => String::new(),
+    }
+}
+
+/// Numbers with a fraction past 12 significant digits (float noise such as
+/// `8.069999999999999`) rounded to 12, on the derivation's indented lines.
+fn denoise(text: &str) -> String {
+    static LONG: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"-?\b\d+\.\d+(?:e-?\d+)?\b").expect("a valid pattern")
+    });
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        if !line.starts_with("  ") && !line.starts_with("delta_g_per_") {
+            out.push_str(line);
+            continue;
+        }
+        out.push_str(&LONG.replace_all(line, |c: &regex::Captures<'_>| {
+            let s = &c[0];
+            match s.parse::<f64>() {
+                Ok(v) if s.len() > 13 => {
+                    let r: f64 = format!("{v:.11e}").parse().unwrap_or(v);
+                    format!("{}", r + 0.0)
+                }
+                _ => s.to_string(),
+            }
+        }));
+    }
+    out
+}
+
 /// Writes one resource's derivation.
 pub fn write(
     out: &mut dyn Write,
@@ -64,15 +122,25 @@ pub fn write(
         r.resource_type,
         r.actions.join(", ")
     )?;
-    match &r.status {
-        Status::NotEstimated { reason } => writeln!(out, "not estimated: {reason}")?,
-        Status::Unsupported { reason } => writeln!(out, "unsupported: {reason}")?,
-        Status::Estimated => {}
-    }
-    for a in &r.assumptions {
+    let reason = match &r.status {
+        Status::NotEstimated { reason } => {
+            writeln!(out, "not estimated: {reason}")?;
+            Some(reason)
+        }
+        Status::Unsupported { reason } => {
+            writeln!(out, "unsupported: {reason}")?;
+            Some(reason)
+        }
+        Status::Estimated => None,
+    };
+    // the reason once: a mapping's note is both the status and a warning
+    let said = |t: &String| {
+        reason.is_some_and(|r| r == t || t.strip_prefix("unsupported: ") == Some(r.as_str()))
+    };
+    for a in r.assumptions.iter().filter(|a| !said(a)) {
         writeln!(out, "assumed: {a}")?;
     }
-    for w in &r.warnings {
+    for w in r.warnings.iter().filter(|w| !said(w)) {
         writeln!(out, "warning: {w}")?;
     }
     for (name, p) in [("before the change", before), ("after the change", after)] {
@@ -88,6 +156,15 @@ pub fn write(
             "delta_g_per_hour = after total_g_per_hour − before total_g_per_hour = {}",
             r.delta_per_hour.total_gco2eq
         )?;
+        if period != Period::Hour {
+            writeln!(
+                out,
+                "delta_g_per_{} = delta_g_per_hour × {} = {}",
+                period.unit(),
+                period.hours(),
+                r.delta_per_hour.total_gco2eq * period.hours()
+            )?;
+        }
     }
     writeln!(out)?;
     writeln!(

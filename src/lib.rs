@@ -19,6 +19,7 @@ pub mod error;
 pub mod escape;
 pub mod estimate;
 pub mod explain;
+pub mod hints;
 pub mod mapping;
 pub mod memory;
 pub mod output;

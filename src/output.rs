@@ -32,6 +32,21 @@ pub fn write_to(
     }
 }
 
+/// Standard output's width in columns when it is a terminal.
+pub fn terminal_width() -> Option<usize> {
+    if !io::IsTerminal::is_terminal(&io::stdout()) {
+        return None;
+    }
+    // SAFETY: TIOCGWINSZ fills the `winsize` it is given, nothing else.
+    let mut ws: libc::winsize = unsafe { std::mem::zeroed() };
+    let ok = unsafe { libc::ioctl(1, libc::TIOCGWINSZ, &mut ws) } == 0;
+    Some(if ok && ws.ws_col > 0 {
+        usize::from(ws.ws_col)
+    } else {
+        80
+    })
+}
+
 fn write_file(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> Result<(), Error>,
@@ -50,11 +65,23 @@ fn write_file(
             "--output needs a file name",
         ))
     })?;
+    if !dir.is_dir() {
+        return Err(io_err(io::Error::new(
+            io::ErrorKind::NotFound,
+            format!("--output: no folder {} to write it in", dir.display()),
+        )));
+    }
+    // the temporary file's name is an internal detail: the error names the output only
     let mut tmp = tempfile::Builder::new()
         .prefix(&format!(".{}.", name.to_string_lossy()))
         .suffix(".tmp")
         .tempfile_in(dir)
-        .map_err(io_err)?;
+        .map_err(|e| {
+            io_err(io::Error::new(
+                e.kind(),
+                format!("--output: cannot create a file beside it ({})", e.kind()),
+            ))
+        })?;
     let result = write(tmp.as_file_mut()).map_err(|e| match e {
         // the writers name their output `<stdout>`: here it is the file
         Error::Io { path: p, source } if p.as_os_str() == "<stdout>" => io_err(source),

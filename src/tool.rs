@@ -47,8 +47,10 @@ const TERRAFORM_REGISTRY: &str = "registry.terraform.io/";
 /// The tool that wrote `plan`, from the registry host of its provider addresses (resource
 /// changes, drift, state values and the configuration's provider blocks): any
 /// `registry.opentofu.org/…` address means OpenTofu (Terraform never installs from there by
-/// default), else any `registry.terraform.io/…` means Terraform. `None` when neither appears
-/// (only built-in providers, or no resources at all): the JSON does not tell then.
+/// default), else any `registry.terraform.io/…` means Terraform. When neither appears (only
+/// built-in providers such as `terraform_data`, or no resources at all), Terraform's own
+/// top-level `applyable`/`complete` keys (Terraform 1.8 and later; OpenTofu writes neither)
+/// mean Terraform; `None` otherwise: the JSON does not tell then.
 pub fn detect(plan: &Plan<'_>) -> Option<Tool> {
     let mut names: Vec<&str> = Vec::new();
     for rc in [&plan.resource_changes, &plan.resource_drift]
@@ -71,7 +73,7 @@ pub fn detect(plan: &Plan<'_>) -> Option<Tool> {
     let has = |host: &str| names.iter().any(|n| n.starts_with(host)) || config.contains(host);
     if has(OPENTOFU_REGISTRY) {
         Some(Tool::OpenTofu)
-    } else if has(TERRAFORM_REGISTRY) {
+    } else if has(TERRAFORM_REGISTRY) || plan.applyable.is_some() {
         Some(Tool::Terraform)
     } else {
         None

@@ -313,11 +313,11 @@ fn generated_data_matches_pinned_sources() {
             "CARBON_SHOW_REQUIRE_DATA_SOURCES is set but {} is missing",
             modules.display()
         );
-        eprintln!(
+        crate::common::loud(&format!(
             "\n!!! SKIPPED generated_data_matches_pinned_sources: the pinned npm sources are not installed \
              ({}). Run scripts/data/check.sh to install them (npm ci) and check data/.\n",
             modules.display()
-        );
+        ));
         return;
     }
     let out = match Command::new("node").arg(&script).arg("--check").output() {
@@ -327,9 +327,9 @@ fn generated_data_matches_pinned_sources() {
                 !required,
                 "CARBON_SHOW_REQUIRE_DATA_SOURCES is set but node cannot run: {e}"
             );
-            eprintln!(
+            crate::common::loud(&format!(
                 "\n!!! SKIPPED generated_data_matches_pinned_sources: cannot run node ({e}). Run scripts/data/check.sh.\n"
-            );
+            ));
             return;
         }
     };

@@ -24,6 +24,10 @@ pub const ENV_VARS: &[(&str, &str)] = &[
     ("CARBON_SHOW_UTILIZATION", "utilisation, 0..1 or 50%"),
     ("CARBON_SHOW_PERIOD", "hour | month | year"),
     ("CARBON_SHOW_FAIL_OVER", "budget, e.g. 10kg/month"),
+    (
+        "CARBON_SHOW_PIN_GATE",
+        "on | off: a configuration file may not set the gate nor what moves figures",
+    ),
     ("CARBON_SHOW_FLAVOR", "opentofu | terraform"),
     (
         "CARBON_SHOW_TERRAFORM_VERSION",
@@ -39,6 +43,68 @@ pub const ENV_VARS: &[(&str, &str)] = &[
         "region for every Azure resource",
     ),
 ];
+
+/// `CARBON_SHOW_*` names that the binary does not read but the test suite, the scripts and the
+/// CI snippets do: not unknown.
+pub const OTHER_VARS: &[&str] = &[
+    "CARBON_SHOW_PROFILE",
+    "CARBON_SHOW_BIN",
+    "CARBON_SHOW_REF",
+    "CARBON_SHOW_GIT_URL",
+    "CARBON_SHOW_FAKE_DRIFT",
+    "CARBON_SHOW_PROVIDER_CASES",
+    "CARBON_SHOW_REQUIRE_DATA_SOURCES",
+    "CARBON_SHOW_REQUIRE_IF",
+    "CARBON_SHOW_REQUIRE_TF",
+    "CARBON_SHOW_TF_CASES",
+    "CARBON_SHOW_TF_PYTHON",
+    "CARBON_SHOW_TF_SEED",
+    "CARBON_SHOW_UPDATE_SCHEMA",
+];
+
+/// The `CARBON_SHOW_*` variables of `names` that carbon-show does not know: a misspelling of
+/// one it reads (two edits or fewer) is an error naming it, as an unknown file key is; any
+/// other unknown name comes back, for a warning.
+pub fn unknown_vars(names: impl IntoIterator<Item = OsString>) -> Result<Vec<String>, Error> {
+    let mut others = Vec::new();
+    for name in names {
+        let name = name.to_string_lossy();
+        if !name.starts_with("CARBON_SHOW_")
+            || ENV_VARS.iter().any(|(k, _)| *k == name)
+            || OTHER_VARS.contains(&name.as_ref())
+        {
+            continue;
+        }
+        let near = (ENV_VARS.iter())
+            .map(|(k, _)| (distance(k, &name), *k))
+            .min();
+        match near {
+            Some((d, k)) if d <= 2 => {
+                return Err(config_error(format!(
+                    "environment variable {name}: unknown; did you mean {k}? (`carbon-show \
+                     config` lists what is read)"
+                )));
+            }
+            _ => others.push(name.into_owned()),
+        }
+    }
+    Ok(others)
+}
+
+/// Levenshtein distance over bytes (names and addresses are short).
+pub fn distance(a: &str, b: &str) -> usize {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != cb);
+            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
 
 /// The settings of the `CARBON_SHOW_*` variables; `get` reads one (the process's environment in
 /// the binary). An empty variable counts as unset. A bad value is an error naming the variable.
@@ -98,5 +164,6 @@ pub fn env_layer(get: &dyn Fn(&str) -> Option<OsString>) -> Result<Layer, Error>
         module_depth: one(get, "CARBON_SHOW_MODULE_DEPTH", parse_module_depth)?,
         regions,
         usage: None,
+        pin_gate: one(get, "CARBON_SHOW_PIN_GATE", parse_pin)?,
     })
 }

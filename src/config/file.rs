@@ -24,7 +24,7 @@ struct FileKeys {
     data: Option<Spanned<Vec<Spanned<String>>>>,
     utilization: Option<Spanned<NumberOrText>>,
     period: Option<Spanned<String>>,
-    fail_over: Option<Spanned<String>>,
+    fail_over: Option<Spanned<NumberOrText>>,
     flavor: Option<Spanned<String>>,
     terraform_version: Option<Spanned<String>>,
     alternatives: Option<Spanned<String>>,
@@ -150,8 +150,26 @@ pub fn parse_file(path: &Path, text: &str) -> Result<Layer, Error> {
         &|s, e| at(s, &labelled("period")(e)),
         &source,
     )?;
+    let fail_over = match keys.fail_over {
+        Some(f) => {
+            let span = f.span();
+            match f.into_inner() {
+                NumberOrText::Text(t) => Some(Spanned::new(span, t)),
+                NumberOrText::Number(n) => {
+                    return Err(at(
+                        span,
+                        &format!(
+                            "fail-over: a number alone has no unit: write it as \"{n}kg/month\" \
+                             (g, kg or t, per h, month or year)"
+                        ),
+                    ));
+                }
+            }
+        }
+        None => None,
+    };
     let fail_over = text_value(
-        keys.fail_over,
+        fail_over,
         |s| s.parse::<Budget>(),
         &|s, e| at(s, &labelled("fail-over")(e)),
         &source,
@@ -195,6 +213,7 @@ pub fn parse_file(path: &Path, text: &str) -> Result<Layer, Error> {
         max_chars,
         module_depth,
         regions,
+        pin_gate: None,
     })
 }
 

@@ -92,6 +92,9 @@ pub struct Layer {
     pub regions: BTreeMap<Provider, Setting<String>>,
     /// The usage file (`--usage`, the file's `usage` key).
     pub usage: Option<Setting<PathBuf>>,
+    /// `--pin-gate` / `CARBON_SHOW_PIN_GATE` (never a file key): a configuration file may not
+    /// set the gate nor what moves figures ([`trust`]).
+    pub pin_gate: Option<Setting<bool>>,
 }
 
 /// The effective settings of a run.
@@ -114,6 +117,7 @@ pub struct Effective {
     /// The usage file named (`None`: `carbon-usage.yml` in the working directory, when
     /// present; docs/usage.md).
     pub usage: Setting<Option<PathBuf>>,
+    pub pin_gate: Setting<bool>,
 }
 
 impl Effective {
@@ -178,6 +182,7 @@ impl Effective {
                 Some(s) => Setting::new(Some(s.value), s.source),
                 None => Setting::new(None, Source::Default),
             },
+            pin_gate: pick(flags.pin_gate, env.pin_gate, None, false),
         }
     }
 
@@ -215,7 +220,7 @@ impl Effective {
         match self.fail_over.value {
             Some(b) => line(
                 "fail-over",
-                quote(&format!("{}g/{}", fmt_number(b.grams), b.period.unit())),
+                quote(&trust::budget_text(&b)),
                 &self.fail_over.source,
             ),
             None => line("# fail-over", "(none)".into(), &self.fail_over.source),
@@ -254,6 +259,9 @@ impl Effective {
         if let Some(p) = &self.usage.value {
             line("usage", quote(&p.to_string_lossy()), &self.usage.source);
         }
+        let pin = if self.pin_gate.value { "on" } else { "off" };
+        // not a file key: only the workflow (a flag or a variable) pins the gate
+        line("# pin-gate", quote(pin), &self.pin_gate.source);
         let _ = writeln!(s, "\n[regions]");
         if self.regions.is_empty() {
             let _ = writeln!(
@@ -332,7 +340,16 @@ pub fn resolve(
 ) -> Result<Effective, Error> {
     let env = env_layer(get)?;
     let (file_path, file) = load(explicit, get, cwd)?;
-    Ok(Effective::merge(file_path, [flags, env, file]))
+    let pinned = [&flags.pin_gate, &env.pin_gate]
+        .into_iter()
+        .flatten()
+        .any(|s| s.value);
+    if pinned {
+        trust::refuse_pinned(&file)?;
+    }
+    let effective = Effective::merge(file_path, [flags, env, file]);
+    trust::check_gate_period(&effective)?;
+    Ok(effective)
 }
 
 fn config_error(message: String) -> Error {
@@ -341,9 +358,10 @@ fn config_error(message: String) -> Error {
 
 mod env;
 mod file;
+pub mod trust;
 mod values;
 
-pub use env::{ENV_VARS, env_layer};
+pub use env::{ENV_VARS, OTHER_VARS, distance, env_layer, unknown_vars};
 pub use file::{confine, find_upward, parse_file, read_file, repository_root};
 pub use values::{
     MAX_MODULE_DEPTH, parse_flavor, parse_max_chars, parse_module_depth, parse_period,

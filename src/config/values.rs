@@ -16,6 +16,12 @@ pub fn parse_utilization(s: &str) -> Result<f64, String> {
 }
 
 pub(super) fn check_utilization(v: f64) -> Result<f64, String> {
+    if (2.0..=100.0).contains(&v) && v.fract() == 0.0 {
+        return Err(format!(
+            "is outside 0..1 (0 % to 100 %): for {v} percent write \"{v}%\" (or {})",
+            v / 100.0
+        ));
+    }
     if !(0.0..=1.0).contains(&v) {
         return Err("is outside 0..1 (0 % to 100 %)".into());
     }
@@ -48,6 +54,15 @@ pub fn parse_switch(s: &str) -> Result<bool, String> {
         "on" => Ok(true),
         "off" => Ok(false),
         _ => Err(format!("{s:?}: expected \"on\" or \"off\"")),
+    }
+}
+
+/// `CARBON_SHOW_PIN_GATE`: `on`/`1`/`true`, or `off`/`0`/`false`.
+pub fn parse_pin(s: &str) -> Result<bool, String> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "on" | "1" | "true" | "yes" => Ok(true),
+        "off" | "0" | "false" | "no" => Ok(false),
+        _ => Err(format!("{s:?}: expected on or off (1 or 0)")),
     }
 }
 

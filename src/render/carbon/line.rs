@@ -272,6 +272,8 @@ pub struct CarbonAnnotator<'r> {
     by_address: HashMap<&'r str, Reports<'r>, foldhash::fast::FixedState>,
     period: Period,
     alternatives: bool,
+    /// A terminal's width: lines past it continue on `#` lines of their own.
+    width: Option<usize>,
 }
 
 /// The reports of one address: nearly always one.
@@ -314,7 +316,15 @@ impl<'r> CarbonAnnotator<'r> {
             by_address,
             period,
             alternatives,
+            width: None,
         }
+    }
+
+    /// Lines fitted to a terminal of `width` columns (`None`: today's single lines of at most
+    /// [`COLUMNS`], as piped output and golden files hold them).
+    pub fn within(mut self, width: Option<usize>) -> Self {
+        self.width = width;
+        self
     }
 
     /// The lines of one resource, each escaped for the terminal ([`crate::escape::line`]):
@@ -324,12 +334,20 @@ impl<'r> CarbonAnnotator<'r> {
         if self.alternatives {
             l.extend(crate::alternatives::words::arrow_line(r, self.period));
         }
-        l.into_iter()
+        let l: Vec<String> = l
+            .into_iter()
             .map(|line| match crate::escape::line(&line) {
                 std::borrow::Cow::Borrowed(_) => line,
                 std::borrow::Cow::Owned(escaped) => escaped,
             })
-            .collect()
+            .collect();
+        match self.width {
+            // `  # ` before each line (a state's `# `): continued lines are indented under it
+            Some(w) => (l.iter())
+                .flat_map(|line| super::wrap(line, w.saturating_sub(INDENT), "  "))
+                .collect(),
+            None => l,
+        }
     }
 
     fn lines_of(&self, address: &str) -> Vec<String> {

@@ -389,12 +389,12 @@ fn headline(s: &Summary, opts: &CommentOptions) -> String {
                     Mass(s.delta.abs() * h)
                 ),
                 format!(
-                    "From {} to {} per {per}, at {}: {} per hour, {} per year.",
+                    "From {} to {} per {per}, at {}: {} per hour{}.",
                     Mass(s.before * h),
                     Mass(s.after * h),
                     s.utilisation(),
                     signed(s.delta),
-                    signed(s.delta * crate::estimate::Period::Year.hours()),
+                    per_year(s, signed(s.delta * crate::estimate::Period::Year.hours())),
                 ),
             )
         }
@@ -414,10 +414,13 @@ fn headline(s: &Summary, opts: &CommentOptions) -> String {
                 Mass(s.after * h)
             ),
             format!(
-                "At {}: {} per hour, {} per year.",
+                "At {}: {} per hour{}.",
                 s.utilisation(),
                 Mass(s.after),
-                Mass(s.after * crate::estimate::Period::Year.hours()),
+                per_year(
+                    s,
+                    Mass(s.after * crate::estimate::Period::Year.hours()).to_string()
+                ),
             ),
         ),
         Verdict::NothingEstimated => (
@@ -431,12 +434,36 @@ fn headline(s: &Summary, opts: &CommentOptions) -> String {
             "It has no AWS, Google Cloud or Azure resource the mappings know of.".to_string(),
         ),
     };
+    let settings = if s.settings.is_empty() {
+        String::new()
+    } else {
+        let items: Vec<String> = (s.settings.iter())
+            .map(|m| {
+                format!(
+                    "{} {} ({})",
+                    escape(&m.setting),
+                    code(&m.value),
+                    code(&m.source)
+                )
+            })
+            .collect();
+        format!("\n**Not the defaults:** {}.\n", items.join(" · "))
+    };
     format!(
-        "{}\n### {}\n\n{}\n",
+        "{}\n### {}\n\n{}\n{settings}",
         marker(opts.tag.as_deref()),
         escape(&heading),
         sentence
     )
+}
+
+/// `, 8.81 kgCO2eq per year` after the hourly figure, unless the headline is per year already.
+fn per_year(s: &Summary, figure: String) -> String {
+    if s.period == crate::estimate::Period::Year {
+        String::new()
+    } else {
+        format!(", {figure} per year")
+    }
 }
 
 /// The unit a table's figures are given in, from its largest figure: (name, grams per unit).

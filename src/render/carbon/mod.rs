@@ -14,13 +14,53 @@ pub mod summary;
 
 pub use line::{CarbonAnnotator, annotation};
 pub use markdown::{CommentOptions, PlanText, write_comment};
-pub use summary::{DocumentKind, Group, Summary, Verdict, write_human};
+pub use summary::{DocumentKind, Group, Summary, Verdict, write_human, write_human_within};
 
 use crate::estimate::{Mass, sig3};
 
 /// Annotation and summary lines aim to fit this many columns (the resource header's `  # `
 /// included), dropping detail that `--format json` keeps.
 pub const COLUMNS: usize = 100;
+
+/// `line` cut at spaces into lines of at most `width` columns (one column a character), each
+/// after the first starting with `cont`; a word wider than a line is cut where it must be.
+pub(crate) fn wrap(line: &str, width: usize, cont: &str) -> Vec<String> {
+    let width = width.max(cont.chars().count() + 10);
+    if line.chars().count() <= width {
+        return vec![line.to_string()];
+    }
+    let lead: String = line.chars().take_while(|c| *c == ' ').collect();
+    let mut out = Vec::new();
+    let mut cur = lead.clone();
+    let mut cur_w = cur.chars().count();
+    let mut fresh = true;
+    for word in line[lead.len()..].split(' ') {
+        let w = word.chars().count();
+        if !fresh && cur_w + 1 + w > width {
+            out.push(std::mem::take(&mut cur));
+            cur = cont.to_string();
+            cur_w = cur.chars().count();
+            fresh = true;
+        }
+        if !fresh {
+            cur.push(' ');
+            cur_w += 1;
+        }
+        let mut rest: Vec<char> = word.chars().collect();
+        while cur_w + rest.len() > width {
+            let room = width - cur_w;
+            cur.extend(rest.drain(..room));
+            out.push(std::mem::take(&mut cur));
+            cur = cont.to_string();
+            cur_w = cur.chars().count();
+        }
+        cur_w += rest.len();
+        cur.extend(rest);
+        fresh = false;
+    }
+    out.push(cur);
+    out
+}
 
 /// `+` for a positive figure (negative ones carry their own `-`).
 pub(crate) fn sign(v: f64) -> &'static str {
@@ -252,6 +292,25 @@ pub(crate) fn type_counts<'a>(addresses: impl IntoIterator<Item = &'a str>) -> V
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wrap_cuts_at_spaces_within_the_width() {
+        let l = "≈ +5.34 kgCO2eq/month [2.32–4.13] · 2 vCPU · 4 GiB · 8 GiB SSD · us-east-1";
+        let w = wrap(l, 30, "  ");
+        assert!(w.iter().all(|x| x.chars().count() <= 30), "{w:?}");
+        assert_eq!(
+            w.join(" ").split_whitespace().collect::<Vec<_>>(),
+            l.split_whitespace().collect::<Vec<_>>()
+        );
+        assert!(w[1..].iter().all(|x| x.starts_with("  ")));
+        assert_eq!(wrap("short", 30, "  "), vec!["short"]);
+        let long = "x".repeat(50);
+        assert!(
+            wrap(&long, 20, "  ")
+                .iter()
+                .all(|x| x.chars().count() <= 20)
+        );
+    }
 
     #[test]
     fn indexes_split_off_with_quoted_brackets() {

@@ -13,6 +13,7 @@ use std::io::{self, Write};
 use anstyle::Style;
 
 use super::{COLUMNS, group_by_resource, relative, signed, trim_num, type_counts};
+use crate::config::trust::Moved;
 use crate::estimate::{Mass, Period};
 use crate::render::Theme;
 use crate::report::modules::{self, ModuleRollup};
@@ -109,6 +110,9 @@ pub struct Summary<'r> {
     pub unsupported_types: Vec<String>,
     /// The resources in their modules (`--module-depth`; [`super::modules`] words it).
     pub modules: ModuleRollup,
+    /// Settings that move figures or the gate and differ from the defaults, with their
+    /// sources (`config::trust`): named under the headline.
+    pub settings: Vec<Moved>,
 }
 
 impl<'r> Summary<'r> {
@@ -199,7 +203,14 @@ impl<'r> Summary<'r> {
             unsupported,
             unsupported_types: type_counts(report.unsupported.iter().map(String::as_str)),
             modules: modules::rollup(report, modules::DEFAULT_DEPTH),
+            settings: Vec::new(),
         }
+    }
+
+    /// The settings named under the headline (`CarbonOptions::moved`).
+    pub fn with_settings(mut self, settings: Vec<Moved>) -> Self {
+        self.settings = settings;
+        self
     }
 
     /// The module rollup at `depth` (`--module-depth`) instead of the default.
@@ -279,6 +290,19 @@ fn tone_of(delta: f64) -> Tone {
 
 fn detail(text: String) -> Line {
     vec![(Tone::Detail, text)]
+}
+
+/// What a terminal shows for [`Verdict::Silent`] (piped output shows nothing: it stays
+/// OpenTofu's text byte for byte).
+pub fn silent_line(kind: DocumentKind) -> &'static str {
+    match kind {
+        DocumentKind::Plan => {
+            "Carbon: nothing to estimate: no AWS, GCP or Azure resource in this plan"
+        }
+        DocumentKind::State => {
+            "Carbon: nothing to estimate: no AWS, GCP or Azure resource in this state"
+        }
+    }
 }
 
 /// The human summary, line by line (empty for [`Verdict::Silent`]).
@@ -382,6 +406,9 @@ pub fn human_lines(s: &Summary) -> Vec<Line> {
             out.extend(range_line(s).map(detail));
         }
     }
+    // right under the headline: what the figures or the gate were moved by
+    let settings = settings_lines(&s.settings);
+    out.splice(1..1, settings.into_iter().map(detail));
     if !s.groups.is_empty() {
         let (title, figure): (&str, &dyn Fn(&Group) -> f64) = match s.kind {
             DocumentKind::State => ("largest", &|g| g.after.unwrap_or(0.0)),
@@ -477,6 +504,30 @@ pub(crate) fn from_usage(report: &crate::report::Report) -> Option<(usize, Strin
     (n > 0).then_some((n, name))
 }
 
+/// `  settings: utilization 0 % (.carbon-show.toml:2) · region aws eu-west-1 (…)`, continued
+/// on lines of their own past [`COLUMNS`]; control characters escaped (a folder name comes
+/// from the repository).
+fn settings_lines(settings: &[Moved]) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for m in settings {
+        let item = crate::escape::line(&m.to_string()).into_owned();
+        if line.is_empty() {
+            line = format!("  not the defaults: {item}");
+        } else if line.chars().count() + 3 + item.chars().count() > COLUMNS {
+            lines.push(std::mem::take(&mut line));
+            line = format!("    {item}");
+        } else {
+            line.push_str(" · ");
+            line.push_str(&item);
+        }
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
 /// `head`, then one `label: reason` line per skipped resource (at most [`NAMES_SHOWN`]).
 fn skipped_lines(out: &mut Vec<Line>, head: &str, list: &[Skipped]) {
     if !list.is_empty() {
@@ -539,6 +590,49 @@ fn style(theme: &Theme, tone: Tone) -> Option<Style> {
     }
 }
 
+/// One styled line cut at spaces into lines of at most `width` columns, continued after four
+/// spaces.
+fn fit(line: Line, width: usize) -> Vec<Line> {
+    let total: usize = line.iter().map(|(_, t)| t.chars().count()).sum();
+    if total <= width {
+        return vec![line];
+    }
+    let width = width.max(20);
+    // continued two columns deeper than the line (at least four)
+    let lead = (line.iter().map(|(_, t)| t.as_str()).collect::<String>())
+        .chars()
+        .take_while(|c| *c == ' ')
+        .count();
+    let cont = " ".repeat((lead + 2).max(4));
+    let mut out: Vec<Line> = Vec::new();
+    let mut cur: Line = Vec::new();
+    let mut cur_w = 0;
+    for (tone, text) in line {
+        for seg in text.split_inclusive(' ') {
+            let w = seg.trim_end().chars().count();
+            if cur_w > 0 && cur_w + w > width && !seg.trim().is_empty() {
+                // the break eats the space before it
+                if let Some((_, last)) = cur.last_mut() {
+                    let trimmed = last.trim_end().len();
+                    last.truncate(trimmed);
+                }
+                out.push(std::mem::take(&mut cur));
+                cur.push((Tone::Detail, cont.clone()));
+                cur_w = cont.len();
+            }
+            let piece = if cur_w == cont.len() && cur.len() == 1 && !out.is_empty() {
+                seg.trim_start()
+            } else {
+                seg
+            };
+            cur_w += piece.chars().count();
+            cur.push((tone, piece.to_string()));
+        }
+    }
+    out.push(cur);
+    out
+}
+
 /// `  range after: 8.1–12.9 kgCO2eq per month (utilisation 10–90 %, spread of the
 /// coefficients)`: the after total's low and high ends; `None` when they are one value.
 fn range_line(s: &Summary) -> Option<String> {
@@ -555,7 +649,13 @@ fn range_line(s: &Summary) -> Option<String> {
         .map_or("gCO2eq", |(_, u)| u)
         .to_string();
     Some(format!(
-        "  range after: {}–{} {unit} per {} (utilisation {}–{} %, spread of the coefficients)",
+        "  range{}: {}–{} {unit} per {} (utilisation {}–{} %, spread of the coefficients)",
+        // a state has no before and after
+        if s.kind == DocumentKind::State {
+            ""
+        } else {
+            " after"
+        },
         super::compact(low / k),
         super::compact(high / k),
         s.period_name(),
@@ -567,7 +667,21 @@ fn range_line(s: &Summary) -> Option<String> {
 /// Writes the human summary after OpenTofu's text: a blank line, then the lines, each piece
 /// styled through the theme. Writes nothing for [`Verdict::Silent`].
 pub fn write_human(s: &Summary, theme: &Theme, out: &mut dyn Write) -> io::Result<()> {
-    let lines = human_lines(s);
+    write_human_within(s, theme, None, out)
+}
+
+/// [`write_human`] fitted to a terminal of `width` columns: a line past it continues on
+/// indented lines of its own, cut at spaces (`None`: single lines, as piped output holds them).
+pub fn write_human_within(
+    s: &Summary,
+    theme: &Theme,
+    width: Option<usize>,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let mut lines = human_lines(s);
+    if let Some(w) = width {
+        lines = lines.into_iter().flat_map(|l| fit(l, w)).collect();
+    }
     if lines.is_empty() {
         return Ok(());
     }
