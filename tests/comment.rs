@@ -950,3 +950,55 @@ fn a_hostile_plan_string_hijacked_another_comment_and_formed_links_and_mentions(
     }
     let _ = std::fs::remove_dir_all(&checkout);
 }
+
+/// Issue 24 item 3: the action pins the gate whenever the workflow sets one (`pin-gate: auto`),
+/// so a pull request's `.carbon-show.toml` cannot loosen it: the step's script, run as the
+/// runner runs it, gives comment.py (and so carbon-show) `CARBON_SHOW_PIN_GATE=on`.
+#[test]
+fn the_action_left_the_gate_loose_for_a_repository_file() {
+    let action = std::fs::read_to_string(root().join("action.yml")).unwrap();
+    let parsed: Value = serde_saphyr::from_str(&action).expect("action.yml is YAML");
+    let step = parsed["runs"]["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["id"] == "run")
+        .expect("the run step")
+        .clone();
+    let script = step["run"].as_str().unwrap();
+    assert_eq!(parsed["inputs"]["pin-gate"]["default"], "auto");
+    // the action's folder with a comment.py that records what it was given
+    let d = scratch("pin-gate");
+    std::fs::create_dir_all(d.join("scripts/ci")).unwrap();
+    std::fs::write(
+        d.join("scripts/ci/comment.py"),
+        "import os\nprint('PIN=' + os.environ.get('CARBON_SHOW_PIN_GATE', 'unset'))\n",
+    )
+    .unwrap();
+    for (pin, fail_over, expected) in [
+        ("auto", "50kg/month", "PIN=on"),
+        ("auto", "", "PIN=unset"),
+        ("true", "", "PIN=on"),
+        ("false", "50kg/month", "PIN=unset"),
+    ] {
+        let o = Command::new("bash")
+            .arg("-c")
+            .arg(script)
+            .env("GITHUB_ACTION_PATH", &d)
+            .env("PIN_GATE", pin)
+            .env("FAIL_OVER", fail_over)
+            .env("PLAN", "plan.json")
+            .env("COMMENT", "true")
+            .env_remove("CARBON_SHOW_PIN_GATE")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(
+            stdout(&o).trim(),
+            expected,
+            "pin-gate {pin}, fail-over {fail_over:?}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}

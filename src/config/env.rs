@@ -60,6 +60,12 @@ pub const OTHER_VARS: &[&str] = &[
     "CARBON_SHOW_TF_PYTHON",
     "CARBON_SHOW_TF_SEED",
     "CARBON_SHOW_UPDATE_SCHEMA",
+    "CARBON_SHOW_TF_OLDEST_CASES",
+    "CARBON_SHOW_REQUIRE_TMUX",
+    // scripts/ci/install.sh and the GitLab snippet
+    "CARBON_SHOW_DOWNLOAD_URL",
+    "CARBON_SHOW_REPO",
+    "CARBON_SHOW_VERSION",
 ];
 
 /// The `CARBON_SHOW_*` variables of `names` that carbon-show does not know: a misspelling of
