@@ -357,7 +357,9 @@ fn host_model_node_tests() {
                 !required,
                 "CARBON_SHOW_REQUIRE_DATA_SOURCES is set but node cannot run: {e}"
             );
-            eprintln!("\n!!! SKIPPED host_model_node_tests: cannot run node ({e}).\n");
+            crate::common::loud(&format!(
+                "\n!!! SKIPPED host_model_node_tests: cannot run node ({e}).\n"
+            ));
             return;
         }
     };

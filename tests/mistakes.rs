@@ -345,7 +345,7 @@ fn explain_printed_an_unsupported_reason_twice() {
     let text = stdout(&o);
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(
-        text.matches("object storage: the amount stored is not in the plan")
+        text.matches("needs storage_gb in carbon-usage.yml (carbon-show usage template)")
             .count(),
         1,
         "{text}"
