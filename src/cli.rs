@@ -194,7 +194,7 @@ pub enum Command {
     UsageTemplate {
         input: Input,
         file: PathBuf,
-        carbon: CarbonOptions,
+        carbon: Box<CarbonOptions>,
     },
 }
 
@@ -715,7 +715,7 @@ fn command(
             return Ok(Command::UsageTemplate {
                 input: input_of(file),
                 file: cwd.join(name.unwrap_or_else(|| crate::usage::FILE_NAME.into())),
-                carbon: carbon_options(&settings, None, cwd),
+                carbon: Box::new(carbon_options(&settings, None, cwd)),
             });
         }
         Some(SubCommand::Config { config }) => {

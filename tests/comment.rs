@@ -699,8 +699,11 @@ fn comment_script_runs_carbon_show_without_the_tokens() {
     let _ = std::fs::remove_dir_all(&d);
 }
 
+/// The fake GitLab's notes: (id, author id, body).
+type Notes = Arc<Mutex<Vec<(u64, u64, String)>>>;
+
 /// A fake GitLab notes API: `GET /user` is user 5; notes carry an author id.
-fn fake_gitlab(notes: Vec<(u64, u64, &str)>) -> (Server, Arc<Mutex<Vec<(u64, u64, String)>>>) {
+fn fake_gitlab(notes: Vec<(u64, u64, &str)>) -> (Server, Notes) {
     let notes: Vec<(u64, u64, String)> = notes
         .into_iter()
         .map(|(i, a, b)| (i, a, b.to_string()))
