@@ -4,7 +4,7 @@
 
 use super::lookups::{self, intern};
 use super::{Provenance, REGION_UNKNOWN, Settings, mapping_note};
-use crate::data::{self, Instance, Provider};
+use crate::data::{self, Instance, PowerRange, Provider};
 use crate::estimate::{Coefficients, Footprint};
 use crate::mapping::{DiskKind, MappedResource};
 use crate::report::{Band, Figures, Side, Sources, Table};
@@ -210,30 +210,13 @@ pub(crate) fn price(s: &Subject<'_>, settings: Settings, want: Want) -> Result<P
         notes.provenance.extend(usage);
     }
     let embodied = embodied_figures(provider, facts.as_deref(), vcpus, &mut notes);
-    let coefficients = Coefficients {
-        cpu_min_w: cpu.min_watts,
-        cpu_max_w: cpu.max_watts,
-        memory_w_per_gb: c.memory_watts_per_gb,
-        ssd_w_per_tb: c.ssd_watts_per_tb,
-        hdd_w_per_tb: c.hdd_watts_per_tb,
+    let [coefficients, low, high] = coefficient_set(
+        [cpu, cpu_low, cpu_high],
+        c,
         pue,
-        grid_g_per_kwh: Some(grid),
-        embodied_g_per_hour: embodied.central * 1000.0,
-    };
-    let low = Coefficients {
-        cpu_min_w: cpu_low.min_watts,
-        cpu_max_w: cpu_low.max_watts,
-        grid_g_per_kwh: Some(grid_low),
-        embodied_g_per_hour: embodied.low * 1000.0,
-        ..coefficients.clone()
-    };
-    let high = Coefficients {
-        cpu_min_w: cpu_high.min_watts,
-        cpu_max_w: cpu_high.max_watts,
-        grid_g_per_kwh: Some(grid_high),
-        embodied_g_per_hour: embodied.high * 1000.0,
-        ..coefficients.clone()
-    };
+        [grid, grid_low, grid_high],
+        &embodied,
+    );
     let footprint = Footprint {
         vcpus,
         memory_gb,
@@ -291,6 +274,28 @@ pub(crate) fn price(s: &Subject<'_>, settings: Settings, want: Want) -> Result<P
         priced,
         warnings,
         assumptions,
+    })
+}
+
+/// The central, low and high coefficients: the provider's memory and storage figures and PUE
+/// with each end's CPU watts, grid intensity and embodied figure.
+fn coefficient_set(
+    cpu: [PowerRange; 3],
+    c: &data::ProviderCoefficients,
+    pue: f64,
+    grid: [f64; 3],
+    embodied: &EmbodiedFigures,
+) -> [Coefficients; 3] {
+    let embodied = [embodied.central, embodied.low, embodied.high];
+    std::array::from_fn(|i| Coefficients {
+        cpu_min_w: cpu[i].min_watts,
+        cpu_max_w: cpu[i].max_watts,
+        memory_w_per_gb: c.memory_watts_per_gb,
+        ssd_w_per_tb: c.ssd_watts_per_tb,
+        hdd_w_per_tb: c.hdd_watts_per_tb,
+        pue,
+        grid_g_per_kwh: Some(grid[i]),
+        embodied_g_per_hour: embodied[i] * 1000.0,
     })
 }
 

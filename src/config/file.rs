@@ -50,6 +50,21 @@ fn line_of(text: &str, offset: usize) -> usize {
         + 1
 }
 
+/// The `[regions]` table: a known provider each, with a region of its own.
+fn regions_of(
+    table: BTreeMap<Spanned<String>, Spanned<String>>,
+    at: &dyn Fn(Range<usize>, &str) -> Error,
+    source: &dyn Fn(&Range<usize>) -> Source,
+) -> Result<BTreeMap<Provider, Setting<String>>, Error> {
+    let mut regions = BTreeMap::new();
+    for (k, v) in table {
+        let p = parse_provider(k.get_ref()).map_err(|e| at(k.span(), &e))?;
+        check_region(p, v.get_ref()).map_err(|e| at(v.span(), &e))?;
+        regions.insert(p, Setting::new(v.get_ref().clone(), source(&v.span())));
+    }
+    Ok(regions)
+}
+
 /// Reads a configuration file. Every problem is one error `file:line: message`; relative
 /// folders are taken relative to the file's folder.
 pub fn read_file(path: &Path) -> Result<Layer, Error> {
@@ -137,12 +152,7 @@ pub fn parse_file(path: &Path, text: &str) -> Result<Layer, Error> {
                 .map_err(|e| at(span, &format!("module-depth {e}")))
         })
         .transpose()?;
-    let mut regions = BTreeMap::new();
-    for (k, v) in keys.regions.unwrap_or_default() {
-        let p = parse_provider(k.get_ref()).map_err(|e| at(k.span(), &e))?;
-        check_region(p, v.get_ref()).map_err(|e| at(v.span(), &e))?;
-        regions.insert(p, Setting::new(v.get_ref().clone(), source(&v.span())));
-    }
+    let regions = regions_of(keys.regions.unwrap_or_default(), &at, &source)?;
     let labelled = |key: &'static str| move |e: &str| format!("{key}: {e}");
     let period = text_value(
         keys.period,
