@@ -616,3 +616,83 @@ fn skip_notices_of_the_npm_data_test_were_captured() {
         }
     }
 }
+
+#[test]
+fn format_and_color_had_no_file_key_nor_variable() {
+    let d = scratch("format-color");
+    std::fs::write(
+        d.join(".carbon-show.toml"),
+        "format = \"json\"\ncolor = \"always\"\n",
+    )
+    .unwrap();
+    let plan = root().join("testdata/carbon/create.json");
+    let plan = plan.to_str().unwrap();
+    let run = |args: &[&str], env: &[(&str, &str)]| {
+        let mut c = bin();
+        c.current_dir(&d).args(args).stdin(Stdio::null());
+        for (k, _) in carbon_show::config::ENV_VARS {
+            c.env_remove(k);
+        }
+        c.env_remove("NO_COLOR").env_remove("CLICOLOR_FORCE");
+        c.envs(env.iter().copied());
+        let o = c.output().expect("run carbon-show");
+        assert_eq!(o.status.code(), Some(0), "{args:?} {env:?}: {}", stderr(&o));
+        stdout(&o)
+    };
+    // the file's format: JSON
+    let json: serde_json::Value = serde_json::from_str(&run(&[plan], &[])).expect("JSON output");
+    assert!(json.get("resources").is_some(), "{json}");
+    // the variable over the file, the flag over the variable
+    let md = run(&[plan], &[("CARBON_SHOW_FORMAT", "markdown")]);
+    assert!(md.starts_with("<!-- carbon-show"), "{md}");
+    let human = run(
+        &[plan, "--format", "human"],
+        &[("CARBON_SHOW_FORMAT", "markdown")],
+    );
+    assert!(human.contains("# ≈"), "{human}");
+    // the file's colour, then the variable's, then the flag's
+    assert!(
+        human.contains('\x1b'),
+        "the file's color = \"always\": {human}"
+    );
+    let plain = run(
+        &[plan, "--format", "human"],
+        &[("CARBON_SHOW_COLOR", "never")],
+    );
+    assert!(!plain.contains('\x1b'), "{plain}");
+    let flag = run(
+        &[plan, "--format", "human", "--color", "always"],
+        &[("CARBON_SHOW_COLOR", "never")],
+    );
+    assert!(flag.contains('\x1b'), "{flag}");
+    // `carbon-show config` shows both with their source
+    let config = run(&["config"], &[("CARBON_SHOW_COLOR", "never")]);
+    let line = |key: &str| {
+        config
+            .lines()
+            .find(|l| l.starts_with(&format!("{key} = ")))
+            .unwrap_or_else(|| panic!("no {key} line in:\n{config}"))
+            .to_string()
+    };
+    assert!(line("format").contains("\"json\""), "{config}");
+    assert!(line("format").ends_with(".carbon-show.toml:1"), "{config}");
+    assert!(line("color").contains("\"never\""), "{config}");
+    assert!(line("color").ends_with("env CARBON_SHOW_COLOR"), "{config}");
+    // a flag that needs another format says where the format came from
+    let mut c = bin();
+    c.current_dir(&d).args([plan, "--max-chars", "5000"]);
+    for (k, _) in carbon_show::config::ENV_VARS {
+        c.env_remove(k);
+    }
+    let o = c.output().unwrap();
+    assert_one_line_error(&o, 2, "needs --format markdown, not json (format from ");
+    // a bad value names its place
+    std::fs::write(d.join(".carbon-show.toml"), "format = \"yaml\"\n").unwrap();
+    let mut c = bin();
+    c.current_dir(&d).arg("config");
+    for (k, _) in carbon_show::config::ENV_VARS {
+        c.env_remove(k);
+    }
+    let o = c.output().unwrap();
+    assert_one_line_error(&o, 10, ".carbon-show.toml:1: format: \"yaml\"");
+}
