@@ -696,3 +696,69 @@ fn format_and_color_had_no_file_key_nor_variable() {
     let o = c.output().unwrap();
     assert_one_line_error(&o, 10, ".carbon-show.toml:1: format: \"yaml\"");
 }
+
+#[test]
+fn significant_figures_varied_581_1200_beside_2_32_and_100_0_beside_700_percent() {
+    use carbon_show::estimate::sig3;
+    use carbon_show::render::carbon::{band, percent};
+    // three significant figures for amounts, whatever the rounding crosses
+    for (v, want) in [
+        (1204.0, "1200"),
+        (99.97, "100"),
+        (9.996, "10.0"),
+        (0.99996, "1.00"),
+        (1.8, "1.80"),
+        (581.4, "581"),
+        (-0.1404, "-0.140"),
+        (0.0123, "0.0123"),
+    ] {
+        assert_eq!(sig3(v), want, "sig3({v})");
+    }
+    // a band's ends likewise, in the unit of its larger end when that is the next unit
+    assert_eq!(
+        band(727.0, 457.0, 1198.0).as_deref(),
+        Some("[0.457–1.20 kg]")
+    );
+    assert_eq!(band(2530.0, 1800.0, 3060.0).as_deref(), Some("[1.80–3.06]"));
+    assert_eq!(
+        band(-500.0, -1200.0, 10.0).as_deref(),
+        Some("[-1.20 to 0.0100 kg]")
+    );
+    // percentages: whole from 10 % up, three significant figures under it
+    for (p, want) in [
+        (99.97, "+100 %"),
+        (700.4, "+700 %"),
+        (12.5, "+13 %"),
+        (9.996, "+10 %"),
+        (4.567, "+4.57 %"),
+        (-0.1234, "-0.123 %"),
+    ] {
+        assert_eq!(percent(p), want, "percent({p})");
+    }
+    // the demo's lines follow the rule: no band end or range with a trimmed zero or four figures
+    let o = run(&["--color", "never", "testdata/demo/plan.json"], b"");
+    let out = stdout(&o);
+    let mut bands = 0;
+    for line in out.lines() {
+        // a `# ≈` line's band, the summary's range
+        let figures = match (line.split_once(" ["), line.split_once("range: ")) {
+            (Some((_, rest)), _) if line.contains("# ≈") => rest.split(']').next().unwrap(),
+            (_, Some((_, rest))) => rest.split(" per ").next().unwrap(),
+            _ => continue,
+        };
+        bands += 1;
+        for token in figures.split(['–', ' ']) {
+            if token.parse::<f64>().is_err() {
+                continue;
+            }
+            let digits: String = token.chars().filter(char::is_ascii_digit).collect();
+            let significant = digits.trim_start_matches('0').len();
+            if token.contains('.') {
+                assert_eq!(significant, 3, "{token:?} in {line:?}");
+            } else {
+                assert!(significant <= 3, "{token:?} in {line:?}");
+            }
+        }
+    }
+    assert!(bands > 10, "{out}");
+}

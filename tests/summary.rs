@@ -234,7 +234,7 @@ fn demo_carbon_lines_fit_100_columns() {
     // an assumption gets a line of its own
     assert!(
         human.contains(
-            "  # ≈ +727 gCO2eq/month [457–1200] · +0.996 g/h · 1 vCPU · 3.75 GiB · 50 GB SSD · europe-west1\n\
+            "  # ≈ +727 gCO2eq/month [0.457–1.20 kg] · +0.996 g/h · 1 vCPU · 3.75 GiB · 50 GB SSD · europe-west1\n\
              \x20 # ≈ assumed machine_type = n1-standard-1 (known after apply)\n"
         ),
         "{human}"

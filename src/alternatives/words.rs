@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use super::{Alternative, AlternativeKind, WhatIf, worth_showing};
 use crate::estimate::{Mass, Period};
 use crate::render::Theme;
-use crate::render::carbon::{COLUMNS, signed};
+use crate::render::carbon::{COLUMNS, percent, signed};
 use crate::report::{Report, ResourceReport};
 
 /// Columns a resource header's comment takes before the text (`  # `).
@@ -35,7 +35,7 @@ fn phrase(a: &Alternative, period: Period, detail: bool, share: bool) -> String 
         AlternativeKind::Arm => " (ARM, same vCPU and memory)".to_string(),
     };
     let saving = signed(-a.saving_gco2eq_per_hour * period.hours());
-    let pct = format!(" (-{:.0} %)", a.saving_share * 100.0);
+    let pct = format!(" ({})", percent(-a.saving_share * 100.0));
     format!(
         "{name}{}: {saving}/{}{}",
         if detail { why.as_str() } else { "" },

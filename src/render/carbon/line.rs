@@ -514,7 +514,7 @@ mod tests {
         let d = resource(&["delete"], Some(s), None);
         assert_eq!(
             annotation(&d, Period::Hour),
-            ["≈ -10.0 gCO2eq/h [-15.5 to -6] · 2 vCPU · 8 GiB · 100 GB SSD · us-east-1"]
+            ["≈ -10.0 gCO2eq/h [-15.5 to -6.00] · 2 vCPU · 8 GiB · 100 GB SSD · us-east-1"]
         );
     }
 
