@@ -762,3 +762,18 @@ fn significant_figures_varied_581_1200_beside_2_32_and_100_0_beside_700_percent(
     }
     assert!(bands > 10, "{out}");
 }
+
+#[test]
+fn the_greener_line_dropped_percentages_on_some_lines() {
+    let o = run(&["--color", "never", "testdata/demo/plan.json"], b"");
+    let out = stdout(&o);
+    let arrows: Vec<&str> = out.lines().filter(|l| l.contains("# ↳ greener:")).collect();
+    assert!(arrows.len() > 5, "{out}");
+    for line in arrows {
+        // each alternative with its share of the resource's figure
+        let phrases = line.split(" · ").count();
+        let shares = line.matches(" %)").count();
+        assert_eq!(phrases, shares, "{line}");
+        assert!(line.chars().count() <= 100, "{line}");
+    }
+}
