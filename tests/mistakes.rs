@@ -777,3 +777,30 @@ fn the_greener_line_dropped_percentages_on_some_lines() {
         assert!(line.chars().count() <= 100, "{line}");
     }
 }
+
+#[test]
+fn a_replacement_moving_regions_left_memory_and_disk_out_of_its_line() {
+    // a c2-standard-8 (8 vCPU, 32 GiB) with a 100 GB SSD boot disk, from us-central1 to
+    // europe-west4
+    let o = run(&["--color", "never", "testdata/carbon/moved.json"], b"");
+    let out = stdout(&o);
+    let lines: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.contains("must be replaced"))
+        .skip(1)
+        .take_while(|l| l.contains("# ≈"))
+        .collect();
+    let text = lines.join("\n");
+    for part in [
+        "8 vCPU",
+        "32 GiB",
+        "100 GB SSD",
+        "us-central1 → europe-west4",
+    ] {
+        assert!(text.contains(part), "{part:?} not in {text:?}");
+    }
+    assert!(text.contains("-6.32 g/h"), "{text}");
+    for l in lines {
+        assert!(l.chars().count() <= 100, "{l}");
+    }
+}

@@ -113,7 +113,7 @@ fn summary_unchanged_replacement_says_unchanged() {
     assert!(
         human.contains(
             "  # google_compute_instance.batch must be replaced\n\
-             \x20 # ≈ unchanged at 1.24 kgCO2eq/month [0.835–1.66] · 1.69 g/h · 2 vCPU · 8 GiB · europe-west1\n"
+             \x20 # ≈ unchanged at 1.24 kgCO2eq/month [0.835–1.66] · 2 vCPU · 8 GiB · 20 GB SSD · europe-west1\n"
         ),
         "{human}"
     );
