@@ -263,9 +263,10 @@ struct Args {
     /// directory, cached by `.terraform.lock.hcl` (a file named auto: `./auto`).
     #[arg(long, value_name = "FILE|auto")]
     schemas: Option<PathBuf>,
-    /// When to use colour.
-    #[arg(long, value_enum, default_value = "auto")]
-    color: ColorArg,
+    /// When to use colour [default: auto; a configuration file or CARBON_SHOW_COLOR can set
+    /// it].
+    #[arg(long, value_enum)]
+    color: Option<ColorArg>,
     /// Product wording and rendering rules [default: auto, decided from the plan's provider
     /// addresses; a configuration file or CARBON_SHOW_FLAVOR can fix it].
     #[arg(long, value_enum)]
@@ -277,9 +278,9 @@ struct Args {
     /// The planning mode the plan was made in (it is not in the JSON).
     #[arg(long, value_enum, default_value = "normal")]
     mode: ModeArg,
-    /// Output format.
-    #[arg(long, value_enum, default_value = "human")]
-    format: FormatArg,
+    /// Output format [default: human; a configuration file or CARBON_SHOW_FORMAT can set it].
+    #[arg(long, value_enum)]
+    format: Option<FormatArg>,
     /// The plan exactly as OpenTofu prints it: no carbon annotations or summary (human format
     /// only; the carbon flags conflict with it).
     #[arg(long, conflicts_with_all = ["mappings", "data", "utilization", "period", "fail_over", "comment_tag", "max_chars", "module_depth", "alternatives", "what_if", "usage"])]
@@ -473,12 +474,6 @@ fn parse_max_chars(s: &str) -> Result<usize, String> {
 /// Conflicts clap's declarations cannot say (they depend on a flag's value).
 fn validate(a: Args) -> Result<Args, clap::Error> {
     use clap::CommandFactory;
-    let format = match a.format {
-        FormatArg::Human => "human",
-        FormatArg::Json => "json",
-        FormatArg::Markdown => "markdown",
-        FormatArg::ImpactFramework => "impact-framework",
-    };
     let conflict =
         |msg: String| Args::command().error(clap::error::ErrorKind::ArgumentConflict, msg);
     // `carbon-show --config X config`: clap takes a subcommand's name after a flag for the
@@ -505,34 +500,53 @@ fn validate(a: Args) -> Result<Args, clap::Error> {
                 .to_string(),
         ));
     }
-    if a.no_carbon && format != "human" {
-        return Err(conflict(format!(
-            "--no-carbon cannot be used with --format {format}: that output is the carbon \
-             report; drop one of the two"
-        )));
-    }
-    if a.max_chars.is_some() && format != "markdown" {
-        return Err(conflict(format!(
-            "--max-chars limits the Markdown comment: it needs --format markdown, not {format}"
-        )));
+    if let Some(f) = a.format {
+        format_conflicts(&a, format_of(f)).map_err(conflict)?;
     }
     if let Err(e) = crate::alternatives::Scenario::new(&a.what_if) {
         return Err(conflict(format!("--what-if: {e}")));
     }
-    if !a.what_if.is_empty() && format == "impact-framework" {
-        return Err(conflict(
-            "--what-if shows a scenario beside the actual figures: the Impact Framework \
-             manifest has no place for it; use --format human, json or markdown"
-                .to_string(),
+    Ok(a)
+}
+
+fn format_of(f: FormatArg) -> Format {
+    match f {
+        FormatArg::Human => Format::Human,
+        FormatArg::Json => Format::Json,
+        FormatArg::Markdown => Format::Markdown,
+        FormatArg::ImpactFramework => Format::ImpactFramework,
+    }
+}
+
+/// The flags that need another format than `format` (given by `--format`, a variable or the
+/// configuration file): the reason, when one does.
+fn format_conflicts(a: &Args, format: Format) -> Result<(), String> {
+    let format = config::format_name(format);
+    if a.no_carbon && format != "human" {
+        return Err(format!(
+            "--no-carbon cannot be used with --format {format}: that output is the carbon \
+             report; drop one of the two"
         ));
     }
+    if a.max_chars.is_some() && format != "markdown" {
+        return Err(format!(
+            "--max-chars limits the Markdown comment: it needs --format markdown, not {format}"
+        ));
+    }
+    if !a.what_if.is_empty() && format == "impact-framework" {
+        return Err(
+            "--what-if shows a scenario beside the actual figures: the Impact Framework \
+                    manifest has no place for it; use --format human, json or markdown"
+                .to_string(),
+        );
+    }
     if a.comment_tag.is_some() && format != "markdown" {
-        return Err(conflict(format!(
+        return Err(format!(
             "--comment-tag names the Markdown comment's marker: it needs --format markdown, \
              not {format}"
-        )));
+        ));
     }
-    Ok(a)
+    Ok(())
 }
 
 /// The settings the flags give (`None` where a flag is absent).
@@ -594,6 +608,18 @@ fn flag_layer(a: &Args) -> Layer {
         terraform_version: a.terraform_version.map(|value| Setting {
             value,
             source: flag("--terraform-version"),
+        }),
+        format: a.format.map(|f| Setting {
+            value: format_of(f),
+            source: flag("--format"),
+        }),
+        color: a.color.map(|c| Setting {
+            value: match c {
+                ColorArg::Auto => ColorMode::Auto,
+                ColorArg::Always => ColorMode::Always,
+                ColorArg::Never => ColorMode::Never,
+            },
+            source: flag("--color"),
         }),
         ..Layer::default()
     }
@@ -727,12 +753,12 @@ fn command(
         None => {}
     }
     let settings = config::resolve(flag_layer(&a), a.config.as_deref(), get, cwd)?;
-    let format = match a.format {
-        FormatArg::Human => Format::Human,
-        FormatArg::Json => Format::Json,
-        FormatArg::Markdown => Format::Markdown,
-        FormatArg::ImpactFramework => Format::ImpactFramework,
-    };
+    let format = settings.format.value;
+    if !matches!(settings.format.source, Source::Flag(_)) {
+        // `validate` checked a `--format`; a variable's or the file's is checked here
+        format_conflicts(&a, format)
+            .map_err(|e| Error::Usage(format!("{e} (format from {})", settings.format.source)))?;
+    }
     let mut carbon = carbon_options(&settings, a.mapping_budget, cwd);
     if !a.no_carbon {
         carbon.usage = crate::usage::load(settings.usage.value.as_deref(), cwd)?;
@@ -755,6 +781,7 @@ fn command(
         _ => Target::Stdout,
     };
     let mut opts = Options::from(a);
+    opts.color = settings.color.value;
     if output != Target::Stdout && opts.color == ColorMode::Auto {
         // `auto` looks at the terminal; a file (or nothing) is not one
         opts.color = ColorMode::Never;
@@ -797,11 +824,8 @@ impl From<Args> for Options {
                 _ => SchemaSource::File(p),
             }),
             flavor_auto: false,
-            color: match a.color {
-                ColorArg::Auto => ColorMode::Auto,
-                ColorArg::Always => ColorMode::Always,
-                ColorArg::Never => ColorMode::Never,
-            },
+            // the flag's, a variable's or the file's: set from the settings (`command`)
+            color: ColorMode::Auto,
             human: HumanOptions {
                 mode: match a.mode {
                     ModeArg::Normal => PlanMode::Normal,

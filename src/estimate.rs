@@ -257,7 +257,9 @@ impl fmt::Display for Mass {
     }
 }
 
-/// Formats with three significant figures, without a trailing `.0` run for whole values ≥ 100.
+/// Formats with three significant figures (docs/ARCHITECTURE.md §4, "Figures"): `0.0123`,
+/// `1.80`, `12.9`, `581`, `1200` (1204); the count is taken after rounding, so 99.97 is `100`,
+/// not `100.0`.
 pub fn sig3(v: f64) -> String {
     if v == 0.0 || !v.is_finite() {
         return if v.is_finite() {
@@ -266,18 +268,19 @@ pub fn sig3(v: f64) -> String {
             v.to_string()
         };
     }
-    let a = v.abs();
-    let decimals = if a >= 100.0 {
-        0
-    } else if a >= 10.0 {
-        1
-    } else if a >= 1.0 {
-        2
+    // the power of ten of the first significant figure, once rounded to three
+    let mut exp = v.abs().log10().floor() as i32;
+    let step = 10f64.powi(exp - 2);
+    if ((v.abs() / step).round() * step) >= 10f64.powi(exp + 1) {
+        exp += 1;
+    }
+    let s = if exp >= 2 {
+        let step = 10f64.powi(exp - 2);
+        format!("{:.0}", (v / step).round() * step)
     } else {
-        // keep three significant figures for small values: 0.0123
-        (2 - a.log10().floor() as i32).clamp(2, 9) as usize
+        let decimals = (2 - exp).min(9) as usize;
+        format!("{v:.decimals$}")
     };
-    let s = format!("{v:.decimals$}");
     if s.starts_with("-0")
         && s.trim_start_matches('-')
             .chars()

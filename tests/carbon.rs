@@ -401,7 +401,7 @@ fn carbon_deletes_give_a_negative_delta() {
     let human = show("testdata/carbon/changes.json", "human", &[]);
     assert!(
         human.contains(
-            "  # aws_instance.old will be destroyed\n  # ≈ -10.3 kgCO2eq/month [-14.1 to -5.8] · -14.1 g/h"
+            "  # aws_instance.old will be destroyed\n  # ≈ -10.3 kgCO2eq/month [-14.1 to -5.80] · -14.1 g/h"
         ),
         "{human}"
     );
@@ -537,7 +537,7 @@ fn carbon_period_changes_the_headline() {
     assert!(hour.contains("Carbon ≈ +"), "{hour}");
     assert!(hour.contains("gCO2eq/h: "), "{hour}");
     assert!(year.contains("per year"), "{year}");
-    assert!(year.contains("kgCO2eq/year [25.9–50] · "), "{year}");
+    assert!(year.contains("kgCO2eq/year [25.9–50.0] · "), "{year}");
     assert!(month.contains("per month"), "{month}");
     assert_ne!(hour, year);
 }

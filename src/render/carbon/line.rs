@@ -73,7 +73,9 @@ pub fn annotation(r: &ResourceReport, period: Period) -> Vec<String> {
             } else {
                 format!("{}/h", short(g))
             },
-            drop: 3,
+            // first to go: the headline already says it over the period, while the hardware
+            // and regions say why the figure is what it is
+            drop: PER_HOUR,
         })
     };
     let footprint = r.actions.iter().all(|a| &**a == "no-op");
@@ -122,7 +124,7 @@ pub fn annotation(r: &ResourceReport, period: Period) -> Vec<String> {
         }
         (None, None) => return Vec::new(),
     }
-    let mut lines = vec![fit(parts)];
+    let mut lines = fit(parts);
     let mut notes: Vec<String> = Vec::new();
     if let Some((reason, _)) = kept_before {
         notes.push(format!("after not estimated: {reason}"));
@@ -141,13 +143,41 @@ pub fn annotation(r: &ResourceReport, period: Period) -> Vec<String> {
     lines
 }
 
+/// How readily the per-hour figure is left out: before any hardware (at most 5).
+const PER_HOUR: u8 = 6;
+
+/// The width of the parts joined with ` · `, after the resource's `  # `.
+fn width(parts: &[Part]) -> usize {
+    INDENT
+        + parts.iter().map(|p| p.text.chars().count()).sum::<usize>()
+        + 3 * parts.len().saturating_sub(1)
+}
+
+/// The figures line: the parts (the headline first) joined with ` · `. When they do not fit,
+/// the per-hour figure goes; when they still do not, the hardware and region go on a `≈` line
+/// of their own, which leaves out its most droppable parts only if it is itself too wide.
+fn fit(parts: Vec<Part>) -> Vec<String> {
+    if width(&parts) <= COLUMNS {
+        return vec![shorten(parts)];
+    }
+    let (head, rest): (Vec<_>, Vec<_>) = (parts.into_iter().enumerate())
+        .map(|(i, p)| (i == 0 || p.drop == PER_HOUR, p))
+        .partition::<Vec<_>, _>(|(h, _)| *h);
+    let (head, mut rest): (Vec<Part>, Vec<Part>) = (
+        head.into_iter().map(|(_, p)| p).collect(),
+        rest.into_iter().map(|(_, p)| p).collect(),
+    );
+    if rest.is_empty() || width(&head[..1]) + width(&rest) - INDENT + 3 <= COLUMNS {
+        let mut one: Vec<Part> = head.into_iter().take(1).collect();
+        one.extend(rest);
+        return vec![shorten(one)];
+    }
+    rest[0].text = format!("≈ {}", rest[0].text);
+    vec![shorten(head), shorten(rest)]
+}
+
 /// Joins the parts with ` · `, leaving out the most droppable ones until the line fits.
-fn fit(mut parts: Vec<Part>) -> String {
-    let width = |parts: &[Part]| -> usize {
-        INDENT
-            + parts.iter().map(|p| p.text.chars().count()).sum::<usize>()
-            + 3 * parts.len().saturating_sub(1)
-    };
+fn shorten(mut parts: Vec<Part>) -> String {
     while width(&parts) > COLUMNS {
         let Some((i, _)) = parts
             .iter()
@@ -452,7 +482,7 @@ mod tests {
     }
 
     #[test]
-    fn long_lines_drop_detail_first_and_notes_get_their_own_line() {
+    fn long_lines_put_the_hardware_on_a_line_of_its_own_and_notes_on_another() {
         let mut s = side(96.0, 768.0, 1234.5, 12.0);
         s.gpus = 8;
         s.hdd_gb = 16000.0;
@@ -464,20 +494,22 @@ mod tests {
         for l in &lines {
             assert!(INDENT + l.chars().count() <= COLUMNS, "{l}");
         }
+        // too wide for one line: the hardware and region get a line of their own, which
+        // leaves out storage first since it is too wide itself
+        assert_eq!(lines[0], "≈ +894 kgCO2eq/month · +1.22 kg/h");
         assert!(
-            lines[0].starts_with("≈ +894 kgCO2eq/month · "),
+            lines[1].starts_with("≈ 1× → 12× 4 → 96 vCPU"),
             "{}",
-            lines[0]
+            lines[1]
         );
-        assert!(lines[0].contains("1× → 12× 4 → 96 vCPU"), "{}", lines[0]);
-        assert!(lines[0].contains("0 → 8 GPU"), "{}", lines[0]);
+        assert!(lines[1].contains("0 → 8 GPU"), "{}", lines[1]);
         assert!(
-            !lines[0].contains("GB SSD"),
+            !lines[1].contains("GB SSD"),
             "storage goes first: {}",
-            lines[0]
+            lines[1]
         );
         assert_eq!(
-            lines[1],
+            lines[2],
             "≈ ⚠ grid intensity of 2019 · assumed instance_type = m5.large (known after apply)"
         );
     }
@@ -514,7 +546,7 @@ mod tests {
         let d = resource(&["delete"], Some(s), None);
         assert_eq!(
             annotation(&d, Period::Hour),
-            ["≈ -10.0 gCO2eq/h [-15.5 to -6] · 2 vCPU · 8 GiB · 100 GB SSD · us-east-1"]
+            ["≈ -10.0 gCO2eq/h [-15.5 to -6.00] · 2 vCPU · 8 GiB · 100 GB SSD · us-east-1"]
         );
     }
 

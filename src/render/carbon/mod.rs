@@ -95,29 +95,26 @@ pub(crate) fn unit_scale(g: f64) -> f64 {
     }
 }
 
-/// Three significant figures without trailing zeros: `8.1`, `12.9`, `120`.
-pub(crate) fn compact(v: f64) -> String {
-    let s = sig3(v);
-    if s.contains('.') {
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        s
-    }
-}
-
-/// The band of a figure, in the unit [`Mass`] shows `central` in: `[8.1–12.9]` (`[-12.9 to
-/// -8.1]` when an end is negative); `None` when low, central and high are one value.
-pub(crate) fn band(central: f64, low: f64, high: f64) -> Option<String> {
+/// The band of a figure, its ends to three significant figures: in the unit [`Mass`] shows
+/// `central` in (`[8.10–12.9]`, `[-12.9 to -8.10]` when an end is negative), or, when its
+/// larger end reaches the next unit, in that end's unit, named (`[0.457–1.20 kg]`); `None`
+/// when low, central and high are one value.
+pub fn band(central: f64, low: f64, high: f64) -> Option<String> {
     if low == central && high == central {
         return None;
     }
     let k = unit_scale(central);
+    let larger = if low.abs() > high.abs() { low } else { high };
+    let (k, unit) = match unit_scale(larger) {
+        end if end > k => (end, if end >= 1e6 { " t" } else { " kg" }),
+        _ => (k, ""),
+    };
     let sep = if low < 0.0 || high < 0.0 {
         " to "
     } else {
         "–"
     };
-    Some(format!("[{}{sep}{}]", compact(low / k), compact(high / k)))
+    Some(format!("[{}{sep}{}{unit}]", sig3(low / k), sig3(high / k)))
 }
 
 /// A number without a trailing `.0` (`4`, `0.5`, `3.75`).
@@ -133,7 +130,23 @@ pub fn trim_num(v: f64) -> String {
 /// The relative change `after / before − 1` as `+12.5 %`, or `None` when there was nothing
 /// before to compare with.
 pub(crate) fn relative(before: f64, delta: f64) -> Option<String> {
-    (before > 0.0).then(|| format!("{}{} %", sign(delta), sig3(delta / before * 100.0)))
+    (before > 0.0).then(|| percent(delta / before * 100.0))
+}
+
+/// A signed percentage: whole from 10 % up (`+13 %`, `+700 %`), three significant figures
+/// under it (`+4.57 %`).
+pub fn percent(p: f64) -> String {
+    let s = sig3(p);
+    let s = if s
+        .trim_start_matches('-')
+        .parse::<f64>()
+        .is_ok_and(|a| a >= 10.0)
+    {
+        format!("{:.0}", p.round())
+    } else {
+        s
+    };
+    format!("{}{s} %", sign(p))
 }
 
 /// Splits `aws_instance.web[3]` into (`aws_instance.web`, `3`): the last index of an address,

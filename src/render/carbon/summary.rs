@@ -656,8 +656,8 @@ fn range_line(s: &Summary) -> Option<String> {
         } else {
             " after"
         },
-        super::compact(low / k),
-        super::compact(high / k),
+        super::sig3(low / k),
+        super::sig3(high / k),
         s.period_name(),
         trim_num(crate::estimate::LOW_UTILIZATION * 100.0),
         trim_num(crate::estimate::HIGH_UTILIZATION * 100.0),
