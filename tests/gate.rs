@@ -3,9 +3,8 @@
 //! `CARBON_SHOW_PIN_GATE`), and a budget's period never silently differs from the figures'.
 
 use std::path::{Path, PathBuf};
-use std::process::{Output, Stdio};
 
-use crate::common::{assert_one_line_error, bin, stderr, stdout};
+use crate::common::{assert_one_line_error, run_in, stderr, stdout};
 
 /// 3.34 kgCO2eq/month at the defaults; 734 gCO2eq/month at 0 % in eu-north-1.
 fn plan() -> String {
@@ -20,18 +19,6 @@ fn repo(name: &str, toml: &str) -> PathBuf {
     std::fs::create_dir_all(&d).unwrap();
     std::fs::write(d.join(".carbon-show.toml"), toml).unwrap();
     d
-}
-
-fn run_in(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut c = bin();
-    c.current_dir(cwd).args(args).stdin(Stdio::null());
-    for (k, _) in carbon_show::config::ENV_VARS {
-        c.env_remove(k);
-    }
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    c.output().expect("run carbon-show")
 }
 
 const LOOSENING: &str = "utilization = 0\n[regions]\naws = \"eu-north-1\"\n";
