@@ -551,76 +551,42 @@ fn format_conflicts(a: &Args, format: Format) -> Result<(), String> {
 
 /// The settings the flags give (`None` where a flag is absent).
 fn flag_layer(a: &Args) -> Layer {
-    let flag = |name| Source::Flag(name);
+    // a setting made by the flag `name`
+    fn by<T>(name: &'static str) -> impl FnOnce(T) -> Setting<T> {
+        move |value| Setting {
+            value,
+            source: Source::Flag(name),
+        }
+    }
+    let folders = |v: &Vec<PathBuf>| (!v.is_empty()).then(|| v.clone());
     Layer {
-        mappings: (!a.mappings.is_empty()).then(|| Setting {
-            value: a.mappings.clone(),
-            source: flag("--mappings"),
-        }),
-        data: (!a.data.is_empty()).then(|| Setting {
-            value: a.data.clone(),
-            source: flag("--data"),
-        }),
-        utilization: a.utilization.map(|value| Setting {
-            value,
-            source: flag("--utilization"),
-        }),
-        period: a.period.map(|p| Setting {
-            value: period_of(p),
-            source: flag("--period"),
-        }),
-        fail_over: a.fail_over.map(|value| Setting {
-            value,
-            source: flag("--fail-over"),
-        }),
-        max_chars: a.max_chars.map(|value| Setting {
-            value,
-            source: flag("--max-chars"),
-        }),
-        module_depth: a.module_depth.map(|value| Setting {
-            value,
-            source: flag("--module-depth"),
-        }),
-        alternatives: a.alternatives.map(|value| Setting {
-            value,
-            source: flag("--alternatives"),
-        }),
-        usage: a.usage.clone().map(|value| Setting {
-            value,
-            source: flag("--usage"),
-        }),
-        pin_gate: a.pin_gate.then(|| Setting {
-            value: true,
-            source: flag("--pin-gate"),
-        }),
+        mappings: folders(&a.mappings).map(by("--mappings")),
+        data: folders(&a.data).map(by("--data")),
+        utilization: a.utilization.map(by("--utilization")),
+        period: a.period.map(period_of).map(by("--period")),
+        fail_over: a.fail_over.map(by("--fail-over")),
+        max_chars: a.max_chars.map(by("--max-chars")),
+        module_depth: a.module_depth.map(by("--module-depth")),
+        alternatives: a.alternatives.map(by("--alternatives")),
+        usage: a.usage.clone().map(by("--usage")),
+        pin_gate: a.pin_gate.then_some(true).map(by("--pin-gate")),
         // `--flavor auto` is the default: it sets nothing, so a file or the environment can
-        flavor: a
-            .flavor
+        flavor: (a.flavor)
             .and_then(|f| match f {
                 FlavorArg::Auto => None,
                 FlavorArg::Opentofu => Some(Flavor::OpenTofu),
                 FlavorArg::Terraform => Some(Flavor::Terraform),
             })
-            .map(|value| Setting {
-                value,
-                source: flag("--flavor"),
-            }),
-        terraform_version: a.terraform_version.map(|value| Setting {
-            value,
-            source: flag("--terraform-version"),
-        }),
-        format: a.format.map(|f| Setting {
-            value: format_of(f),
-            source: flag("--format"),
-        }),
-        color: a.color.map(|c| Setting {
-            value: match c {
+            .map(by("--flavor")),
+        terraform_version: a.terraform_version.map(by("--terraform-version")),
+        format: a.format.map(format_of).map(by("--format")),
+        color: (a.color)
+            .map(|c| match c {
                 ColorArg::Auto => ColorMode::Auto,
                 ColorArg::Always => ColorMode::Always,
                 ColorArg::Never => ColorMode::Never,
-            },
-            source: flag("--color"),
-        }),
+            })
+            .map(by("--color")),
         ..Layer::default()
     }
 }
