@@ -14,6 +14,7 @@ use crate::plan::{Plan, ResourceChange};
 use crate::render::carbon::{self as wording, CarbonAnnotator, DocumentKind, PlanText, Summary};
 use crate::render::impact::{ImpactOptions, ImpactRange, ImpactResource};
 use crate::render::{self, Annotator, NoAnnotations, Theme};
+use crate::report::Gate;
 use crate::schema::Schemas;
 
 fn read_input(input: &Input) -> Result<Vec<u8>, Error> {
@@ -312,7 +313,7 @@ fn finish(
         && let Some(budget) = c.fail_over
     {
         let added = a.report.totals.delta_per_hour.total_gco2eq;
-        if added > budget.grams_per_hour() {
+        if Gate::new(budget, added).exceeded {
             let p = budget.period;
             return Err(Error::OverBudget(format!(
                 "the plan adds {}/{} (more than the --fail-over limit of {}/{})",
@@ -449,6 +450,9 @@ fn assess(
     if let Some(h) = &hide {
         h.report(&mut a.report);
     }
+    // the gate's verdict is part of the report, so that every format can say it
+    a.report.fail_over =
+        (c.fail_over).map(|b| Gate::new(b, a.report.totals.delta_per_hour.total_gco2eq));
     phase("assess", t);
     // what the mappings found is done with: freed on both cores
     drop(changes);

@@ -17,7 +17,7 @@ pub use sources::{Sources, Table};
 pub type Text = std::sync::Arc<str>;
 
 /// Version of the JSON document written by `--format json` (see docs/json-format.md).
-pub const JSON_SCHEMA_VERSION: &str = "1.3";
+pub const JSON_SCHEMA_VERSION: &str = "1.4";
 
 /// What is known of one side (before or after) of a resource.
 #[derive(Debug, Clone, Serialize, JsonSchema, PartialEq)]
@@ -321,6 +321,37 @@ pub struct Report {
     /// The plan re-estimated under `--what-if`, when asked for (docs/alternatives.md).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub what_if: Option<crate::alternatives::WhatIf>,
+    /// The `--fail-over` budget and its verdict, when one is set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fail_over: Option<Gate>,
+}
+
+/// The `--fail-over` budget and whether the plan goes over it (then the run exits 3).
+#[derive(Debug, Clone, Copy, Serialize, JsonSchema, PartialEq)]
+pub struct Gate {
+    /// The limit, in gCO2eq per `period`.
+    pub limit_gco2eq: f64,
+    /// The period the limit is given in: `hour`, `month` or `year`.
+    pub period: &'static str,
+    /// The limit and the plan's added emissions, in gCO2eq per hour.
+    pub limit_per_hour_gco2eq: f64,
+    pub added_per_hour_gco2eq: f64,
+    /// The plan adds more than the limit.
+    pub exceeded: bool,
+}
+
+impl Gate {
+    /// The verdict of `budget` on a plan that adds `added` gCO2eq per hour.
+    pub fn new(budget: crate::estimate::Budget, added: f64) -> Gate {
+        let limit = budget.grams_per_hour();
+        Gate {
+            limit_gco2eq: budget.grams,
+            period: PeriodInfo::new(budget.period).name,
+            limit_per_hour_gco2eq: limit,
+            added_per_hour_gco2eq: added,
+            exceeded: added > limit,
+        }
+    }
 }
 
 /// The headline period, serialised as its name and hours.
@@ -381,6 +412,7 @@ impl Report {
             counts,
             unsupported,
             what_if: None,
+            fail_over: None,
         }
     }
 }

@@ -173,3 +173,47 @@ fn config_printed_two_tonnes_a_year_as_grams_with_a_decimal() {
         stdout(&o)
     );
 }
+
+/// Issue 25 item 3: with `--fail-over` exceeded the job went red, but neither the comment nor
+/// the JSON said so. Both now carry the verdict, and the exit code still tells.
+#[test]
+fn the_comment_and_the_json_did_not_say_the_gate_failed() {
+    let d = repo("verdict", "period = \"month\"\n");
+    for (budget, exceeded, code) in [("1kg/month", true, 3), ("1t/year", false, 0)] {
+        let md = run_in(
+            &d,
+            &["--format", "markdown", "--fail-over", budget, &plan()],
+            &[],
+        );
+        assert_eq!(md.status.code(), Some(code), "{}", stderr(&md));
+        let text = stdout(&md);
+        let line = if exceeded {
+            "**⛔ Over the `--fail-over` budget** of"
+        } else {
+            "**✅ Within the `--fail-over` budget** of"
+        };
+        assert!(text.contains(line), "{budget}: {text}");
+        // above the tables: a reviewer sees it first
+        assert!(text.find(line) < text.find("| kgCO2eq"), "{text}");
+        let json = run_in(
+            &d,
+            &["--format", "json", "--fail-over", budget, &plan()],
+            &[],
+        );
+        assert_eq!(json.status.code(), Some(code));
+        let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+        assert_eq!(v["fail_over"]["exceeded"], exceeded, "{budget}");
+        let added = v["fail_over"]["added_per_hour_gco2eq"].as_f64().unwrap();
+        let delta = v["totals"]["delta_per_hour"]["total_gco2eq"]
+            .as_f64()
+            .unwrap();
+        assert_eq!(added, delta);
+        let limit = v["fail_over"]["limit_per_hour_gco2eq"].as_f64().unwrap();
+        assert_eq!(added > limit, exceeded);
+    }
+    // no budget: no verdict, and no `fail_over` member
+    let json = run_in(&d, &["--format", "json", &plan()], &[]);
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert!(v.get("fail_over").is_none());
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -450,11 +450,42 @@ fn headline(s: &Summary, opts: &CommentOptions) -> String {
         format!("\n**Not the defaults:** {}.\n", items.join(" · "))
     };
     format!(
-        "{}\n### {}\n\n{}\n{settings}",
+        "{}\n### {}\n\n{}\n{settings}{}",
         marker(opts.tag.as_deref()),
         escape(&heading),
-        sentence
+        sentence,
+        gate_line(s)
     )
+}
+
+/// The `--fail-over` verdict under the headline, when a budget is set: a reviewer sees why the
+/// check is red (or that it is green) without opening the job's log.
+fn gate_line(s: &Summary) -> String {
+    let Some(g) = s.report.fail_over else {
+        return String::new();
+    };
+    let hours = match g.period {
+        "hour" => crate::estimate::Period::Hour,
+        "year" => crate::estimate::Period::Year,
+        _ => crate::estimate::Period::Month,
+    }
+    .hours();
+    let limit = crate::estimate::Mass(g.limit_gco2eq);
+    if g.exceeded {
+        format!(
+            "\n**⛔ Over the `--fail-over` budget** of {limit} per {p}: the plan adds {} per {p}, \
+             so this check fails.\n",
+            crate::estimate::Mass(g.added_per_hour_gco2eq * hours),
+            p = g.period
+        )
+    } else {
+        format!(
+            "\n**✅ Within the `--fail-over` budget** of {limit} per {p}: the plan's change is \
+             {} per {p}.\n",
+            super::signed(g.added_per_hour_gco2eq * hours),
+            p = g.period
+        )
+    }
 }
 
 /// `, 8.81 kgCO2eq per year` after the hourly figure, unless the headline is per year already.
