@@ -298,6 +298,24 @@ fn sources_are_recorded() {
     }
 }
 
+/// Runs a node command for the test `name`; where node cannot run, the test is skipped loudly
+/// (`hint` says what to do), and fails under CARBON_SHOW_REQUIRE_DATA_SOURCES.
+fn node(cmd: &mut Command, name: &str, hint: &str) -> Option<std::process::Output> {
+    match cmd.output() {
+        Ok(out) => Some(out),
+        Err(e) => {
+            assert!(
+                std::env::var_os("CARBON_SHOW_REQUIRE_DATA_SOURCES").is_none(),
+                "CARBON_SHOW_REQUIRE_DATA_SOURCES is set but node cannot run: {e}"
+            );
+            crate::common::loud(&format!(
+                "\n!!! SKIPPED {name}: cannot run node ({e}).{hint}\n"
+            ));
+            None
+        }
+    }
+}
+
 /// data/ must be exactly what the generator makes from the pinned sources. Runs
 /// `node scripts/data/generate.mjs --check`; skipped (loudly) only where the npm sources are not
 /// installed (`scripts/data/check.sh` installs them with `npm ci` and runs the same check).
@@ -320,18 +338,12 @@ fn generated_data_matches_pinned_sources() {
         ));
         return;
     }
-    let out = match Command::new("node").arg(&script).arg("--check").output() {
-        Ok(out) => out,
-        Err(e) => {
-            assert!(
-                !required,
-                "CARBON_SHOW_REQUIRE_DATA_SOURCES is set but node cannot run: {e}"
-            );
-            crate::common::loud(&format!(
-                "\n!!! SKIPPED generated_data_matches_pinned_sources: cannot run node ({e}). Run scripts/data/check.sh.\n"
-            ));
-            return;
-        }
+    let Some(out) = node(
+        Command::new("node").arg(&script).arg("--check"),
+        "generated_data_matches_pinned_sources",
+        " Run scripts/data/check.sh.",
+    ) else {
+        return;
     };
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -348,20 +360,13 @@ fn generated_data_matches_pinned_sources() {
 #[test]
 fn host_model_node_tests() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let required = std::env::var_os("CARBON_SHOW_REQUIRE_DATA_SOURCES").is_some();
     let test = root.join("scripts/data/host_model.test.mjs");
-    let out = match Command::new("node").arg("--test").arg(&test).output() {
-        Ok(out) => out,
-        Err(e) => {
-            assert!(
-                !required,
-                "CARBON_SHOW_REQUIRE_DATA_SOURCES is set but node cannot run: {e}"
-            );
-            crate::common::loud(&format!(
-                "\n!!! SKIPPED host_model_node_tests: cannot run node ({e}).\n"
-            ));
-            return;
-        }
+    let Some(out) = node(
+        Command::new("node").arg("--test").arg(&test),
+        "host_model_node_tests",
+        "",
+    ) else {
+        return;
     };
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(

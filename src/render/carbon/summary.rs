@@ -485,23 +485,13 @@ pub fn human_lines(s: &Summary) -> Vec<Line> {
     out
 }
 
-/// How many estimated figures rest on declared usage, and the usage file's name (as the
-/// report holds it: escaped by the caller's wording where it leaves).
+/// How many estimated figures rest on declared usage, and the usage file's name as the report
+/// holds it: already without control characters (`usage::file` escaped it when it read the
+/// file), and escaped again for its destination by the caller's wording.
 pub(crate) fn from_usage(report: &crate::report::Report) -> Option<(usize, String)> {
     let n = report.counts.from_usage;
     let file = report.resources.iter().find_map(|r| r.usage.first())?;
-    // the file name comes from the command line or the configuration: no control character
-    // of it reaches a terminal or a log
-    let name = (file.file.chars())
-        .map(|c| {
-            if c.is_control() {
-                c.escape_unicode().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect();
-    (n > 0).then_some((n, name))
+    (n > 0).then_some((n, file.file.to_string()))
 }
 
 /// `  settings: utilization 0 % (.carbon-show.toml:2) · region aws eu-west-1 (…)`, continued
