@@ -128,3 +128,53 @@ fn a_mapping_file_linked_outside_its_folder_was_read() {
     let _ = std::fs::remove_dir_all(&r);
     let _ = std::fs::remove_dir_all(&outside);
 }
+
+/// `CARBON_SHOW_TRUST_CONFIG=TRUE` or `yes` used to mean "not trusted" silently, and a typo such
+/// as `ture` too: now the variable reads like every other on/off variable, and a value that is
+/// neither is an error naming it.
+#[test]
+fn trust_config_took_true_in_capitals_for_untrusted_silently() {
+    let outside = repo("trust-values-target");
+    let r = repo("trust-values");
+    std::fs::write(
+        r.join(".carbon-show.toml"),
+        format!("data = [{:?}]\n", outside.to_str().unwrap()),
+    )
+    .unwrap();
+    let plan = demo();
+    let plan = plan.to_str().unwrap();
+    for on in ["TRUE", "yes", "On", "1"] {
+        let o = run_in(
+            &r,
+            &["--format", "json", plan],
+            &[("CARBON_SHOW_TRUST_CONFIG", on)],
+        );
+        assert_eq!(o.status.code(), Some(0), "{on}: {}", stderr(&o));
+    }
+    for off in ["0", "false", "no", ""] {
+        let o = run_in(
+            &r,
+            &["--format", "json", plan],
+            &[("CARBON_SHOW_TRUST_CONFIG", off)],
+        );
+        assert_eq!(o.status.code(), Some(10), "{off:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("outside the repository"),
+            "{}",
+            stderr(&o)
+        );
+    }
+    let o = run_in(
+        &r,
+        &["--format", "json", plan],
+        &[("CARBON_SHOW_TRUST_CONFIG", "ture")],
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(10), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("environment variable CARBON_SHOW_TRUST_CONFIG"),
+        "{err}"
+    );
+    assert!(o.stdout.is_empty());
+}

@@ -19,7 +19,7 @@ pub const ENV_VARS: &[(&str, &str)] = &[
     ("CARBON_SHOW_DATA", "data folders, separated like PATH"),
     (
         "CARBON_SHOW_TRUST_CONFIG",
-        "1: the configuration file may name folders outside its repository",
+        "on | off: the configuration file may name folders outside its repository",
     ),
     ("CARBON_SHOW_UTILIZATION", "utilisation, 0..1 or 50%"),
     ("CARBON_SHOW_PERIOD", "hour | month | year"),

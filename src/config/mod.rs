@@ -335,7 +335,7 @@ pub fn load(
     match path {
         Some(p) => {
             let layer = read_file(&p)?;
-            if !trusts_config(get) {
+            if !trusts_config(get)? {
                 file::confine(&p, &layer)?;
             }
             Ok((Some(p), layer))
@@ -345,9 +345,16 @@ pub fn load(
 }
 
 /// Whether the workflow says the configuration file is trusted (`CARBON_SHOW_TRUST_CONFIG=1`):
-/// its folders may then lie outside its repository.
-fn trusts_config(get: &dyn Fn(&str) -> Option<OsString>) -> bool {
-    get("CARBON_SHOW_TRUST_CONFIG").is_some_and(|v| matches!(v.to_str(), Some("1" | "true")))
+/// its folders may then lie outside its repository. The value is read as every on/off variable
+/// is (`on`/`1`/`true`/`yes`, `off`/`0`/`false`/`no`, any case; empty is unset); anything else
+/// is an error naming the variable, never a silent "not trusted" (nor a silent "trusted").
+fn trusts_config(get: &dyn Fn(&str) -> Option<OsString>) -> Result<bool, Error> {
+    const NAME: &str = "CARBON_SHOW_TRUST_CONFIG";
+    match get(NAME).filter(|v| !v.is_empty()) {
+        None => Ok(false),
+        Some(v) => values::parse_pin(&v.to_string_lossy())
+            .map_err(|e| config_error(format!("environment variable {NAME}: {e}"))),
+    }
 }
 
 /// The effective settings: `flags` over the environment (`get`) over the configuration file.
