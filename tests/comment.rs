@@ -978,11 +978,12 @@ fn the_action_left_the_gate_loose_for_a_repository_file() {
         "import os\nprint('PIN=' + os.environ.get('CARBON_SHOW_PIN_GATE', 'unset'))\n",
     )
     .unwrap();
-    for (pin, fail_over, expected) in [
-        ("auto", "50kg/month", "PIN=on"),
-        ("auto", "", "PIN=unset"),
-        ("true", "", "PIN=on"),
-        ("false", "50kg/month", "PIN=unset"),
+    for (pin, fail_over, each, expected) in [
+        ("auto", "50kg/month", "", "PIN=on"),
+        ("auto", "", "", "PIN=unset"),
+        ("auto", "", "20kg/month", "PIN=on"),
+        ("true", "", "", "PIN=on"),
+        ("false", "50kg/month", "20kg/month", "PIN=unset"),
     ] {
         let o = Command::new("bash")
             .arg("-c")
@@ -990,6 +991,7 @@ fn the_action_left_the_gate_loose_for_a_repository_file() {
             .env("GITHUB_ACTION_PATH", &d)
             .env("PIN_GATE", pin)
             .env("FAIL_OVER", fail_over)
+            .env("FAIL_OVER_PER_PROJECT", each)
             .env("PLAN", "plan.json")
             .env("COMMENT", "true")
             .env("TAG", "")
@@ -1003,7 +1005,7 @@ fn the_action_left_the_gate_loose_for_a_repository_file() {
         assert_eq!(
             stdout(&o).trim(),
             expected,
-            "pin-gate {pin}, fail-over {fail_over:?}"
+            "pin-gate {pin}, fail-over {fail_over:?}, per project {each:?}"
         );
     }
     let _ = std::fs::remove_dir_all(&d);

@@ -554,3 +554,22 @@ fn projects_terragrunt_run_all_stream_is_two_projects_and_their_total() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `carbon-show a.json b.json` was refused: clap took the second file for a subcommand
+/// ("the subcommand 'b.json' cannot be used").
+#[test]
+fn a_second_plan_file_was_taken_for_a_subcommand() {
+    let o = show(&["--color", "never", CREATE, MIXED], b"");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("subcommand"), "{}", stderr(&o));
+    assert!(stdout(&o).contains("── project testdata/carbon/mixed ──"));
+}
+
+/// `cat a.json b.json | carbon-show` (what `terragrunt run-all show -json` prints) failed as
+/// "trailing characters".
+#[test]
+fn a_stream_of_two_plans_failed_as_trailing_characters() {
+    let o = show(&["--color", "never"], &stream_of(&[CREATE, MIXED]));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("── project stdin#2 ──"));
+}
