@@ -17,7 +17,10 @@ use crate::render::{self, Annotator, NoAnnotations, Theme};
 use crate::report::Gate;
 use crate::schema::Schemas;
 
-fn read_input(input: &Input) -> Result<Vec<u8>, Error> {
+mod multi;
+
+/// Reads one input whole (a file, or standard input; a terminal there is refused).
+pub(crate) fn read_input(input: &Input) -> Result<Vec<u8>, Error> {
     let path = input.display_path();
     match input {
         Input::Stdin if io::stdin().is_terminal() => Err(Error::Usage(
@@ -57,7 +60,14 @@ fn resolver(data_dirs: &[PathBuf]) -> Box<DataResolver> {
 /// quietly; the run then succeeds unless `--fail-over` is exceeded (the verdict does not depend
 /// on how much of the output was read). With `--fail-over`, the output is written in full
 /// before the over-budget error is returned.
+///
+/// Several inputs, or one that holds a stream of documents, are one project each
+/// (`app::multi`): reviewed one after the other, then summed up.
 pub fn run(opts: &Options, out: &mut dyn Write) -> Result<(), Error> {
+    let inputs = opts.named_inputs();
+    if inputs.len() > 1 {
+        return multi::run(opts, crate::projects::read(&inputs)?, None, out);
+    }
     let path = opts.input.display_path();
     // The input is read once and parsed once: the renderer's plan borrows from its bytes, and
     // the mapping engine reads the same bytes through the plan's sections. The mappings are
@@ -71,7 +81,21 @@ pub fn run(opts: &Options, out: &mut dyn Write) -> Result<(), Error> {
         || opts.carbon.as_ref().map(load_engine),
         || parse_plan(&path, &bytes),
     );
-    let mut plan = plan?;
+    let mut plan = match plan {
+        Ok(plan) => plan,
+        // a stream of documents (`terragrunt run-all show -json`): one project each
+        Err(e) => {
+            return match crate::projects::split_stream(&path, &bytes) {
+                Some(docs) => {
+                    let projects = crate::projects::stream(&inputs[0], &bytes, &docs?);
+                    crate::projects::check_unique(&projects)?;
+                    drop(bytes);
+                    multi::run(opts, projects, engine.transpose()?, out)
+                }
+                None => Err(e),
+            };
+        }
+    };
     let engine = engine.transpose()?;
     phase("load mappings and parse plan", t);
     let schemas = match &opts.schemas {
@@ -310,7 +334,7 @@ fn finish(
         }
     }
     if let (Some(c), Some(a)) = (&opts.carbon, &assessment)
-        && let Some(budget) = c.fail_over
+        && let Some(budget) = single_budget(c)
     {
         let added = a.report.totals.delta_per_hour.total_gco2eq;
         if Gate::new(budget, added).exceeded {
@@ -452,13 +476,22 @@ fn assess(
     }
     // the gate's verdict is part of the report, so that every format can say it
     a.report.fail_over =
-        (c.fail_over).map(|b| Gate::new(b, a.report.totals.delta_per_hour.total_gco2eq));
+        single_budget(c).map(|b| Gate::new(b, a.report.totals.delta_per_hour.total_gco2eq));
     phase("assess", t);
     // what the mappings found is done with: freed on both cores
     drop(changes);
     let mapping::MappedPlan { before, after, .. } = mapped;
     rayon::join(|| drop(before), || drop(after));
     (a, hide)
+}
+
+/// The budget of a single plan: `--fail-over`, or `--fail-over-per-project` (its one
+/// project), the stricter when both are set.
+fn single_budget(c: &CarbonOptions) -> Option<crate::estimate::Budget> {
+    match (c.fail_over, c.fail_over_per_project) {
+        (Some(a), Some(b)) if b.grams_per_hour() < a.grams_per_hour() => Some(b),
+        (a, b) => a.or(b),
+    }
 }
 
 /// With `CARBON_SHOW_PROFILE`: how long a phase of the run took, on stderr.
@@ -579,32 +612,7 @@ fn write_output(
             wording::write_comment(&summary, plan_text, &opts.comment, out)
         }
         (Format::ImpactFramework, Some(a)) => {
-            let types: HashMap<&str, &str> = a
-                .after_inputs
-                .iter()
-                .map(|p| (p.address.as_str(), p.resource_type.as_str()))
-                .collect();
-            let resources: Vec<ImpactResource<'_>> = a
-                .after_inputs
-                .iter()
-                .map(|p| ImpactResource {
-                    address: &p.address,
-                    module_path: ImpactResource::module_path_of(&p.address),
-                    resource_type: types[p.address.as_str()],
-                    footprint: &p.footprint,
-                    coefficients: &p.coefficients,
-                    instances: p.instances,
-                    utilization: p.utilization,
-                    range: Some({
-                        let r = p.ranged();
-                        ImpactRange {
-                            low_g_per_hour: r.low.total_g(),
-                            high_g_per_hour: r.high.total_g(),
-                            sources: &p.sources,
-                        }
-                    }),
-                })
-                .collect();
+            let resources = impact_resources(&a.after_inputs, None);
             let name = match &opts.input {
                 Input::Stdin => "carbon-show plan".to_string(),
                 Input::File(p) => format!("carbon-show {}", p.display()),
@@ -613,6 +621,41 @@ fn write_output(
         }
         (_, None) => unreachable!("the carbon formats always assess the plan"),
     }
+}
+
+/// The Impact Framework leaves of a plan's priced after side; under a node named `project`
+/// first when one is given (a multi-project run).
+fn impact_resources<'a>(
+    after_inputs: &'a [carbon::Priced],
+    project: Option<&'a str>,
+) -> Vec<ImpactResource<'a>> {
+    let types: HashMap<&str, &str> = after_inputs
+        .iter()
+        .map(|p| (p.address.as_str(), p.resource_type.as_str()))
+        .collect();
+    after_inputs
+        .iter()
+        .map(|p| ImpactResource {
+            address: &p.address,
+            module_path: project
+                .into_iter()
+                .chain(ImpactResource::module_path_of(&p.address))
+                .collect(),
+            resource_type: types[p.address.as_str()],
+            footprint: &p.footprint,
+            coefficients: &p.coefficients,
+            instances: p.instances,
+            utilization: p.utilization,
+            range: Some({
+                let r = p.ranged();
+                ImpactRange {
+                    low_g_per_hour: r.low.total_g(),
+                    high_g_per_hour: r.high.total_g(),
+                    sources: &p.sources,
+                }
+            }),
+        })
+        .collect()
 }
 
 /// Writes a text to standard output (or wherever `out` goes); a broken pipe ends it quietly.

@@ -13,11 +13,22 @@ use crate::estimate::{Budget, Period};
 use crate::output::Target;
 use crate::render::{Flavor, HumanOptions, PlanMode};
 
+mod inputs;
+use inputs::parse_inputs;
+
 /// Where the document comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Input {
     Stdin,
     File(PathBuf),
+}
+
+/// One input of a run and the project name it was given (`NAME=FILE`), if any.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NamedInput {
+    /// The name given with `NAME=FILE`; `None`: named from its file ([`crate::projects`]).
+    pub name: Option<String>,
+    pub input: Input,
 }
 
 impl Input {
@@ -74,8 +85,11 @@ pub struct CarbonOptions {
     /// Folders searched for `json_data` files before the embedded tables.
     pub data_dirs: Vec<PathBuf>,
     pub settings: crate::carbon::Settings,
-    /// `--fail-over`: exit 3 when the plan adds more than this.
+    /// `--fail-over`: exit 3 when the plan (with several projects, their total) adds more
+    /// than this.
     pub fail_over: Option<Budget>,
+    /// `--fail-over-per-project`: exit 3 when any one project adds more than this.
+    pub fail_over_per_project: Option<Budget>,
     /// Per provider (`aws`, `gcp`, `azure`): the region every resource of it is assessed in
     /// (`[regions]` of the configuration file, `CARBON_SHOW_REGION_*`).
     pub regions: std::collections::BTreeMap<crate::data::Provider, String>,
@@ -106,6 +120,7 @@ impl Default for CarbonOptions {
             data_dirs: Vec::new(),
             settings: Default::default(),
             fail_over: None,
+            fail_over_per_project: None,
             regions: Default::default(),
             mapping_budget: Default::default(),
             module_depth: crate::report::modules::DEFAULT_DEPTH,
@@ -121,7 +136,11 @@ impl Default for CarbonOptions {
 /// Validated options for one run.
 #[derive(Debug, Clone)]
 pub struct Options {
+    /// The first input (the only one of a single-plan run).
     pub input: Input,
+    /// Every input, when the command line gives several or names one (`NAME=FILE`); empty:
+    /// `input` alone ([`Options::named_inputs`]).
+    pub inputs: Vec<NamedInput>,
     /// `None`: the embedded built-in provider schema and heuristics for the rest.
     pub schemas: Option<SchemaSource>,
     /// `--flavor auto`: `human.flavor` is decided from the plan's provider addresses
@@ -140,6 +159,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             input: Input::Stdin,
+            inputs: Vec::new(),
             schemas: None,
             flavor_auto: false,
             color: ColorMode::Auto,
@@ -147,6 +167,20 @@ impl Default for Options {
             format: Format::Human,
             carbon: Some(CarbonOptions::default()),
             comment: Default::default(),
+        }
+    }
+}
+
+impl Options {
+    /// Every input of the run, in the order given.
+    pub fn named_inputs(&self) -> Vec<NamedInput> {
+        if self.inputs.is_empty() {
+            vec![NamedInput {
+                name: None,
+                input: self.input.clone(),
+            }]
+        } else {
+            self.inputs.clone()
         }
     }
 }
@@ -256,8 +290,11 @@ enum ModeArg {
 struct Args {
     #[command(subcommand)]
     command: Option<SubCommand>,
-    /// Plan or state JSON (`tofu show -json`); stdin when absent or `-`.
-    file: Option<PathBuf>,
+    /// Plan or state JSON (`tofu show -json`): FILE, NAME=FILE or - (stdin, also when
+    /// absent). Several inputs, or a stream of concatenated documents, are reviewed as one
+    /// project each, under one summary.
+    #[arg(value_name = "INPUT")]
+    file: Vec<PathBuf>,
     /// Provider schemas (`tofu providers schema -json`), to tell blocks from attributes;
     /// `auto` runs that command (tofu or terraform, whichever wrote the plan) in the working
     /// directory, cached by `.terraform.lock.hcl` (a file named auto: `./auto`).
@@ -283,7 +320,7 @@ struct Args {
     format: Option<FormatArg>,
     /// The plan exactly as OpenTofu prints it: no carbon annotations or summary (human format
     /// only; the carbon flags conflict with it).
-    #[arg(long, conflicts_with_all = ["mappings", "data", "utilization", "period", "fail_over", "comment_tag", "max_chars", "module_depth", "alternatives", "what_if", "usage"])]
+    #[arg(long, conflicts_with_all = ["mappings", "data", "utilization", "period", "fail_over", "fail_over_per_project", "comment_tag", "max_chars", "module_depth", "alternatives", "what_if", "usage"])]
     no_carbon: bool,
     /// A folder of mapping files layered over the embedded ones (repeatable).
     #[arg(long = "mappings", value_name = "DIR")]
@@ -308,10 +345,15 @@ struct Args {
     /// (`arm`), and show it beside the actual figures (repeatable).
     #[arg(long = "what-if", value_name = "SCENARIO", value_parser = crate::alternatives::whatif::parse_spec)]
     what_if: Vec<crate::alternatives::WhatIfSpec>,
-    /// Exit with code 3 when the plan adds more than this, e.g. `10kg/month`.
+    /// Exit with code 3 when the plan adds more than this, e.g. `10kg/month` (several
+    /// projects: their total).
     #[arg(long, value_name = "AMOUNT", value_parser = parse_budget)]
     fail_over: Option<Budget>,
-    /// Pin the gate: a configuration file may not set fail-over, utilization, regions,
+    /// Exit with code 3 when any one project adds more than this, e.g. `5kg/month`; the
+    /// verdict names the projects over it.
+    #[arg(long, value_name = "AMOUNT", value_parser = parse_budget)]
+    fail_over_per_project: Option<Budget>,
+    /// Pin the gate: a configuration file may not set fail-over (either), utilization, regions,
     /// mappings or data (exit 10 at its line); the workflow sets them with flags or
     /// CARBON_SHOW_* variables (also CARBON_SHOW_PIN_GATE=on).
     #[arg(long)]
@@ -478,7 +520,7 @@ fn validate(a: Args) -> Result<Args, clap::Error> {
         |msg: String| Args::command().error(clap::error::ErrorKind::ArgumentConflict, msg);
     // `carbon-show --config X config`: clap takes a subcommand's name after a flag for the
     // plan file; say how to write it instead of "config: No such file"
-    if let (None, Some(file)) = (&a.command, &a.file) {
+    if let (None, Some(file)) = (&a.command, a.file.first()) {
         let name = file.to_string_lossy();
         let sub = Args::command()
             .get_subcommands()
@@ -490,7 +532,7 @@ fn validate(a: Args) -> Result<Args, clap::Error> {
             )));
         }
     }
-    if let (None, Some(file)) = (&a.command, &a.file)
+    if let (None, Some(file)) = (&a.command, a.file.first())
         && file.as_os_str() == "version"
         && !file.exists()
     {
@@ -565,6 +607,7 @@ fn flag_layer(a: &Args) -> Layer {
         utilization: a.utilization.map(by("--utilization")),
         period: a.period.map(period_of).map(by("--period")),
         fail_over: a.fail_over.map(by("--fail-over")),
+        fail_over_per_project: a.fail_over_per_project.map(by("--fail-over-per-project")),
         max_chars: a.max_chars.map(by("--max-chars")),
         module_depth: a.module_depth.map(by("--module-depth")),
         alternatives: a.alternatives.map(by("--alternatives")),
@@ -615,6 +658,7 @@ fn carbon_options(
             period: settings.period.value,
         },
         fail_over: settings.fail_over.value,
+        fail_over_per_project: settings.fail_over_per_project.value,
         regions: (settings.regions.iter())
             .map(|(p, r)| (*p, r.value.clone()))
             .collect(),
@@ -746,7 +790,12 @@ fn command(
         (_, true) => Target::Discard,
         _ => Target::Stdout,
     };
+    let inputs = parse_inputs(&a.file, cwd)?;
     let mut opts = Options::from(a);
+    if inputs.len() > 1 || inputs.iter().any(|i| i.name.is_some()) {
+        opts.input = inputs[0].input.clone();
+        opts.inputs = inputs;
+    }
     opts.color = settings.color.value;
     if output != Target::Stdout && opts.color == ColorMode::Auto {
         // `auto` looks at the terminal; a file (or nothing) is not one
@@ -778,13 +827,15 @@ fn command(
 
 impl From<Args> for Options {
     fn from(a: Args) -> Self {
-        let input = match a.file {
+        let input = match a.file.first() {
             None => Input::Stdin,
             Some(p) if p.as_os_str() == "-" => Input::Stdin,
-            Some(p) => Input::File(p),
+            Some(p) => Input::File(p.clone()),
         };
         Options {
             input,
+            // several inputs or a name: `command` parses them (`parse_inputs`)
+            inputs: Vec::new(),
             schemas: a.schemas.map(|p| match p.to_str() {
                 Some("auto") => SchemaSource::Auto,
                 _ => SchemaSource::File(p),

@@ -24,6 +24,7 @@ pub mod mapping;
 pub mod memory;
 pub mod output;
 pub mod plan;
+pub mod projects;
 pub mod redact;
 pub mod render;
 pub mod report;

@@ -8,6 +8,7 @@ use serde::Serialize;
 use crate::estimate::{Estimate, Period};
 
 pub mod modules;
+pub mod projects;
 mod sources;
 
 pub use sources::{Sources, Table};
@@ -17,7 +18,7 @@ pub use sources::{Sources, Table};
 pub type Text = std::sync::Arc<str>;
 
 /// Version of the JSON document written by `--format json` (see docs/json-format.md).
-pub const JSON_SCHEMA_VERSION: &str = "1.4";
+pub const JSON_SCHEMA_VERSION: &str = "1.5";
 
 /// What is known of one side (before or after) of a resource.
 #[derive(Debug, Clone, Serialize, JsonSchema, PartialEq)]

@@ -978,11 +978,12 @@ fn the_action_left_the_gate_loose_for_a_repository_file() {
         "import os\nprint('PIN=' + os.environ.get('CARBON_SHOW_PIN_GATE', 'unset'))\n",
     )
     .unwrap();
-    for (pin, fail_over, expected) in [
-        ("auto", "50kg/month", "PIN=on"),
-        ("auto", "", "PIN=unset"),
-        ("true", "", "PIN=on"),
-        ("false", "50kg/month", "PIN=unset"),
+    for (pin, fail_over, each, expected) in [
+        ("auto", "50kg/month", "", "PIN=on"),
+        ("auto", "", "", "PIN=unset"),
+        ("auto", "", "20kg/month", "PIN=on"),
+        ("true", "", "", "PIN=on"),
+        ("false", "50kg/month", "20kg/month", "PIN=unset"),
     ] {
         let o = Command::new("bash")
             .arg("-c")
@@ -990,6 +991,7 @@ fn the_action_left_the_gate_loose_for_a_repository_file() {
             .env("GITHUB_ACTION_PATH", &d)
             .env("PIN_GATE", pin)
             .env("FAIL_OVER", fail_over)
+            .env("FAIL_OVER_PER_PROJECT", each)
             .env("PLAN", "plan.json")
             .env("COMMENT", "true")
             .env("TAG", "")
@@ -1003,7 +1005,117 @@ fn the_action_left_the_gate_loose_for_a_repository_file() {
         assert_eq!(
             stdout(&o).trim(),
             expected,
-            "pin-gate {pin}, fail-over {fail_over:?}"
+            "pin-gate {pin}, fail-over {fail_over:?}, per project {each:?}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// The action's `plan` input names several plans and globs: the action's own shell expands
+/// them (a match holding spaces or a newline stays one argument) and never runs the input's
+/// text (`$(…)`, backticks, `;`), and comment.py posts one comment with a row per project.
+#[test]
+fn action_plan_input_expands_globs_into_one_comment_without_running_the_input() {
+    let action: Value =
+        serde_saphyr::from_str(&std::fs::read_to_string(root().join("action.yml")).unwrap())
+            .unwrap();
+    let steps = action["runs"]["steps"].as_array().unwrap();
+    let step = steps
+        .iter()
+        .find(|s| s["id"] == "run")
+        .expect("the action's run step");
+    let script = step["run"].as_str().unwrap();
+    let d = scratch("action-globs");
+    let live = d.join("live");
+    for dir in ["app", "db one", "odd\nname"] {
+        std::fs::create_dir_all(live.join(dir)).unwrap();
+    }
+    let demo = std::fs::read(demo()).unwrap();
+    std::fs::write(live.join("app/plan.json"), &demo).unwrap();
+    std::fs::write(live.join("db one/plan.json"), &demo).unwrap();
+    std::fs::write(live.join("odd\nname/plan.json"), &demo).unwrap();
+    std::fs::write(d.join("extra.json"), &demo).unwrap();
+    std::fs::write(d.join("step.sh"), script).unwrap();
+    let event = d.join("event.json");
+    std::fs::write(&event, r#"{"pull_request": {"number": 7}}"#).unwrap();
+    let api = FakeGitHub::start(vec![]);
+    let hostile =
+        "live/**/plan.json\n extra.json  $(touch${IFS}pwned) `touch pwned2`;touch pwned3\n";
+    let o = Command::new("bash")
+        .arg("-eo")
+        .arg("pipefail")
+        .arg(d.join("step.sh"))
+        .current_dir(&d)
+        .env("GITHUB_ACTION_PATH", root())
+        .env("CARBON_SHOW_BIN", carbon_show_bin())
+        .env("GITHUB_API_URL", &api.url)
+        .env("GITHUB_REPOSITORY", "acme/infra")
+        .env("GITHUB_EVENT_PATH", &event)
+        .env("GITHUB_TOKEN", TOKEN)
+        .env("PLAN", hostile)
+        .env("FAIL_OVER", "")
+        .env("FAIL_OVER_PER_PROJECT", "")
+        .env("TAG", "")
+        .env("ARGS", "")
+        .env("COMMENT", "true")
+        .env("COMMENTER", "")
+        .env("PIN_GATE", "auto")
+        .env_remove("GITHUB_OUTPUT")
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .env_remove("GITLAB_CI")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    for f in ["pwned", "pwned2", "pwned3"] {
+        assert!(!d.join(f).exists(), "the plan input's text ran: {f}");
+    }
+    // the words that match nothing are passed as written: carbon-show names the first, exit 4
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    assert!(stderr(&o).contains("$(touch${IFS}pwned)"), "{}", stderr(&o));
+    assert!(api.bodies().is_empty(), "nothing posted");
+    // the globs alone: one comment with a row per project
+    let o = Command::new("bash")
+        .arg("-eo")
+        .arg("pipefail")
+        .arg(d.join("step.sh"))
+        .current_dir(&d)
+        .env("GITHUB_ACTION_PATH", root())
+        .env("CARBON_SHOW_BIN", carbon_show_bin())
+        .env("GITHUB_API_URL", &api.url)
+        .env("GITHUB_REPOSITORY", "acme/infra")
+        .env("GITHUB_EVENT_PATH", &event)
+        .env("GITHUB_TOKEN", TOKEN)
+        .env("PLAN", "live/**/plan.json\n extra.json\n")
+        .env("FAIL_OVER", "")
+        .env("FAIL_OVER_PER_PROJECT", "")
+        .env("TAG", "")
+        .env("ARGS", "")
+        .env("COMMENT", "true")
+        .env("COMMENTER", "")
+        .env("PIN_GATE", "auto")
+        .env_remove("GITHUB_OUTPUT")
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .env_remove("GITLAB_CI")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let bodies = api.bodies();
+    assert_eq!(bodies.len(), 1, "one comment");
+    let body = &bodies[0];
+    assert!(
+        body.starts_with("<!-- carbon-show -->\n### ▲ These 4 projects add "),
+        "{body:.400}"
+    );
+    for name in [
+        "`live/app`",
+        "`live/db one`",
+        "`live/odd\\nname`",
+        "`extra`",
+    ] {
+        assert!(
+            body.contains(&format!("| {name} |")),
+            "{name} in {body:.2000}"
         );
     }
     let _ = std::fs::remove_dir_all(&d);

@@ -68,7 +68,7 @@ fn figures_every_estimated_side_has_a_band_around_it_and_source_ids() {
         REGIONS,
     ] {
         let r = report(file);
-        assert_eq!(r["schema_version"], "1.4");
+        assert_eq!(r["schema_version"], "1.5");
         for res in r["resources"].as_array().unwrap() {
             for side in [&res["before"], &res["after"]] {
                 if side.is_null() {

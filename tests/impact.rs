@@ -491,3 +491,64 @@ fn an_empty_plan_runs_clean() {
             .is_some_and(|c| c.is_empty())
     );
 }
+
+/// if-run on a manifest path, in if-run's folder: its output, parsed, after checking success.
+fn if_run_file(bin: &Path, manifest: &Path) -> Value {
+    let cwd = bin.parent().unwrap().parent().unwrap().parent().unwrap(); // scripts/impact
+    let output = manifest.with_extension("out.yaml");
+    let run = Command::new(bin)
+        .arg("--manifest")
+        .arg(manifest)
+        .arg("--output")
+        .arg(&output)
+        .current_dir(cwd)
+        .output()
+        .expect("if-run starts");
+    let log = String::from_utf8_lossy(&run.stderr).into_owned();
+    assert!(run.status.success(), "if-run {}: {log}", manifest.display());
+    let v: Value = serde_saphyr::from_str(&std::fs::read_to_string(&output).unwrap()).unwrap();
+    assert_eq!(v["execution"]["status"], "success", "{log}");
+    v
+}
+
+/// Several projects: one manifest with a child node per project, which if-run recomputes:
+/// each project's node adds up to its plan's manifest alone, the root to their sum.
+#[test]
+fn if_run_recomputes_a_multi_project_manifest_per_project_and_in_total() {
+    let Some(bin) = if_run() else { return };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = std::env::temp_dir().join(format!(
+        "carbon-show-impact-projects-{}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let manifest = |name: &str, inputs: &[&str]| {
+        let o = crate::common::bin()
+            .current_dir(root)
+            .args(["--format", "impact-framework"])
+            .args(inputs)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let path = dir.join(format!("{name}.yml"));
+        std::fs::write(&path, &o.stdout).unwrap();
+        if_run_file(&bin, &path)
+    };
+    let (a, b) = ("testdata/carbon/create.json", "testdata/carbon/mixed.json");
+    let both = manifest("both", &[&format!("app={a}"), &format!("db={b}")]);
+    let mut sum = 0.0;
+    for (name, file) in [("app", a), ("db", b)] {
+        let alone = manifest(name, &[file]);
+        let want = num(&alone["tree"]["aggregated"]["carbon"], "carbon");
+        let got = num(
+            &node(&both["tree"], &[name])["aggregated"]["carbon"],
+            "carbon",
+        );
+        assert!(rel_err(got, want) <= TOLERANCE, "{name}: {got} vs {want}");
+        assert!(want > 0.0, "{name}");
+        sum += want;
+    }
+    let total = num(&both["tree"]["aggregated"]["carbon"], "carbon");
+    assert!(rel_err(total, sum) <= TOLERANCE, "total {total} vs {sum}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -291,6 +291,7 @@ fn render_all(doc: &[u8]) -> Result<Vec<String>, carbon_show::Error> {
     let mut outputs = Vec::new();
     let opts = |format, carbon: bool| Options {
         input: Input::File(PathBuf::from("prop.json")),
+        inputs: Vec::new(),
         schemas: None,
         flavor_auto: false,
         color: ColorMode::Never,

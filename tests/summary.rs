@@ -244,7 +244,7 @@ fn demo_carbon_lines_fit_100_columns() {
 // ------------------------------------------------------------------ the Markdown comment
 
 /// A GFM rendering of a comment: its HTML.
-fn gfm(md: &str) -> String {
+pub(crate) fn gfm(md: &str) -> String {
     use pulldown_cmark::{Options, Parser, html};
     let mut html = String::new();
     html::push_html(&mut html, Parser::new_ext(md, Options::ENABLE_TABLES));
@@ -562,7 +562,7 @@ fn readme_example_is_the_demo_output() {
 }
 
 /// A plan of `n` created `aws_instance`s of assorted types, one resource each (no grouping).
-fn many_instances(n: usize) -> Vec<u8> {
+pub(crate) fn many_instances(n: usize) -> Vec<u8> {
     let base: Value =
         serde_json::from_slice(&std::fs::read(root().join("testdata/carbon/create.json")).unwrap())
             .unwrap();

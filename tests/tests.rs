@@ -24,6 +24,7 @@ mod mapping;
 mod mistakes;
 mod perf;
 mod plans;
+mod projects;
 mod props;
 mod provider;
 mod regressions;

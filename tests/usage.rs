@@ -240,7 +240,7 @@ fn a_usage_figure_says_it_comes_from_the_usage_file() {
     );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
-    assert_eq!(v["schema_version"], "1.4");
+    assert_eq!(v["schema_version"], "1.5");
     assert_eq!(v["counts"]["from_usage"], 1);
     let bucket = v["resources"]
         .as_array()

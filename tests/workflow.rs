@@ -446,6 +446,7 @@ fn json_report(path: &Path, bytes: &[u8], period: carbon_show::estimate::Period)
     c.settings.period = period;
     let opts = Options {
         input: Input::File(path.to_path_buf()),
+        inputs: Vec::new(),
         schemas: None,
         flavor_auto: false,
         comment: Default::default(),

@@ -88,6 +88,7 @@ fuzz_target!(|data: &[u8]| {
     ] {
         let opts = Options {
             input: Input::File(PathBuf::from("fuzz.json")),
+            inputs: Vec::new(),
             schemas: None,
             flavor_auto: false,
             color: ColorMode::Always,

@@ -65,6 +65,7 @@ impl Write for Sink {
 fn options(format: Format, carbon: bool, mode: PlanMode) -> Options {
     Options {
         input: Input::File(PathBuf::from("fuzz.json")),
+        inputs: Vec::new(),
         schemas: None,
         flavor_auto: false,
         color: ColorMode::Always,

@@ -307,6 +307,8 @@ def carbon_show_command(args, platform, md):
     cmd = [args.carbon_show, "--format", "markdown", "--output", md]
     if args.fail_over:
         cmd += ["--fail-over", args.fail_over]
+    if args.fail_over_per_project:
+        cmd += ["--fail-over-per-project", args.fail_over_per_project]
     if args.tag:
         cmd += ["--comment-tag", args.tag]
     extra = shlex.split(args.args)
@@ -316,7 +318,9 @@ def carbon_show_command(args, platform, md):
     if not caller_sets_limit:
         limit = GITLAB_LIMIT if platform == "gitlab" else GITHUB_LIMIT
         cmd += ["--max-chars", str(limit)]
-    return cmd + extra + [args.plan]
+    # `--`: a plan whose name starts with `-` is a plan, not a flag; several plans are one
+    # project each, in one comment
+    return cmd + extra + ["--"] + args.plan
 
 
 def without_tokens(environ):
@@ -325,10 +329,13 @@ def without_tokens(environ):
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("plan", help="plan JSON (tofu show -json plan.tfplan)")
+    p.add_argument("plan", nargs="+",
+                   help="plan JSON (tofu show -json plan.tfplan); several: one project each")
     p.add_argument("--carbon-show", default=os.environ.get("CARBON_SHOW_BIN", "carbon-show"),
                    help="the binary (default: carbon-show on PATH, or $CARBON_SHOW_BIN)")
     p.add_argument("--fail-over", default="", help="budget, e.g. 10kg/month: exit 3 when exceeded")
+    p.add_argument("--fail-over-per-project", default="",
+                   help="budget of each project, e.g. 5kg/month: exit 3 when one exceeds it")
     p.add_argument("--tag", default="", help="tells several sticky comments of one PR apart")
     p.add_argument("--pr", default="", help="the PR/MR number (default: from the CI's environment)")
     p.add_argument("--platform", choices=["auto", "github", "gitlab"], default="auto")
@@ -363,7 +370,7 @@ def main(argv=None):
     if not args.no_comment:
         (gitlab if platform == "gitlab" else github)(args, body, out)
     if code == 3:
-        print("carbon-show comment: the plan is over the --fail-over budget (exit 3)", file=sys.stderr)
+        print("carbon-show comment: over the --fail-over budget (exit 3)", file=sys.stderr)
     return code
 
 

@@ -25,6 +25,10 @@ pub const ENV_VARS: &[(&str, &str)] = &[
     ("CARBON_SHOW_PERIOD", "hour | month | year"),
     ("CARBON_SHOW_FAIL_OVER", "budget, e.g. 10kg/month"),
     (
+        "CARBON_SHOW_FAIL_OVER_PER_PROJECT",
+        "budget of each project, e.g. 5kg/month",
+    ),
+    (
         "CARBON_SHOW_PIN_GATE",
         "on | off: a configuration file may not set the gate nor what moves figures",
     ),
@@ -164,6 +168,9 @@ pub fn env_layer(get: &dyn Fn(&str) -> Option<OsString>) -> Result<Layer, Error>
         utilization: one(get, "CARBON_SHOW_UTILIZATION", parse_utilization)?,
         period: one(get, "CARBON_SHOW_PERIOD", parse_period)?,
         fail_over: one(get, "CARBON_SHOW_FAIL_OVER", |s| s.parse::<Budget>())?,
+        fail_over_per_project: one(get, "CARBON_SHOW_FAIL_OVER_PER_PROJECT", |s| {
+            s.parse::<Budget>()
+        })?,
         flavor: one(get, "CARBON_SHOW_FLAVOR", parse_flavor)?,
         terraform_version: one(
             get,

@@ -25,6 +25,7 @@ struct FileKeys {
     utilization: Option<Spanned<NumberOrText>>,
     period: Option<Spanned<String>>,
     fail_over: Option<Spanned<NumberOrText>>,
+    fail_over_per_project: Option<Spanned<NumberOrText>>,
     flavor: Option<Spanned<String>>,
     terraform_version: Option<Spanned<String>>,
     alternatives: Option<Spanned<String>>,
@@ -163,9 +164,15 @@ pub fn parse_file(path: &Path, text: &str) -> Result<Layer, Error> {
         &source,
     )?;
     let fail_over = text_value(
-        fail_over_text(keys.fail_over, &at)?,
+        fail_over_text(keys.fail_over, "fail-over", &at)?,
         |s| s.parse::<Budget>(),
         &|s, e| at(s, &labelled("fail-over")(e)),
+        &source,
+    )?;
+    let fail_over_per_project = text_value(
+        fail_over_text(keys.fail_over_per_project, "fail-over-per-project", &at)?,
+        |s| s.parse::<Budget>(),
+        &|s, e| at(s, &labelled("fail-over-per-project")(e)),
         &source,
     )?;
     let flavor = text_value(
@@ -213,6 +220,7 @@ pub fn parse_file(path: &Path, text: &str) -> Result<Layer, Error> {
         utilization,
         period,
         fail_over,
+        fail_over_per_project,
         flavor,
         terraform_version,
         alternatives,
@@ -225,9 +233,10 @@ pub fn parse_file(path: &Path, text: &str) -> Result<Layer, Error> {
     })
 }
 
-/// `fail-over`'s text; a number alone has no unit, and the error says how to write it.
+/// A budget's text (`fail-over`, `fail-over-per-project`: `key`); a number alone has no unit, and the error says how to write it.
 fn fail_over_text(
     v: Option<Spanned<NumberOrText>>,
+    key: &str,
     at: &dyn Fn(Range<usize>, &str) -> Error,
 ) -> Result<Option<Spanned<String>>, Error> {
     let Some(v) = v else { return Ok(None) };
@@ -237,7 +246,7 @@ fn fail_over_text(
         NumberOrText::Number(n) => Err(at(
             span,
             &format!(
-                "fail-over: a number alone has no unit: write it as \"{n}kg/month\" (g, kg or \
+                "{key}: a number alone has no unit: write it as \"{n}kg/month\" (g, kg or \
                  t, per h, month or year)"
             ),
         )),

@@ -10,6 +10,7 @@
 //! utilization = 0.5             # or "50%"
 //! period = "month"              # hour | month | year
 //! fail-over = "10kg/month"
+//! fail-over-per-project = "5kg/month"   # each project of a multi-project run
 //! flavor = "opentofu"           # opentofu | terraform
 //! terraform-version = "1.6.6"   # the rules of this version (default: the document's)
 //! alternatives = "off"          # on | off: the `# ↳` lines (docs/alternatives.md)
@@ -86,6 +87,7 @@ pub struct Layer {
     pub utilization: Option<Setting<f64>>,
     pub period: Option<Setting<Period>>,
     pub fail_over: Option<Setting<Budget>>,
+    pub fail_over_per_project: Option<Setting<Budget>>,
     pub flavor: Option<Setting<Flavor>>,
     pub terraform_version: Option<Setting<crate::structured::Version>>,
     pub alternatives: Option<Setting<bool>>,
@@ -112,6 +114,8 @@ pub struct Effective {
     pub utilization: Setting<f64>,
     pub period: Setting<Period>,
     pub fail_over: Setting<Option<Budget>>,
+    /// The budget each project of a multi-project run is held to.
+    pub fail_over_per_project: Setting<Option<Budget>>,
     pub flavor: Setting<Flavor>,
     /// The Terraform version whose rendering rules apply; `None`: the document's own.
     pub terraform_version: Setting<Option<crate::structured::Version>>,
@@ -153,6 +157,12 @@ impl Effective {
                 some(flags.fail_over),
                 some(env.fail_over),
                 some(file.fail_over),
+                None,
+            ),
+            fail_over_per_project: pick(
+                some(flags.fail_over_per_project),
+                some(env.fail_over_per_project),
+                some(file.fail_over_per_project),
                 None,
             ),
             flavor: pick(flags.flavor, env.flavor, file.flavor, Flavor::OpenTofu),
@@ -233,6 +243,18 @@ impl Effective {
                 &self.fail_over.source,
             ),
             None => line("# fail-over", "(none)".into(), &self.fail_over.source),
+        }
+        match self.fail_over_per_project.value {
+            Some(b) => line(
+                "fail-over-per-project",
+                quote(&trust::budget_text(&b)),
+                &self.fail_over_per_project.source,
+            ),
+            None => line(
+                "# fail-over-per-project",
+                "(none)".into(),
+                &self.fail_over_per_project.source,
+            ),
         }
         match (self.flavor.value, &self.flavor.source) {
             // nothing named one: each plan's provider addresses decide (`--flavor auto`)

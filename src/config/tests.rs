@@ -240,3 +240,34 @@ fn terraform_version_comes_from_the_file_the_environment_or_a_flag() {
     let bad = env_layer(&|k| (k == "CARBON_SHOW_TERRAFORM_VERSION").then(|| "x".into()));
     assert!(format!("{}", bad.unwrap_err()).contains("CARBON_SHOW_TERRAFORM_VERSION"));
 }
+
+#[test]
+fn fail_over_per_project_comes_from_the_file_the_environment_and_is_pinned_like_fail_over() {
+    let l = file("period = \"month\"\nfail-over-per-project = \"5kg/month\"\n");
+    let b = l.fail_over_per_project.clone().unwrap();
+    assert_eq!(
+        (b.value.grams, b.source.to_string()),
+        (5_000.0, "/p/.carbon-show.toml:2".into())
+    );
+    assert!(
+        error("fail-over-per-project = 5").starts_with(
+            "/p/.carbon-show.toml:1: fail-over-per-project: a number alone has no unit"
+        )
+    );
+    let env =
+        env_layer(&|k| (k == "CARBON_SHOW_FAIL_OVER_PER_PROJECT").then(|| "2kg/month".into()))
+            .unwrap();
+    let e = Effective::merge(None, [Layer::default(), env, l.clone()]);
+    assert_eq!(e.fail_over_per_project.value.unwrap().grams, 2_000.0);
+    assert!(
+        e.describe()
+            .contains("fail-over-per-project = \"2kg/month\"")
+    );
+    // a pinned gate refuses it from the file, naming how the workflow sets it
+    let refused = trust::refuse_pinned(&l).unwrap_err().to_string();
+    assert!(
+        refused.contains("fail-over-per-project cannot come from a configuration file")
+            && refused.contains("CARBON_SHOW_FAIL_OVER_PER_PROJECT"),
+        "{refused}"
+    );
+}

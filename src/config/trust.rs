@@ -105,6 +105,13 @@ impl Effective {
         if let Some(b) = &self.fail_over.value {
             push("fail-over".into(), budget_text(b), &self.fail_over.source);
         }
+        if let Some(b) = &self.fail_over_per_project.value {
+            push(
+                "fail-over-per-project".into(),
+                budget_text(b),
+                &self.fail_over_per_project.source,
+            );
+        }
         out
     }
 }
@@ -117,6 +124,11 @@ pub fn refuse_pinned(file: &Layer) -> Result<(), Error> {
             file.fail_over.as_ref().map(|s| &s.source),
             "fail-over",
             "--fail-over or CARBON_SHOW_FAIL_OVER",
+        ),
+        (
+            file.fail_over_per_project.as_ref().map(|s| &s.source),
+            "fail-over-per-project",
+            "--fail-over-per-project or CARBON_SHOW_FAIL_OVER_PER_PROJECT",
         ),
         (
             file.utilization.as_ref().map(|s| &s.source),
@@ -162,7 +174,17 @@ pub fn refuse_pinned(file: &Layer) -> Result<(), Error> {
 /// silently disagree (`--fail-over 50kg --period year` gating at 50 kg a month), so it is
 /// refused, saying how to write it.
 pub fn check_gate_period(e: &Effective) -> Result<(), Error> {
-    let Some(b) = &e.fail_over.value else {
+    check_budget_period(e, &e.fail_over, "fail-over")?;
+    check_budget_period(e, &e.fail_over_per_project, "fail-over-per-project")
+}
+
+/// [`check_gate_period`] of one budget setting, named `key`.
+fn check_budget_period(
+    e: &Effective,
+    setting: &super::Setting<Option<crate::estimate::Budget>>,
+    key: &str,
+) -> Result<(), Error> {
+    let Some(b) = &setting.value else {
         return Ok(());
     };
     if b.period_named || e.period.value == Period::Month {
@@ -172,13 +194,13 @@ pub fn check_gate_period(e: &Effective) -> Result<(), Error> {
     let amount = amount.split('/').next().unwrap_or_default();
     let p = e.period.value.unit();
     let name = super::period_name(e.period.value);
-    let place = match &e.fail_over.source {
+    let place = match &setting.source {
         Source::Env(v) => format!("environment variable {v}"),
         Source::Flag(f) => (*f).to_string(),
         s => s.to_string(),
     };
     Err(config_error(format!(
-        "{place}: fail-over {amount:?} names no period while figures are per {name} (period \
+        "{place}: {key} {amount:?} names no period while figures are per {name} (period \
          from {}): write \"{amount}/{p}\", or \"{amount}/month\" (what an amount alone means)",
         e.period.source
     )))

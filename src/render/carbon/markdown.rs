@@ -187,7 +187,7 @@ pub fn fit(s: &Summary, plan: PlanText, opts: &CommentOptions) -> String {
 /// The last resort of [`fit`]: the comment's whole lines from the start while they fit, the
 /// open code fence and folds closed after them, and a note. (Plan text is on one line in a
 /// code span, or in the fenced block, so no construct is cut open.)
-fn guard(text: String, max: usize) -> String {
+pub(crate) fn guard(text: String, max: usize) -> String {
     if chars(&text) <= max {
         return text;
     }

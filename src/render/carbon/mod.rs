@@ -10,6 +10,7 @@
 pub mod line;
 pub mod markdown;
 pub mod modules;
+pub mod projects;
 pub mod summary;
 
 pub use line::{CarbonAnnotator, annotation};

@@ -1,0 +1,1 @@
+# Terragrunt runs Terraform in this folder; its configuration is main.tf beside it.

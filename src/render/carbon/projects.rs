@@ -1,0 +1,432 @@
+//! Several projects in one review, worded: the line above each project's plan, the human
+//! summary with a row per project and the total, and the one Markdown comment that leads with
+//! the total and a table of projects, each project's own comment folded under it.
+//!
+//! A project's folded sections are [`super::markdown::fit`]'s single-plan comment, untouched:
+//! this module only wraps them, and shares `--max-chars` between them fairly.
+
+use std::io::{self, Write};
+
+use super::markdown::{self, CommentOptions, PlanText, code, escape, html_code};
+use super::summary::{Line, Summary, Tone};
+use super::{relative, signed};
+use crate::config::trust::Moved;
+use crate::estimate::{Mass, Period};
+use crate::render::Theme;
+use crate::report::projects::{ProjectReport, Projects};
+
+/// The line above a project's plan in the human output: `── project app ──`.
+pub fn write_header(name: &str, first: bool, theme: &Theme, out: &mut dyn Write) -> io::Result<()> {
+    if !first {
+        writeln!(out)?;
+    }
+    let line = format!("── project {} ──", crate::escape::line(name));
+    writeln!(out, "{}", theme.paint(theme.bold, &line))
+}
+
+fn period_name(p: Period) -> &'static str {
+    crate::report::PeriodInfo::new(p).name
+}
+
+/// `N projects` / `1 project`.
+fn projects_word(n: usize) -> String {
+    format!("{n} project{}", if n == 1 { "" } else { "s" })
+}
+
+/// Resources not counted in a project's (or the total's) figures.
+fn not_counted(c: &crate::report::Counts) -> usize {
+    c.not_estimated + c.unsupported
+}
+
+/// The summary that closes a multi-project human output, line by line.
+pub fn human_lines(p: &Projects, period: Period) -> Vec<Line> {
+    let h = period.hours();
+    let per = period.unit();
+    let t = &p.totals;
+    let (before, delta) = (
+        t.before_per_hour.total_gco2eq,
+        t.delta_per_hour.total_gco2eq,
+    );
+    let rel = relative(before, delta)
+        .map(|r| format!(" ({r})"))
+        .unwrap_or_default();
+    let tone = match delta {
+        d if d > 0.0 => Tone::Up,
+        d if d < 0.0 => Tone::Down,
+        _ => Tone::Label,
+    };
+    let mut out: Vec<Line> = vec![vec![
+        (Tone::Label, "Carbon".to_string()),
+        (
+            Tone::Plain,
+            format!(" of {} ≈ ", projects_word(p.projects.len())),
+        ),
+        (tone, format!("{}/{per}{rel}", signed(delta * h))),
+        (
+            Tone::Plain,
+            format!(
+                ": {} → {} per {}",
+                Mass(before * h),
+                Mass(t.after_per_hour.total_gco2eq * h),
+                period_name(period)
+            ),
+        ),
+    ]];
+    out.push(vec![(
+        Tone::Detail,
+        format!("  per project, per {}:", period_name(period)),
+    )]);
+    let width = (p.projects.iter())
+        .map(|r| {
+            signed(r.report.totals.delta_per_hour.total_gco2eq * h)
+                .chars()
+                .count()
+        })
+        .max()
+        .unwrap_or(0);
+    for r in &p.projects {
+        let c = &r.report.counts;
+        let mut counts = format!("{} estimated", c.estimated);
+        if not_counted(c) > 0 {
+            counts.push_str(&format!(", {} not counted", not_counted(c)));
+        }
+        let over = r.report.fail_over.is_some_and(|g| g.exceeded);
+        let figure = signed(r.report.totals.delta_per_hour.total_gco2eq * h);
+        out.push(vec![(
+            Tone::Detail,
+            format!(
+                "    {figure:>width$}  {}  ({counts}){}",
+                r.name,
+                if over { ", over its budget" } else { "" }
+            ),
+        )]);
+    }
+    let c = &p.counts;
+    out.push(vec![(
+        Tone::Detail,
+        format!(
+            "  resources: {} estimated, {} not estimated, {} unsupported, {} ignored",
+            c.estimated, c.not_estimated, c.unsupported, c.ignored
+        ),
+    )]);
+    out.extend(gate_lines(p).into_iter().map(|l| vec![(Tone::Label, l)]));
+    out
+}
+
+/// The gates' verdicts in words: the total's (`--fail-over`), then the projects' over
+/// `--fail-over-per-project`, named.
+fn gate_lines(p: &Projects) -> Vec<String> {
+    let mut out = Vec::new();
+    let hours = |period: &str| match period {
+        "hour" => Period::Hour.hours(),
+        "year" => Period::Year.hours(),
+        _ => Period::Month.hours(),
+    };
+    if let Some(g) = p.fail_over {
+        let verdict = if g.exceeded { "over" } else { "within" };
+        out.push(format!(
+            "  {verdict} the --fail-over budget of {} per {p}: the projects together add {} per {p}",
+            Mass(g.limit_gco2eq),
+            signed(g.added_per_hour_gco2eq * hours(g.period)),
+            p = g.period,
+        ));
+    }
+    if let Some(g) = &p.fail_over_per_project {
+        let budget = format!(
+            "the --fail-over-per-project budget of {} per {}",
+            Mass(g.limit_gco2eq),
+            g.period
+        );
+        out.push(if g.exceeded {
+            format!("  over {budget}: {}", g.over.join(", "))
+        } else {
+            format!("  every project within {budget}")
+        });
+    }
+    out
+}
+
+/// Writes the multi-project summary after the projects' plans, each piece styled.
+pub fn write_human(
+    p: &Projects,
+    period: Period,
+    theme: &Theme,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    writeln!(out)?;
+    for l in human_lines(p, period) {
+        for (tone, text) in l {
+            // project names come from the command line or a file name: escaped
+            let text = crate::escape::line(&text);
+            let style = match tone {
+                Tone::Plain => None,
+                Tone::Label => Some(theme.bold),
+                Tone::Up => Some(theme.delete),
+                Tone::Down => Some(theme.create),
+                Tone::Detail => Some(theme.annotation),
+            };
+            match style {
+                Some(st) => write!(out, "{}", theme.paint(st, &text))?,
+                None => write!(out, "{text}")?,
+            }
+        }
+        writeln!(out)?;
+    }
+    Ok(())
+}
+
+/// One project of the comment: its summary and its plan text.
+pub struct ProjectComment<'a> {
+    pub summary: Summary<'a>,
+    pub plan: PlanText<'a>,
+}
+
+/// Writes the one comment of a multi-project run, within `opts.max_chars`.
+pub fn write_comment(
+    p: &Projects,
+    each: &[ProjectComment<'_>],
+    period: Period,
+    settings: &[Moved],
+    opts: &CommentOptions,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    out.write_all(comment(p, each, period, settings, opts).as_bytes())
+}
+
+/// The comment: the headline with the total, the verdicts, the table of projects, then each
+/// project's own comment folded. Each fold gets a fair share of what the headline and table
+/// leave of `--max-chars`: a project that needs less than its share gives the rest to the
+/// others; [`markdown::guard`] keeps the whole within the budget whatever the count.
+pub fn comment(
+    p: &Projects,
+    each: &[ProjectComment<'_>],
+    period: Period,
+    settings: &[Moved],
+    opts: &CommentOptions,
+) -> String {
+    let head = format!(
+        "{}\n{}",
+        headline(p, period, settings, opts),
+        table(p, period)
+    );
+    let opens: Vec<String> = (p.projects.iter()).map(|r| fold_open(r, period)).collect();
+    const CLOSE: &str = "\n</details>\n";
+    let chars = |s: &str| s.chars().count();
+    let body = |c: &ProjectComment<'_>, max: Option<usize>| {
+        let o = CommentOptions {
+            tag: None,
+            max_chars: max,
+            ..opts.clone()
+        };
+        inner(markdown::fit(&c.summary, c.plan, &o))
+    };
+    let texts: Vec<String> = match opts.max_chars {
+        None => each.iter().map(|c| body(c, None)).collect(),
+        Some(max) => {
+            let fixed = chars(&head)
+                + opens
+                    .iter()
+                    .map(|o| chars(o) + chars(CLOSE) + 1)
+                    .sum::<usize>();
+            let room = max.saturating_sub(fixed);
+            // what each needs alone, then shares from the smallest need up
+            let needs: Vec<usize> = each.iter().map(|c| chars(&body(c, Some(room)))).collect();
+            let mut order: Vec<usize> = (0..each.len()).collect();
+            order.sort_by_key(|&i| needs[i]);
+            let (mut left, mut shares) = (room, vec![0; each.len()]);
+            for (k, &i) in order.iter().enumerate() {
+                let share = (left / (each.len() - k)).min(needs[i]);
+                shares[i] = share;
+                left -= share;
+            }
+            (each.iter().zip(&shares))
+                .map(|(c, &share)| body(c, Some(share)))
+                .collect()
+        }
+    };
+    let mut out = head;
+    for (open, text) in opens.iter().zip(&texts) {
+        out.push('\n');
+        out.push_str(open);
+        out.push_str(text);
+        out.push_str(CLOSE);
+    }
+    match opts.max_chars {
+        Some(max) => markdown::guard(out, max),
+        None => out,
+    }
+}
+
+/// A project's single-plan comment made to sit inside a fold: without the marker (the
+/// comment has one, the first line) and with its heading a level down.
+fn inner(text: String) -> String {
+    let text = text
+        .strip_prefix(&format!("{}\n", markdown::marker(None)))
+        .map(str::to_string)
+        .unwrap_or(text);
+    match text.strip_prefix("### ") {
+        Some(rest) => format!("#### {rest}"),
+        None => text,
+    }
+}
+
+/// `<details><summary><code>app</code>: +6.00 kgCO2eq per month</summary>` and a blank line.
+fn fold_open(r: &ProjectReport, period: Period) -> String {
+    let over = if r.report.fail_over.is_some_and(|g| g.exceeded) {
+        " · ⛔ over its budget"
+    } else {
+        ""
+    };
+    format!(
+        "<details><summary>{}: {} per {}{over}</summary>\n\n",
+        html_code(&r.name),
+        escape(&signed(
+            r.report.totals.delta_per_hour.total_gco2eq * period.hours()
+        )),
+        period_name(period)
+    )
+}
+
+fn headline(p: &Projects, period: Period, settings: &[Moved], opts: &CommentOptions) -> String {
+    let h = period.hours();
+    let per = period_name(period);
+    let t = &p.totals;
+    let (before, after, delta) = (
+        t.before_per_hour.total_gco2eq,
+        t.after_per_hour.total_gco2eq,
+        t.delta_per_hour.total_gco2eq,
+    );
+    let n = projects_word(p.projects.len());
+    let heading = if p.counts.estimated == 0 {
+        format!("⚠ carbon-show could not estimate these {n}")
+    } else if delta == 0.0 {
+        format!(
+            "= These {n} leave emissions unchanged at {} per {per}",
+            Mass(after * h)
+        )
+    } else {
+        let rel = relative(before, delta)
+            .map(|r| format!(" ({r})"))
+            .unwrap_or_default();
+        let (mark, verb) = if delta > 0.0 {
+            ("▲", "add")
+        } else {
+            ("▼", "save")
+        };
+        format!(
+            "{mark} These {n} {verb} {} per {per}{rel}",
+            Mass(delta.abs() * h)
+        )
+    };
+    let sentence = format!(
+        "From {} to {} per {per}, over {n}: each is folded below the table.",
+        Mass(before * h),
+        Mass(after * h)
+    );
+    let settings = if settings.is_empty() {
+        String::new()
+    } else {
+        let items: Vec<String> = (settings.iter())
+            .map(|m| {
+                format!(
+                    "{} {} ({})",
+                    escape(&m.setting),
+                    code(&m.value),
+                    code(&m.source)
+                )
+            })
+            .collect();
+        format!("\n**Not the defaults:** {}.\n", items.join(" · "))
+    };
+    format!(
+        "{}\n### {}\n\n{sentence}\n{settings}{}",
+        markdown::marker(opts.tag.as_deref()),
+        escape(&heading),
+        gate_markdown(p)
+    )
+}
+
+/// The gates' verdicts under the headline, the projects over their budget named.
+fn gate_markdown(p: &Projects) -> String {
+    let mut out = String::new();
+    let hours = |period: &str| match period {
+        "hour" => Period::Hour.hours(),
+        "year" => Period::Year.hours(),
+        _ => Period::Month.hours(),
+    };
+    if let Some(g) = p.fail_over {
+        let added = signed(g.added_per_hour_gco2eq * hours(g.period));
+        out.push_str(&if g.exceeded {
+            format!(
+                "\n**⛔ Over the `--fail-over` budget** of {} per {p}: the projects together add \
+                 {added} per {p}, so this check fails.\n",
+                Mass(g.limit_gco2eq),
+                p = g.period
+            )
+        } else {
+            format!(
+                "\n**✅ Within the `--fail-over` budget** of {} per {p}: the projects together \
+                 change {added} per {p}.\n",
+                Mass(g.limit_gco2eq),
+                p = g.period
+            )
+        });
+    }
+    if let Some(g) = &p.fail_over_per_project {
+        let budget = format!("{} per {}", Mass(g.limit_gco2eq), g.period);
+        out.push_str(&if g.exceeded {
+            let names: Vec<String> = g.over.iter().map(|n| code(n)).collect();
+            format!(
+                "\n**⛔ Over the `--fail-over-per-project` budget** of {budget}: {}, so this \
+                 check fails.\n",
+                names.join(", ")
+            )
+        } else {
+            format!(
+                "\n**✅ Every project within the `--fail-over-per-project` budget** of {budget}.\n"
+            )
+        });
+    }
+    out
+}
+
+/// The table of projects: what each adds, removes and changes per period, and how many of its
+/// resources are estimated and not counted; the total last.
+fn table(p: &Projects, period: Period) -> String {
+    let h = period.hours();
+    let figures = (p.projects.iter())
+        .flat_map(|r| [r.added_per_hour_gco2eq * h, r.removed_per_hour_gco2eq * h])
+        .chain([p.added_per_hour_gco2eq * h, p.removed_per_hour_gco2eq * h]);
+    let (unit, scale) = markdown::unit_for(figures);
+    let row = |name: String, added: f64, removed: f64, net: f64, c: &crate::report::Counts| {
+        format!(
+            "| {name} | {} | {} | {} | {} | {} |\n",
+            markdown::signed_num(added * h, scale),
+            markdown::signed_num(removed * h, scale),
+            markdown::signed_num(net * h, scale),
+            c.estimated,
+            not_counted(c)
+        )
+    };
+    let mut out = "| Project | Added | Removed | Net | Estimated | Not counted |\n\
+                   | :-- | --: | --: | --: | --: | --: |\n"
+        .to_string();
+    for r in &p.projects {
+        out.push_str(&row(
+            code(&r.name),
+            r.added_per_hour_gco2eq,
+            r.removed_per_hour_gco2eq,
+            r.report.totals.delta_per_hour.total_gco2eq,
+            &r.report.counts,
+        ));
+    }
+    out.push_str(&row(
+        "**Total**".to_string(),
+        p.added_per_hour_gco2eq,
+        p.removed_per_hour_gco2eq,
+        p.totals.delta_per_hour.total_gco2eq,
+        &p.counts,
+    ));
+    out.push_str(&format!("\n*In {unit} per {}.*\n", period_name(period)));
+    out
+}
