@@ -1,0 +1,162 @@
+//! The folded plan at the end of the comment: OpenTofu's text in a `diff` fenced block, its
+//! action markers moved to the first column where GitHub's diff highlighting reads them.
+//!
+//! GitHub colours a `diff` block's line by its first character (the TextMate diff grammar:
+//! `+` inserted, green; `-` deleted, red; `!` changed, orange; `@@` a range; `<` and `>`
+//! followed by a space deleted and inserted). OpenTofu indents its markers (`  + resource`,
+//! `      ~ attr`), so [`diff_text`] moves a `+`, `-` or `~` that follows the indentation to
+//! column 0 and keeps the indentation after it: every other character stays in its column.
+//! `~` becomes `!`, the one marker GitHub colours as a change. `-/+` and `+/-` already start
+//! their lines; `<=` (a read) stays indented, uncoloured. The human output is not touched.
+
+use std::borrow::Cow;
+
+use super::fit::chars;
+use super::{DocumentKind, PlanText, Summary, escape};
+
+/// `line` (without its line break) with its indented action marker moved to column 0, or
+/// `None` when it has none: `  + a` → `+   a`, `      ~ b` → `!       b`.
+fn marker_first(line: &str) -> Option<String> {
+    let body = line.trim_start_matches(' ');
+    let indent = line.len() - body.len();
+    let mut cs = body.chars();
+    let m = cs.next()?;
+    let spaced = matches!(cs.next(), None | Some(' ' | '\r'));
+    if indent == 0 || !spaced || !matches!(m, '+' | '-' | '~') {
+        return None;
+    }
+    let m = if m == '~' { '!' } else { m };
+    Some(format!("{m}{}{}", &line[..indent], &body[1..]))
+}
+
+/// The plan's text for the `diff` block: each line's indented marker at column 0
+/// ([`marker_first`]), and `<!--` written `\x3c!--` ([`crate::escape::fenced`]).
+pub(super) fn diff_text(text: &str) -> Cow<'_, str> {
+    let text = crate::escape::fenced(text);
+    if !text.lines().any(|l| marker_first(l).is_some()) {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len());
+    for l in text.split_inclusive('\n') {
+        let bare = l.strip_suffix('\n').unwrap_or(l);
+        match marker_first(bare) {
+            Some(moved) => {
+                out.push_str(&moved);
+                out.push_str(&l[bare.len()..]);
+            }
+            None => out.push_str(l),
+        }
+    }
+    Cow::Owned(out)
+}
+
+pub(super) fn fold_summary(s: &Summary, plan: PlanText) -> String {
+    match (plan.plan_line, s.kind) {
+        (Some(l), _) => escape(l.trim()),
+        (None, DocumentKind::Plan) => "The plan".to_string(),
+        (None, DocumentKind::State) => "The state".to_string(),
+    }
+}
+
+pub(super) fn plan_fold(s: &Summary, plan: PlanText) -> String {
+    let summary = fold_summary(s, plan);
+    // no HTML comment (a marker) from the plan in the comment's raw text, markers first
+    let text = diff_text(plan.text);
+    let fence = fence_for(&text);
+    let mut out = format!("<details><summary>{summary}</summary>\n\n{fence}diff\n");
+    out.push_str(&text);
+    if !text.ends_with('\n') {
+        out.push('\n');
+    }
+    out.push_str(&format!("{fence}\n\n</details>\n"));
+    out
+}
+
+/// The plan fold within `room` characters: whole lines only, the fence and the fold closed,
+/// and a note saying how many lines were left out. `whole` is `plan_fold(s, plan)`.
+pub(super) fn plan_fold_within(
+    s: &Summary,
+    plan: PlanText,
+    whole: String,
+    room: usize,
+    max: usize,
+) -> String {
+    if chars(&whole) <= room {
+        return whole;
+    }
+    let summary = fold_summary(s, plan);
+    let text = diff_text(plan.text);
+    let fence = fence_for(&text);
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let head = format!("<details><summary>{summary}</summary>\n\n{fence}diff\n");
+    let tail = |left: usize| {
+        format!(
+            "{fence}\n\n*{left} more lines of the plan left out to stay within {max} characters \
+             (`--max-chars`).*\n\n</details>\n"
+        )
+    };
+    let mut used = chars(&head) + chars(&tail(lines.len()));
+    let mut kept = 0;
+    for l in &lines {
+        let n = chars(l) + usize::from(!l.ends_with('\n'));
+        if used + n > room {
+            break;
+        }
+        used += n;
+        kept += 1;
+    }
+    if kept == 0 {
+        return format!(
+            "*The plan text is left out to stay within {max} characters (`--max-chars`).*\n"
+        );
+    }
+    let mut out = head;
+    for l in &lines[..kept] {
+        out.push_str(l);
+        if !l.ends_with('\n') {
+            out.push('\n');
+        }
+    }
+    out.push_str(&tail(lines.len() - kept));
+    out
+}
+
+/// A code fence longer than any run of backticks inside `text`.
+pub(super) fn fence_for(text: &str) -> String {
+    // the longest run of backticks, found a run at a time (`find` skips to the next one)
+    let mut longest = 0;
+    let mut rest = text;
+    while let Some(at) = rest.find('`') {
+        rest = &rest[at..];
+        let run = rest.len() - rest.trim_start_matches('`').len();
+        longest = longest.max(run);
+        rest = &rest[run..];
+    }
+    "`".repeat((longest + 1).max(3))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markers_move_to_the_first_column_and_nothing_else_moves() {
+        let plan = "  + create\n  ~ update in-place\n-/+ destroy and then create replacement\n                     <= read (data resources)\n  # aws_instance.web will be updated in-place\n                      # ≈ +3.23 kgCO2eq/month\n  ~ resource \"aws_instance\" \"web\" {\n                          ~ instance_type = \"m5.large\" -> \"m5.xlarge\"\n      - tags = {} -> null\n                            id = \"i-1\"\n    }\n  <= data \"x\" \"y\" {\n      + a = 1\n      +\n  ~x\n";
+        let want = "+   create\n!   update in-place\n-/+ destroy and then create replacement\n                     <= read (data resources)\n  # aws_instance.web will be updated in-place\n                      # ≈ +3.23 kgCO2eq/month\n!   resource \"aws_instance\" \"web\" {\n!                           instance_type = \"m5.large\" -> \"m5.xlarge\"\n-       tags = {} -> null\n                            id = \"i-1\"\n    }\n  <= data \"x\" \"y\" {\n+       a = 1\n+      \n  ~x\n";
+        let got = diff_text(plan);
+        assert_eq!(got, want);
+        for (a, b) in plan.lines().zip(got.lines()) {
+            assert_eq!(a.chars().count(), b.chars().count(), "{a:?} → {b:?}");
+        }
+        assert!(matches!(diff_text("no markers\n"), Cow::Borrowed(_)));
+        assert_eq!(diff_text("  + a <!-- b\n"), "+   a \\x3c!-- b\n");
+    }
+
+    #[test]
+    fn fences_outgrow_backtick_runs() {
+        assert_eq!(fence_for("plain"), "```");
+        assert_eq!(fence_for("a ```` b"), "`````");
+        assert_eq!(fence_for("`é``````"), "```````");
+        assert_eq!(fence_for("``é`` ```x"), "````");
+    }
+}
