@@ -4,50 +4,40 @@
 //! GitHub colours a `diff` block's line by its first character (the TextMate diff grammar:
 //! `+` inserted, green; `-` deleted, red; `!` changed, orange; `@@` a range; `<` and `>`
 //! followed by a space deleted and inserted). OpenTofu indents its markers (`  + resource`,
-//! `      ~ attr`), so [`diff_text`] moves a `+`, `-` or `~` that follows the indentation to
+//! `      ~ attr`), so [`push_line`] moves a `+`, `-` or `~` that follows the indentation to
 //! column 0 and keeps the indentation after it: every other character stays in its column.
 //! `~` becomes `!`, the one marker GitHub colours as a change. `-/+` and `+/-` already start
 //! their lines; `<=` (a read) stays indented, uncoloured. The human output is not touched.
 
-use std::borrow::Cow;
-
 use super::fit::chars;
 use super::{DocumentKind, PlanText, Summary, escape};
 
-/// `line` (without its line break) with its indented action marker moved to column 0, or
-/// `None` when it has none: `  + a` → `+   a`, `      ~ b` → `!       b`.
-fn marker_first(line: &str) -> Option<String> {
+/// Appends `line` (without its line break) to `out`, its indented action marker moved to
+/// column 0 (`  + a` → `+   a`, `      ~ b` → `!       b`): no line is built on its own, as a
+/// large plan has hundreds of thousands.
+fn push_line(out: &mut String, line: &str) {
     let body = line.trim_start_matches(' ');
     let indent = line.len() - body.len();
-    let mut cs = body.chars();
-    let m = cs.next()?;
-    let spaced = matches!(cs.next(), None | Some(' ' | '\r'));
-    if indent == 0 || !spaced || !matches!(m, '+' | '-' | '~') {
-        return None;
+    let b = body.as_bytes();
+    let spaced = matches!(b.get(1), None | Some(b' ' | b'\r'));
+    match b.first() {
+        Some(&m @ (b'+' | b'-' | b'~')) if indent > 0 && spaced => {
+            out.push(if m == b'~' { '!' } else { char::from(m) });
+            out.push_str(&line[..indent]);
+            out.push_str(&body[1..]);
+        }
+        _ => out.push_str(line),
     }
-    let m = if m == '~' { '!' } else { m };
-    Some(format!("{m}{}{}", &line[..indent], &body[1..]))
 }
 
-/// The plan's text for the `diff` block: each line's indented marker at column 0
-/// ([`marker_first`]), and `<!--` written `\x3c!--` ([`crate::escape::fenced`]).
-pub(super) fn diff_text(text: &str) -> Cow<'_, str> {
-    let text = crate::escape::fenced(text);
-    if !text.lines().any(|l| marker_first(l).is_some()) {
-        return text;
-    }
-    let mut out = String::with_capacity(text.len());
+/// Appends the plan's text (through [`crate::escape::fenced`]) for the `diff` block, each
+/// line through [`push_line`]; a line keeps its length in characters.
+fn push_diff(out: &mut String, text: &str) {
     for l in text.split_inclusive('\n') {
         let bare = l.strip_suffix('\n').unwrap_or(l);
-        match marker_first(bare) {
-            Some(moved) => {
-                out.push_str(&moved);
-                out.push_str(&l[bare.len()..]);
-            }
-            None => out.push_str(l),
-        }
+        push_line(out, bare);
+        out.push_str(&l[bare.len()..]);
     }
-    Cow::Owned(out)
 }
 
 pub(super) fn fold_summary(s: &Summary, plan: PlanText) -> String {
@@ -61,10 +51,11 @@ pub(super) fn fold_summary(s: &Summary, plan: PlanText) -> String {
 pub(super) fn plan_fold(s: &Summary, plan: PlanText) -> String {
     let summary = fold_summary(s, plan);
     // no HTML comment (a marker) from the plan in the comment's raw text, markers first
-    let text = diff_text(plan.text);
+    let text = crate::escape::fenced(plan.text);
     let fence = fence_for(&text);
     let mut out = format!("<details><summary>{summary}</summary>\n\n{fence}diff\n");
-    out.push_str(&text);
+    out.reserve(text.len() + 2 * fence.len() + 16);
+    push_diff(&mut out, &text);
     if !text.ends_with('\n') {
         out.push('\n');
     }
@@ -85,7 +76,7 @@ pub(super) fn plan_fold_within(
         return whole;
     }
     let summary = fold_summary(s, plan);
-    let text = diff_text(plan.text);
+    let text = crate::escape::fenced(plan.text);
     let fence = fence_for(&text);
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
     let head = format!("<details><summary>{summary}</summary>\n\n{fence}diff\n");
@@ -112,7 +103,7 @@ pub(super) fn plan_fold_within(
     }
     let mut out = head;
     for l in &lines[..kept] {
-        out.push_str(l);
+        push_diff(&mut out, l);
         if !l.ends_with('\n') {
             out.push('\n');
         }
@@ -139,6 +130,12 @@ pub(super) fn fence_for(text: &str) -> String {
 mod tests {
     use super::*;
 
+    fn diff_text(text: &str) -> String {
+        let mut out = String::new();
+        push_diff(&mut out, &crate::escape::fenced(text));
+        out
+    }
+
     #[test]
     fn markers_move_to_the_first_column_and_nothing_else_moves() {
         let plan = "  + create\n  ~ update in-place\n-/+ destroy and then create replacement\n                     <= read (data resources)\n  # aws_instance.web will be updated in-place\n                      # ≈ +3.23 kgCO2eq/month\n  ~ resource \"aws_instance\" \"web\" {\n                          ~ instance_type = \"m5.large\" -> \"m5.xlarge\"\n      - tags = {} -> null\n                            id = \"i-1\"\n    }\n  <= data \"x\" \"y\" {\n      + a = 1\n      +\n  ~x\n";
@@ -148,7 +145,7 @@ mod tests {
         for (a, b) in plan.lines().zip(got.lines()) {
             assert_eq!(a.chars().count(), b.chars().count(), "{a:?} → {b:?}");
         }
-        assert!(matches!(diff_text("no markers\n"), Cow::Borrowed(_)));
+        assert_eq!(diff_text("no markers\n"), "no markers\n");
         assert_eq!(diff_text("  + a <!-- b\n"), "+   a \\x3c!-- b\n");
     }
 
