@@ -553,6 +553,7 @@ fn write_output(
                     Summary::new(&a.report, kind, period)
                         .with_module_depth(module_depth)
                         .with_settings(moved.cloned().unwrap_or_default())
+                        .with_alternatives(alternatives)
                 })
             });
             let rendered = render();

@@ -63,7 +63,11 @@ fn summary_all_unsupported_says_nothing_was_estimated() {
         "{md}"
     );
     assert!(
-        md.contains("3 unsupported, no mapping covers them: `aws_sagemaker_notebook_instance` ×2, `google_composer_environment` ×1"),
+        md.contains(
+            "**Not counted:** 3 resources without figures; 1 ignored, with no emissions of their own (networks, IAM, …).\n\n\
+             - `aws_sagemaker_notebook_instance` × 2 — unsupported: no mapping covers this type\n\
+             - `google_composer_environment` × 1 — unsupported: no mapping covers this type\n"
+        ),
         "{md}"
     );
     assert!(
@@ -87,6 +91,12 @@ fn summary_state_is_a_footprint_without_delta() {
     assert!(
         s.contains("  largest per month:\n    3.26 kgCO2eq  aws_instance.web\n"),
         "{s}"
+    );
+    // what could be greener is a change the reader could make, not one the state makes
+    let (s, greener) = s.split_at(s.find("  could be greener").expect("a state's savings"));
+    assert!(
+        greener.contains("aws_instance.web: type m5.large → m6g.large (-21 %)"),
+        "{greener}"
     );
     let signed = s
         .as_bytes()
@@ -149,6 +159,10 @@ fn summary_groups_instances_and_names_what_was_left_out() {
          \x20   +5.71 kgCO2eq  aws_instance.worker[0..2] ×3\n\
          \x20   +5.12 kgCO2eq  module.eu.aws_instance.app[\"api\",\"web\"] ×2\n\
          \x20   and 8 more (--format json or markdown for all)\n\
+         \x20 could be greener, per month (docs/alternatives.md):\n\
+         \x20   -3.61 kgCO2eq  module.eu.aws_instance.app[\"api\",\"web\"] ×2: region eu-west-1 → eu-north-1 (-70 %)\n\
+         \x20   -3.60 kgCO2eq  module.eu.mod…aws_elasticache_cluster.this: region eu-west-1 → eu-north-1 (-70 %)\n\
+         \x20   -2.09 kgCO2eq  azurerm_linux_virtual_machine.app: region westeurope → swedencentral (-75 %)\n\
          \x20 unsupported, no sourced method, not counted:\n\
          \x20   google_storage_bucket.assets: needs storage_gb in carbon-usage.yml (carbon-show usage template)\n\
          \x20 resources: 15 estimated, 0 not estimated, 1 unsupported, 4 ignored\n\
@@ -295,9 +309,9 @@ fn markdown_comment_renders_as_designed() {
         html.contains("<h3>▲ This plan adds 32.1 kgCO2eq per month (+694 %)</h3>"),
         "{html}"
     );
-    // totals, the top 10 resources, the 11th folded under "1 more resource", the modules
-    // (tests/rollup.rs) and each module's resources
-    assert_eq!(html.matches("<table>").count(), 6, "{html}");
+    // totals, the greener savings (tests/markdown.rs), the top 10 resources, the 11th folded
+    // under "1 more resource", the modules (tests/rollup.rs) and each module's resources
+    assert_eq!(html.matches("<table>").count(), 7, "{html}");
     assert!(
         html.contains("<details><summary>1 more resource</summary>"),
         "{html}"
@@ -314,7 +328,7 @@ fn markdown_comment_renders_as_designed() {
             "24.8–52.7"
         ]
     );
-    let (head, rows) = table_cells(&html, 1);
+    let (head, rows) = table_cells(&html, 2);
     assert!(
         head.contains("<th>resource (kgCO2eq per month)</th>"),
         "{head}"
@@ -335,7 +349,9 @@ fn markdown_comment_renders_as_designed() {
         }
     }
     assert!(
-        html.contains("<code>google_storage_bucket.assets</code>"),
+        html.contains(
+            "<li><code>google_storage_bucket</code> × 1 — unsupported, no sourced method"
+        ),
         "{html}"
     );
     assert!(
@@ -343,13 +359,20 @@ fn markdown_comment_renders_as_designed() {
         "{html}"
     );
     assert!(
-        html.contains("<pre><code class=\"language-text\">"),
+        html.contains("<pre><code class=\"language-diff\">"),
         "{html}"
     );
-    // every line of the plan is in the fold, the carbon summary is not repeated there
+    // every line of the plan is in the fold (its markers moved to column 0: tests/markdown.rs),
+    // the carbon summary is not repeated there
     let plan = show("testdata/demo/plan.json", &[]);
-    let body = &md[md.find("```text\n").unwrap() + 8..md.rfind("```").unwrap()];
-    assert_eq!(body, &plan[..plan.find("\n\nCarbon ≈ ").unwrap() + 1]);
+    let body = &md[md.find("```diff\n").unwrap() + 8..md.rfind("```").unwrap()];
+    let plan = &plan[..plan.find("\n\nCarbon ≈ ").unwrap() + 1];
+    assert_eq!(body.lines().count(), plan.lines().count());
+    assert_eq!(
+        body.replace(['+', '-', '!', '~', ' '], ""),
+        plan.replace(['+', '-', '!', '~', ' '], "")
+    );
+    assert!(!body.contains("Carbon ≈"), "{body}");
 }
 
 /// `--comment-tag` names the marker, so that several jobs each update their own comment.
@@ -434,9 +457,10 @@ fn markdown_comment_folds_the_rest() {
         "{md}"
     );
     let html = gfm(&md);
-    assert_eq!(html.matches("<table>").count(), 3, "{html}");
-    let (_, top) = table_cells(&html, 1);
-    let (_, rest) = table_cells(&html, 2);
+    // totals, the greener savings, the top rows, the rest
+    assert_eq!(html.matches("<table>").count(), 4, "{html}");
+    let (_, top) = table_cells(&html, 2);
+    let (_, rest) = table_cells(&html, 3);
     assert_eq!((top.len(), rest.len()), (10, 4));
     let changes: Vec<f64> = top.iter().chain(&rest).map(|r| number(&r[4])).collect();
     for w in changes.windows(2) {
@@ -656,9 +680,9 @@ fn markdown_comment_of_a_10k_plan_fits_the_budget() {
         let html = gfm(&md);
         assert!(html.contains("<h3>▲ This plan adds "), "{html:.300}");
         assert!(html.matches("<table>").count() >= 3, "{html:.3000}");
-        // rows still by |change|, largest first
-        let (_, top) = table_cells(&html, 1);
-        let (_, rest) = table_cells(&html, 2);
+        // rows still by |change|, largest first (after the totals and the greener savings)
+        let (_, top) = table_cells(&html, 2);
+        let (_, rest) = table_cells(&html, 3);
         let changes: Vec<f64> = top.iter().chain(&rest).map(|r| number(&r[4])).collect();
         for w in changes.windows(2) {
             assert!(w[0].abs() >= w[1].abs(), "not sorted: {changes:?}");

@@ -21,6 +21,7 @@ mod impact;
 mod install;
 mod linear;
 mod mapping;
+mod markdown;
 mod mistakes;
 mod perf;
 mod plans;

@@ -7,6 +7,7 @@
 //! something could not be estimated, and which styles of the [`crate::render::Theme`] a
 //! summary line uses.
 
+pub mod greener;
 pub mod line;
 pub mod markdown;
 pub mod modules;
@@ -217,6 +218,39 @@ pub(crate) fn type_of(address: &str) -> &str {
     parts.get(i).copied().unwrap_or(address)
 }
 
+/// `label` within `max` characters, `…` in the middle: the module path is cut from its end,
+/// so that its start, the resource type and the rest of the last step stay whole
+/// (`module.platform.module.…aws_instance.worker[0..2] ×3`); a last step longer than that keeps
+/// its type, the start of its name and its end (`…aws_instance.very…["key"] ×3`).
+pub(crate) fn shorten(label: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    let n = label.chars().count();
+    if n <= max || max < 8 {
+        return label.into();
+    }
+    // the last step starts at its type (type_of returns a slice of the label)
+    let ty = type_of(label);
+    let at = (ty.as_ptr() as usize)
+        .checked_sub(label.as_ptr() as usize)
+        .filter(|&i| label.get(i..i + ty.len()) == Some(ty))
+        .unwrap_or(0);
+    let (path, last) = label.split_at(at);
+    let last_n = last.chars().count();
+    if last_n < max {
+        let head: String = path.chars().take(max - 1 - last_n).collect();
+        return format!("{head}…{last}").into();
+    }
+    // the last step alone is too long: its type, then the start and end of the rest
+    let lead = if path.is_empty() { "" } else { "…" };
+    let keep = max - lead.chars().count() - 1;
+    let ty_n = ty.chars().count().min(keep / 2);
+    let rest_keep = keep - ty_n;
+    let head_n = ty_n + rest_keep / 3;
+    let tail_n = keep - head_n;
+    let head: String = last.chars().take(head_n).collect();
+    let tail: String = last.chars().skip(last_n - tail_n).collect();
+    format!("{lead}{head}…{tail}").into()
+}
+
 /// The label of the instances of one resource: `aws_instance.worker[0..2] ×3` for a run of
 /// numbers, `app["api","web"] ×2` for a few keys, `app[*] ×12` otherwise.
 pub(crate) fn group_label(base: &str, keys: &[&str]) -> String {
@@ -278,18 +312,6 @@ pub(crate) fn group_by_resource<'a, T>(
             (label, items)
         })
         .collect()
-}
-
-/// Names joined with `, `, at most `cap` of them, then `and N more`.
-pub(crate) fn capped(names: &[String], cap: usize) -> String {
-    if names.len() <= cap {
-        return names.join(", ");
-    }
-    format!(
-        "{}, and {} more",
-        names[..cap].join(", "),
-        names.len() - cap
-    )
 }
 
 /// Counts per resource type, largest first (ties by name): `aws_lambda_function ×2`.
@@ -381,10 +403,7 @@ mod tests {
     }
 
     #[test]
-    fn lists_are_capped() {
-        let names: Vec<String> = (1..=7).map(|i| format!("r{i}")).collect();
-        assert_eq!(capped(&names, 5), "r1, r2, r3, r4, r5, and 2 more");
-        assert_eq!(capped(&names[..2], 5), "r1, r2");
+    fn types_are_counted() {
         assert_eq!(type_counts(["b.x", "a.y", "b.z[0]"]), ["b ×2", "a ×1"]);
     }
 

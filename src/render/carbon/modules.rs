@@ -8,7 +8,7 @@
 //! by the size of their change (a state's by what they emit), largest first; a row that
 //! changes nothing is left out of a plan's. A plan with the root module only has no rollup.
 
-use super::markdown::{Part, code, num, signed_num, table, unit_for};
+use super::markdown::{Part, cell, num, signed_num, table, unit_for};
 use super::summary::{DocumentKind, Group, Line, Summary, Tone, Verdict};
 use super::{COLUMNS, signed};
 use crate::estimate::Mass;
@@ -148,6 +148,40 @@ pub fn human_lines(s: &Summary) -> Vec<Line> {
     out
 }
 
+/// Which of the comment's module sections say something the resource table above does not.
+///
+/// The rule: the folds (each module's resources) are left out when the resource table lists
+/// every resource that changes (none folded under "N more resources"): they would list the
+/// same rows again. The module table is left out when each of its rows stands for one row
+/// of the resource table (no module holds two of the resources that change): its rows would
+/// repeat those figures under the module's name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shown {
+    pub table: bool,
+    pub folds: bool,
+}
+
+impl Shown {
+    /// `all_listed`: the resource table shows every resource group of the summary.
+    pub fn new(s: &Summary, all_listed: bool) -> Shown {
+        let rows = rows(s);
+        let mut row_of: std::collections::HashMap<&str, usize> = Default::default();
+        for (i, r) in rows.iter().enumerate() {
+            row_of.extend(r.module.resources.iter().map(|a| (a.as_str(), i)));
+        }
+        let mut groups = vec![0usize; rows.len()];
+        for g in &s.groups {
+            if let Some(&i) = row_of.get(g.members[0].address.as_str()) {
+                groups[i] += 1;
+            }
+        }
+        Shown {
+            table: groups.iter().any(|&n| n > 1),
+            folds: !all_listed,
+        }
+    }
+}
+
 /// How many module rows the comment can show: the rows, at most `top`.
 pub fn comment_rows(s: &Summary, top: usize) -> usize {
     rows(s).len().min(top.max(1))
@@ -237,8 +271,8 @@ fn module_table(s: &Summary, rows: &[Row]) -> String {
             r.label.clone()
         } else {
             match r.module.instances {
-                1 => code(&r.label),
-                n => format!("{} ×{n}", code(&r.module.address)),
+                1 => cell(&r.label),
+                n => format!("{} ×{n}", cell(&r.module.address)),
             }
         }
     };

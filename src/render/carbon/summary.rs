@@ -113,6 +113,9 @@ pub struct Summary<'r> {
     /// Settings that move figures or the gate and differ from the defaults, with their
     /// sources (`config::trust`): named under the headline.
     pub settings: Vec<Moved>,
+    /// `--alternatives`: whether the summary and the comment list the greener alternatives'
+    /// savings ([`super::greener`]).
+    pub alternatives: bool,
 }
 
 impl<'r> Summary<'r> {
@@ -204,7 +207,14 @@ impl<'r> Summary<'r> {
             unsupported_types: type_counts(report.unsupported.iter().map(String::as_str)),
             modules: modules::rollup(report, modules::DEFAULT_DEPTH),
             settings: Vec::new(),
+            alternatives: true,
         }
+    }
+
+    /// With `--alternatives off`, no "could be greener" lines.
+    pub fn with_alternatives(mut self, on: bool) -> Self {
+        self.alternatives = on;
+        self
     }
 
     /// The settings named under the headline (`CarbonOptions::moved`).
@@ -445,6 +455,7 @@ pub fn human_lines(s: &Summary) -> Vec<Line> {
             )));
         }
     }
+    out.extend(super::greener::human_lines(s));
     let c = &r.counts;
     if !s.unsupported.is_empty() {
         let names = if s.verdict == Verdict::NothingEstimated {
