@@ -4,6 +4,7 @@ mod alternatives;
 mod api;
 mod auto;
 mod carbon;
+mod ci_docs;
 mod cli;
 mod color;
 mod comment;
