@@ -25,6 +25,7 @@ mod mapping;
 mod mistakes;
 mod perf;
 mod plans;
+mod portable;
 mod props;
 mod provider;
 mod regressions;
