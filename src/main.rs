@@ -77,10 +77,21 @@ fn stdout_closed() -> bool {
     {
         STDOUT_CLOSED_AT_START.load(std::sync::atomic::Ordering::Relaxed)
     }
-    #[cfg(not(target_os = "linux"))]
+    #[cfg(all(unix, not(target_os = "linux")))]
     // SAFETY: `fcntl(F_GETFD)` on a descriptor number only reads the descriptor table.
     unsafe {
         libc::fcntl(1, libc::F_GETFD) == -1
+    }
+    // Windows: a process started without a standard output has no handle for it (null), and
+    // Rust then writes to it as to a sink.
+    #[cfg(windows)]
+    {
+        use std::os::windows::io::AsRawHandle;
+        std::io::stdout().as_raw_handle().is_null()
+    }
+    #[cfg(not(any(unix, windows)))]
+    {
+        false
     }
 }
 

@@ -68,7 +68,8 @@ pub unsafe fn discard(start: *mut u8, len: usize) {
 }
 
 /// CPU time (user + system) the process has used so far, in seconds (0 where `getrusage`
-/// fails). For `CARBON_SHOW_PROFILE`.
+/// fails, and on systems without it: Windows). For `CARBON_SHOW_PROFILE`.
+#[cfg(unix)]
 pub fn cpu_seconds() -> f64 {
     // SAFETY: `getrusage` writes one `rusage` it is given; a zeroed one is valid to pass.
     let mut u: libc::rusage = unsafe { std::mem::zeroed() };
@@ -77,6 +78,12 @@ pub fn cpu_seconds() -> f64 {
     }
     let t = |v: libc::timeval| v.tv_sec as f64 + v.tv_usec as f64 / 1e6;
     t(u.ru_utime) + t(u.ru_stime)
+}
+
+/// CPU time the process has used so far: not measured here (no `getrusage`), 0.
+#[cfg(not(unix))]
+pub fn cpu_seconds() -> f64 {
+    0.0
 }
 
 /// Resident memory now and at its peak so far, as `/proc/self/status` gives them (`"123 kB"`;

@@ -32,19 +32,26 @@ pub fn write_to(
     }
 }
 
-/// Standard output's width in columns when it is a terminal.
+/// Standard output's width in columns when it is a terminal (80 when it cannot be told).
 pub fn terminal_width() -> Option<usize> {
     if !io::IsTerminal::is_terminal(&io::stdout()) {
         return None;
     }
+    Some(columns().filter(|&c| c > 0).unwrap_or(80))
+}
+
+#[cfg(unix)]
+fn columns() -> Option<usize> {
     // SAFETY: TIOCGWINSZ fills the `winsize` it is given, nothing else.
     let mut ws: libc::winsize = unsafe { std::mem::zeroed() };
     let ok = unsafe { libc::ioctl(1, libc::TIOCGWINSZ, &mut ws) } == 0;
-    Some(if ok && ws.ws_col > 0 {
-        usize::from(ws.ws_col)
-    } else {
-        80
-    })
+    ok.then_some(usize::from(ws.ws_col))
+}
+
+/// Elsewhere (Windows consoles): the `COLUMNS` variable a shell may set, else unknown.
+#[cfg(not(unix))]
+fn columns() -> Option<usize> {
+    std::env::var("COLUMNS").ok()?.trim().parse().ok()
 }
 
 fn write_file(

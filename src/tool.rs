@@ -110,7 +110,15 @@ fn cache_dir() -> Option<PathBuf> {
     let base = std::env::var_os("XDG_CACHE_HOME")
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache")))?;
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache")))
+        // Windows: the user's local application data (private to the user by its ACL)
+        .or_else(|| {
+            cfg!(windows)
+                .then(|| std::env::var_os("LOCALAPPDATA"))
+                .flatten()
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+        })?;
     Some(base.join("carbon-show").join("schemas"))
 }
 

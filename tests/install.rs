@@ -485,10 +485,28 @@ fn release_workflow_and_ci_build_with_the_same_script_for_every_target() {
         "aarch64-unknown-linux-musl",
         "x86_64-apple-darwin",
         "aarch64-apple-darwin",
-        "x86_64-pc-windows-msvc",
+        "x86_64-pc-windows-gnu",
     ] {
         assert!(targets.contains(&t), "{t} missing from {targets:?}");
     }
+    // the Windows row is the cross-build verified on Linux (docs/ci.md, "Releases"): MinGW on
+    // Ubuntu, and it is required like the others
+    let rows = wf["jobs"]["build"]["strategy"]["matrix"]["include"].clone();
+    let windows = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["target"] == "x86_64-pc-windows-gnu")
+        .unwrap();
+    assert_eq!(
+        (&windows["os"], &windows["mingw"]),
+        (&serde_json::json!("ubuntu-24.04"), &serde_json::json!(true))
+    );
+    assert!(wf["jobs"]["build"]["continue-on-error"].is_null());
+    let steps_text = wf["jobs"]["build"]["steps"].to_string();
+    assert!(steps_text.contains("gcc-mingw-w64-x86-64") && steps_text.contains("musl-tools"));
+    let publish = wf["jobs"]["publish"]["steps"].to_string();
+    assert!(publish.contains("ARM64-macOS X64-Windows"), "{publish}");
     let steps = wf["jobs"]["build"]["steps"].to_string();
     assert!(
         steps.contains("bash scripts/ci/release-build.sh --target"),

@@ -11,7 +11,8 @@
 //!   thread and stops it before an allocation would take it past the budget;
 //! - **stack**: deep recursion (in a filter, `fromjson`, or dropping a deeply nested value)
 //!   ends in the stack's guard page; a `SIGSEGV` handler turns that into the same one line
-//!   when the thread was mapping a resource (other faults go to the previous handler);
+//!   when the thread was mapping a resource (other faults go to the previous handler; Unix
+//!   only: on Windows the overflow ends the process with Rust's own report);
 //! - **halt**: `halt`/`halt_error` stop the run the same way instead of exiting with the
 //!   filter's code (`mappings check` reports them before any run).
 
@@ -337,10 +338,12 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for Guarded<A> {
     }
 }
 
+#[cfg(unix)]
 static OLD_SEGV: RwLock<Option<(libc::sigaction, libc::sigaction)>> = RwLock::new(None);
 
 /// Stack overflow while mapping a resource: one line, exit 8. Only async-signal-safe calls
 /// (`write`, `_exit`) and a `try_lock` of this thread's own slot.
+#[cfg(unix)]
 extern "C" fn on_fault(sig: libc::c_int, info: *mut libc::siginfo_t, ctx: *mut libc::c_void) {
     let mapping =
         MAPPING.try_with(Cell::get).unwrap_or(false) || DEPTH.try_with(Cell::get).unwrap_or(0) > 0;
@@ -392,6 +395,7 @@ extern "C" fn on_fault(sig: libc::c_int, info: *mut libc::siginfo_t, ctx: *mut l
     }
 }
 
+#[cfg(unix)]
 fn install_stack_handler() {
     unsafe {
         let mut act: libc::sigaction = std::mem::zeroed();
@@ -407,6 +411,12 @@ fn install_stack_handler() {
         }
     }
 }
+
+/// Elsewhere (Windows) there is no `SIGSEGV` to catch: a filter that overflows the stack ends
+/// the process with Rust's own "has overflowed its stack" report and the system's status for
+/// it, not the one line and exit 8 (the time and memory budgets apply as on Unix).
+#[cfg(not(unix))]
+fn install_stack_handler() {}
 
 #[cfg(test)]
 mod tests {
