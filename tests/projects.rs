@@ -443,6 +443,11 @@ fn projects_impact_manifest_has_a_node_per_project() {
     let keys: Vec<&String> = children.keys().collect();
     assert_eq!(keys, ["app", "testdata/carbon/mixed"], "{y:.1000}");
     assert_eq!(v["name"], "carbon-show 2 projects");
+    assert_eq!(children["app"]["description"], "project app");
+    assert!(
+        children["app"]["children"]["aws_instance.web"].is_object(),
+        "{y:.2000}"
+    );
 }
 
 /// `--no-carbon`: the plans under their headers, nothing else.

@@ -272,7 +272,11 @@ fn render(
                 .flat_map(|r| impact_resources(&r.after_inputs, Some(r.name.as_str())))
                 .collect();
             let name = format!("carbon-show {} projects", reviewed.len());
-            render::impact::write_manifest(&resources, &ImpactOptions::new(name, period), out)
+            let opts = ImpactOptions {
+                projects: true,
+                ..ImpactOptions::new(name, period)
+            };
+            render::impact::write_manifest(&resources, &opts, out)
         }
     }
 }
