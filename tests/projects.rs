@@ -302,8 +302,21 @@ fn projects_fail_over_applies_to_the_total_and_per_project_to_each() {
         args.extend_from_slice(extra);
         show(&args, b"")
     };
-    // the total within --fail-over: 0
-    assert_eq!(run(&["--fail-over", &above]).status.code(), Some(0));
+    // the total within --fail-over: 0, and the summary says the budget is not the default
+    let o = run(&["--fail-over", &above, "--color", "never"]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    let summary = &out[out.find("\nCarbon of 2 projects").expect(&out)..];
+    assert!(
+        summary.contains(&format!(
+            "\n  not the defaults: fail-over {above} (--fail-over)\n"
+        )),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("\n  within the --fail-over budget of "),
+        "{summary}"
+    );
     // the total over it: 3, saying the total
     let o = run(&["--fail-over", &below]);
     assert_one_line_error(&o, 3, "the projects together add");

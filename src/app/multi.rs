@@ -249,7 +249,7 @@ fn render(
 ) -> io::Result<()> {
     let period = c.settings.period;
     match opts.format {
-        Format::Human => words::write_human(p, period, theme, out),
+        Format::Human => words::write_human(p, period, &c.moved, theme, out),
         Format::Json => render::json::write_projects(p, period, c.module_depth, out),
         Format::Markdown => {
             let each: Vec<ProjectComment<'_>> = (p.projects.iter().zip(reviewed))
