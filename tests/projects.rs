@@ -302,8 +302,20 @@ fn projects_fail_over_applies_to_the_total_and_per_project_to_each() {
         args.extend_from_slice(extra);
         show(&args, b"")
     };
-    // the total within --fail-over: 0
-    assert_eq!(run(&["--fail-over", &above]).status.code(), Some(0));
+    // the total within --fail-over: 0, and the summary says the budget is not the default
+    let o = run(&["--fail-over", &above, "--color", "never"]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    let summary = &out[out.find("\nCarbon of 2 projects").expect(&out)..];
+    assert!(
+        summary.contains("\n  not the defaults: fail-over ")
+            && summary.contains("g/h (--fail-over)\n"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("\n  within the --fail-over budget of "),
+        "{summary}"
+    );
     // the total over it: 3, saying the total
     let o = run(&["--fail-over", &below]);
     assert_one_line_error(&o, 3, "the projects together add");
@@ -443,6 +455,11 @@ fn projects_impact_manifest_has_a_node_per_project() {
     let keys: Vec<&String> = children.keys().collect();
     assert_eq!(keys, ["app", "testdata/carbon/mixed"], "{y:.1000}");
     assert_eq!(v["name"], "carbon-show 2 projects");
+    assert_eq!(children["app"]["description"], "project app");
+    assert!(
+        children["app"]["children"]["aws_instance.web"].is_object(),
+        "{y:.2000}"
+    );
 }
 
 /// `--no-carbon`: the plans under their headers, nothing else.

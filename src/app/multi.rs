@@ -249,7 +249,7 @@ fn render(
 ) -> io::Result<()> {
     let period = c.settings.period;
     match opts.format {
-        Format::Human => words::write_human(p, period, theme, out),
+        Format::Human => words::write_human(p, period, &c.moved, theme, out),
         Format::Json => render::json::write_projects(p, period, c.module_depth, out),
         Format::Markdown => {
             let each: Vec<ProjectComment<'_>> = (p.projects.iter().zip(reviewed))
@@ -272,7 +272,11 @@ fn render(
                 .flat_map(|r| impact_resources(&r.after_inputs, Some(r.name.as_str())))
                 .collect();
             let name = format!("carbon-show {} projects", reviewed.len());
-            render::impact::write_manifest(&resources, &ImpactOptions::new(name, period), out)
+            let opts = ImpactOptions {
+                projects: true,
+                ..ImpactOptions::new(name, period)
+            };
+            render::impact::write_manifest(&resources, &opts, out)
         }
     }
 }

@@ -38,8 +38,9 @@ fn not_counted(c: &crate::report::Counts) -> usize {
     c.not_estimated + c.unsupported
 }
 
-/// The summary that closes a multi-project human output, line by line.
-pub fn human_lines(p: &Projects, period: Period) -> Vec<Line> {
+/// The summary that closes a multi-project human output, line by line; right under the
+/// headline, the settings that moved the figures or the gates (`settings`), as for one plan.
+pub fn human_lines(p: &Projects, period: Period, settings: &[Moved]) -> Vec<Line> {
     let h = period.hours();
     let per = period.unit();
     let t = &p.totals;
@@ -72,6 +73,8 @@ pub fn human_lines(p: &Projects, period: Period) -> Vec<Line> {
             ),
         ),
     ]];
+    let moved = super::summary::settings_lines(settings);
+    out.extend(moved.into_iter().map(|l| vec![(Tone::Detail, l)]));
     out.push(vec![(
         Tone::Detail,
         format!("  per project, per {}:", period_name(period)),
@@ -150,11 +153,12 @@ fn gate_lines(p: &Projects) -> Vec<String> {
 pub fn write_human(
     p: &Projects,
     period: Period,
+    settings: &[Moved],
     theme: &Theme,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     writeln!(out)?;
-    for l in human_lines(p, period) {
+    for l in human_lines(p, period, settings) {
         for (tone, text) in l {
             // project names come from the command line or a file name: escaped
             let text = crate::escape::line(&text);

@@ -508,7 +508,7 @@ pub(crate) fn from_usage(report: &crate::report::Report) -> Option<(usize, Strin
 /// `  settings: utilization 0 % (.carbon-show.toml:2) · region aws eu-west-1 (…)`, continued
 /// on lines of their own past [`COLUMNS`]; control characters escaped (a folder name comes
 /// from the repository).
-fn settings_lines(settings: &[Moved]) -> Vec<String> {
+pub(crate) fn settings_lines(settings: &[Moved]) -> Vec<String> {
     let mut lines = Vec::new();
     let mut line = String::new();
     for m in settings {

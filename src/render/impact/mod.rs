@@ -113,6 +113,9 @@ pub struct ImpactOptions {
     pub period: Period,
     /// The observation timestamp, written as given (ISO 8601 expected), e.g. [`DEFAULT_TIMESTAMP`].
     pub timestamp: String,
+    /// The first step of each resource's `module_path` is its project's name (a multi-project
+    /// run): the root's children are projects.
+    pub projects: bool,
 }
 
 impl ImpactOptions {
@@ -122,6 +125,7 @@ impl ImpactOptions {
             name: name.into(),
             period,
             timestamp: DEFAULT_TIMESTAMP.to_string(),
+            projects: false,
         }
     }
 }

@@ -145,13 +145,19 @@ impl Group {
         i
     }
 
-    fn into_children(self, path: &str) -> Y {
+    /// The children as YAML; `projects`: this is the root of a multi-project manifest, whose
+    /// grouping nodes are projects (their modules' paths start afresh under each).
+    fn into_children(self, path: &str, projects: bool) -> Y {
         Y::Map(
             self.children
                 .into_iter()
                 .map(|(key, child)| {
                     let node = match child {
                         Child::Leaf(node) => node,
+                        Child::Module(g) if projects => map([
+                            ("description", Y::Str(format!("project {key}"))),
+                            ("children", g.into_children("", false)),
+                        ]),
                         Child::Module(g) => {
                             let path = if path.is_empty() {
                                 key.clone()
@@ -160,7 +166,7 @@ impl Group {
                             };
                             map([
                                 ("description", Y::Str(format!("module {path}"))),
-                                ("children", g.into_children(&path)),
+                                ("children", g.into_children(&path, false)),
                             ])
                         }
                     };
@@ -191,9 +197,14 @@ pub(super) fn manifest(
         "Carbon cost of the planned infrastructure (after state) for one {} ({hours} h), \
          computed by carbon-show with Cloud Carbon Footprint's method and re-computable by \
          Impact Framework {IF_VERSION} (if-run) with builtin plugins only. Each leaf is one \
-         resource (all its instances), each grouping node a module; `carbon` is in gCO2eq \
+         resource (all its instances), each grouping node a module{}; `carbon` is in gCO2eq \
          and `energy` in kWh for the whole period.",
-        opts.period.unit()
+        opts.period.unit(),
+        if opts.projects {
+            " (those under the root: a project each, a plan of its own)"
+        } else {
+            ""
+        }
     );
     let mut m = vec![
         ("name".to_string(), s(&opts.name)),
@@ -227,7 +238,7 @@ pub(super) fn manifest(
         "tree".to_string(),
         map([
             ("pipeline", map([("compute", strs(&compute))])),
-            ("children", root.into_children("")),
+            ("children", root.into_children("", opts.projects)),
         ]),
     ));
     Ok(m)
