@@ -22,6 +22,7 @@ mod install;
 mod linear;
 mod mapping;
 mod mistakes;
+mod native;
 mod perf;
 mod plans;
 mod props;

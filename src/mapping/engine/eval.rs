@@ -85,7 +85,19 @@ impl RCx<'_, '_, '_> {
             (false, _) => input,
         };
         if let Some(f) = &info.fast {
+            if profiling() {
+                super::profile::count_native(fid);
+            }
             return f.run(input, &phs);
+        }
+        // a plain path piped into a native `select` is cheaper split (`fast::Pred`)
+        let split_native = info.split.as_ref().is_some_and(|s| s.pred.is_some());
+        if !split_native && let Some(out) = self.native(fid, input, &phs) {
+            return out
+                .into_iter()
+                .filter_map(Result::ok)
+                .filter(|v| !matches!(*v, Val::Null))
+                .collect();
         }
         if let Some(r) = &info.ref_arg {
             let found = r.run(&self.per.config, &[]);
@@ -125,6 +137,31 @@ impl RCx<'_, '_, '_> {
             return out;
         }
         self.run_jaq(fid, input.clone(), &phs)
+    }
+
+    /// Filter `fid` by the native evaluator, when it has a native form and knows the answer
+    /// (every output, errors as jaq words them); `None`: run it in jaq.
+    fn native(&self, fid: usize, input: &Val, phs: &[Val]) -> Option<Vec<Result<Val, String>>> {
+        if self.e.native_off {
+            return None;
+        }
+        let n = self.e.filters[fid].native.as_ref()?;
+        let out: Vec<Result<Val, String>> = n
+            .run(input, phs)?
+            .into_iter()
+            .take(jq::MAX_OUTPUTS)
+            .map(|r| r.map_err(|e| e.to_string()))
+            .collect();
+        MapStats::add(&self.stats.native_runs, 1);
+        if profiling() {
+            super::profile::count_native(fid);
+        }
+        if let Some(check) = &self.e.check_native {
+            let g = self.side.globals(self.e.filters[fid].uses);
+            let by_jaq = self.e.program.run(fid, input.clone(), &g, &self.per, phs);
+            check.compare(fid, &self.e.texts[fid], input, &out, &by_jaq);
+        }
+        Some(out)
     }
 
     fn count_jaq(&self, fid: usize) {
@@ -337,15 +374,12 @@ impl RCx<'_, '_, '_> {
         if let Some(val) = &d.validator
             && val.id != usize::MAX
         {
-            let g = self.side.globals(self.e.filters[val.id].uses);
-            self.count_jaq(val.id);
-            let errs: Vec<String> = self
-                .e
-                .program
-                .run(val.id, v.clone(), &g, &self.per, &[])
-                .into_iter()
-                .filter_map(Result::err)
-                .collect();
+            let outs = self.native(val.id, &v, &[]).unwrap_or_else(|| {
+                let g = self.side.globals(self.e.filters[val.id].uses);
+                self.count_jaq(val.id);
+                self.e.program.run(val.id, v.clone(), &g, &self.per, &[])
+            });
+            let errs: Vec<String> = outs.into_iter().filter_map(Result::err).collect();
             if let Some(e) = errs.first() {
                 self.notes
                     .borrow_mut()
