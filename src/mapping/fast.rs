@@ -128,8 +128,40 @@ pub fn parse(text: &str) -> Option<Fast> {
 }
 
 impl Fast {
+    /// The one value of a path without `[]`, read in place (`None`: null, missing or a
+    /// step on the wrong type).
+    fn single<'v>(&self, input: &'v Val, phs: &'v [Val]) -> Option<&'v Val> {
+        let mut cur = match self.head {
+            Head::Input => input,
+            Head::Ph(i) => phs.get(i)?,
+            Head::EmptyObject => return None,
+        };
+        for seg in &self.segs {
+            cur = match (seg, cur) {
+                (Seg::Field(k), Val::Obj(o)) => o.get(k)?,
+                (Seg::Index(n), Val::Arr(a)) => a.get(*n)?,
+                _ => return None,
+            };
+        }
+        (!matches!(cur, Val::Null)).then_some(cur)
+    }
+
     /// Outputs (nulls and errors dropped) on `input` with placeholder values `phs`.
     pub fn run(&self, input: &Val, phs: &[Val]) -> Vec<Val> {
+        if self.head != Head::EmptyObject && !self.has_iter() {
+            // one value at most: no list per step
+            let Some(v) = self.single(input, phs) else {
+                return vec![];
+            };
+            return match self.tail {
+                None => vec![v.clone()],
+                Some(Tail::DiskKey) if jq::str_ref(v).is_none() => vec![],
+                Some(t) => match jq::str_of(v) {
+                    Some(s) => vec![jq::s(&tail(t, &s))],
+                    None => vec![v.clone()],
+                },
+            };
+        }
         let start = match self.head {
             Head::Input => input.clone(),
             Head::Ph(i) => phs.get(i).cloned().unwrap_or(Val::Null),

@@ -56,7 +56,8 @@ impl NativeCheck {
 }
 
 impl Engine {
-    /// Runs every filter in jaq, none by the native evaluator (tests compare the two).
+    /// Runs every filter in jaq but the lookups answered from indexes: none by the native
+    /// evaluator, no plain path natively (tests compare the two).
     #[doc(hidden)]
     pub fn without_native(mut self) -> Engine {
         self.native_off = true;

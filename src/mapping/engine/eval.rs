@@ -84,11 +84,22 @@ impl RCx<'_, '_, '_> {
             (true, false) => &self.side.root,
             (false, _) => input,
         };
-        if let Some(f) = &info.fast {
+        if let Some(f) = info.fast.as_ref().filter(|_| !self.e.native_off) {
             if profiling() {
                 super::profile::count_native(fid);
             }
-            return f.run(input, &phs);
+            let out = f.run(input, &phs);
+            if let Some(check) = &self.e.check_native {
+                // a plain path gives jaq's values, its nulls and errors dropped
+                let g = self.side.globals(info.uses);
+                let by_jaq: Vec<_> = (self.e.program.run(fid, input.clone(), &g, &self.per, &phs))
+                    .into_iter()
+                    .filter(|r| r.as_ref().is_ok_and(|v| !matches!(*v, Val::Null)))
+                    .collect();
+                let out: Vec<_> = out.iter().cloned().map(Ok).collect();
+                check.compare(fid, &self.e.texts[fid], input, &out, &by_jaq);
+            }
+            return out;
         }
         // a plain path piped into a native `select` is cheaper split (`fast::Pred`)
         let split_native = info.split.as_ref().is_some_and(|s| s.pred.is_some());
@@ -112,7 +123,7 @@ impl RCx<'_, '_, '_> {
         if let Some(sp) = &info.split {
             let mut out = Vec::new();
             for v in sp.prefix.run_keep_null(input, &phs) {
-                if let Some(p) = &sp.pred {
+                if let Some(p) = sp.pred.as_ref().filter(|_| !self.e.native_off) {
                     if !matches!(v, Val::Null) && p.keeps(&v) {
                         out.push(v);
                     }
