@@ -24,6 +24,7 @@ mod linear;
 mod mapping;
 mod markdown;
 mod mistakes;
+mod native;
 mod perf;
 mod plans;
 mod projects;

@@ -15,6 +15,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+mod check;
 mod eval;
 mod filters;
 mod index;
@@ -69,6 +70,10 @@ pub struct Engine {
     locs: Vec<String>,
     config: serde_json::Value,
     diagnostics: Vec<Diagnostic>,
+    /// Every filter runs in jaq (tests compare).
+    native_off: bool,
+    /// Filters run natively are run in jaq too and compared (tests).
+    check_native: Option<check::NativeCheck>,
 }
 
 /// Per property of a resource mapping, the members of `values` its filters (and the mapping's
@@ -220,6 +225,11 @@ impl Builder<'_> {
         }
         let id = self.filters.len();
         let fast = super::fast::parse(&rw.text);
+        let native = if fast.is_none() {
+            super::native::parse(&rw.text)
+        } else {
+            None
+        };
         let ref_arg = super::fast::ref_arg(&rw.text);
         self.filters.push((
             rw.text.clone(),
@@ -227,6 +237,7 @@ impl Builder<'_> {
                 placeholders: phs,
                 on_root,
                 fast: fast.clone(),
+                native,
                 split: None,
                 ref_arg,
                 referrers: referrers_shape(&rw.text),
@@ -256,6 +267,7 @@ impl Builder<'_> {
                 placeholders: self.filters[id].1.placeholders.clone(),
                 on_root: false,
                 fast: None,
+                native: None,
                 split: None,
                 ref_arg: None,
                 referrers: None,
@@ -529,7 +541,13 @@ impl Engine {
         let Some(program) = program else {
             return (None, diags);
         };
-        let filters: Vec<FilterInfo> = b.filters.into_iter().map(|f| f.1).collect();
+        let mut filters: Vec<FilterInfo> = b.filters.into_iter().map(|f| f.1).collect();
+        // a filter jaq did not compile gives nothing, natively too
+        for (f, t) in filters.iter_mut().zip(&texts_v) {
+            if t == "empty" {
+                f.native = None;
+            }
+        }
 
         // regexes
         let mut regexes = HashMap::new();
@@ -722,6 +740,8 @@ impl Engine {
             locs,
             config: default_config(),
             diagnostics: diags.clone(),
+            native_off: false,
+            check_native: None,
         };
         (Some(engine), diags)
     }

@@ -25,7 +25,7 @@ enum Seg {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
-enum Tail {
+pub(crate) enum Tail {
     GcpZoneRegion,
     AwsZoneRegion,
     AzureLocation,
@@ -128,8 +128,40 @@ pub fn parse(text: &str) -> Option<Fast> {
 }
 
 impl Fast {
+    /// The one value of a path without `[]`, read in place (`None`: null, missing or a
+    /// step on the wrong type).
+    fn single<'v>(&self, input: &'v Val, phs: &'v [Val]) -> Option<&'v Val> {
+        let mut cur = match self.head {
+            Head::Input => input,
+            Head::Ph(i) => phs.get(i)?,
+            Head::EmptyObject => return None,
+        };
+        for seg in &self.segs {
+            cur = match (seg, cur) {
+                (Seg::Field(k), Val::Obj(o)) => o.get(k)?,
+                (Seg::Index(n), Val::Arr(a)) => a.get(*n)?,
+                _ => return None,
+            };
+        }
+        (!matches!(cur, Val::Null)).then_some(cur)
+    }
+
     /// Outputs (nulls and errors dropped) on `input` with placeholder values `phs`.
     pub fn run(&self, input: &Val, phs: &[Val]) -> Vec<Val> {
+        if self.head != Head::EmptyObject && !self.has_iter() {
+            // one value at most: no list per step
+            let Some(v) = self.single(input, phs) else {
+                return vec![];
+            };
+            return match self.tail {
+                None => vec![v.clone()],
+                Some(Tail::DiskKey) if jq::str_ref(v).is_none() => vec![],
+                Some(t) => match jq::str_of(v) {
+                    Some(s) => vec![jq::s(&tail(t, &s))],
+                    None => vec![v.clone()],
+                },
+            };
+        }
         let start = match self.head {
             Head::Input => input.clone(),
             Head::Ph(i) => phs.get(i).cloned().unwrap_or(Val::Null),
@@ -161,16 +193,22 @@ impl Fast {
             }
             for v in cur.iter_mut() {
                 if let Some(s) = jq::str_of(v) {
-                    *v = jq::s(&match t {
-                        Tail::GcpZoneRegion => gcp_region(&s),
-                        Tail::AwsZoneRegion => aws_region(&s),
-                        Tail::AzureLocation => s.to_lowercase().replace(' ', ""),
-                        Tail::DiskKey => disk_key(&s),
-                    });
+                    *v = jq::s(&tail(t, &s));
                 }
             }
         }
         cur
+    }
+}
+
+/// A `cbf::` function of a string, as its jq definition in the cbf module gives it.
+pub(crate) fn tail(t: Tail, s: &str) -> String {
+    match t {
+        Tail::GcpZoneRegion => gcp_region(s),
+        Tail::AwsZoneRegion => aws_region(s),
+        // `ascii_downcase | gsub(" "; "")`
+        Tail::AzureLocation => s.to_ascii_lowercase().replace(' ', ""),
+        Tail::DiskKey => disk_key(s),
     }
 }
 
@@ -285,6 +323,30 @@ mod tests {
                 .collect();
             let got: Vec<_> = fast.run(&input, &[]).iter().map(jq::to_json).collect();
             assert_eq!(got, want, "{name}");
+        }
+    }
+
+    /// `cbf::region_of_location` is `ascii_downcase | gsub(" "; "")` in jq: the plain path
+    /// lowercased every letter (`ÉAST US` → `éastus`), jq only the ASCII ones (`Éastus`).
+    #[test]
+    fn a_location_with_non_ascii_capitals_was_lowercased_unlike_jq() {
+        let p = jq::Program::compile(&[".l | cbf::region_of_location"], 0).unwrap();
+        let g = jq::Globals {
+            root: Val::Null,
+            idx: Val::Null,
+            all: Val::Null,
+        };
+        let fast = parse(".l | cbf::region_of_location").unwrap();
+        for l in ["West Europe", "ÉAST US", "Straße Nord", "", "İSTANBUL"] {
+            let input = jq::to_val(&json!({ "l": l }));
+            let want: Vec<_> = p
+                .run(0, input.clone(), &g, &Default::default(), &[])
+                .into_iter()
+                .filter_map(Result::ok)
+                .map(|v| jq::to_json(&v))
+                .collect();
+            let got: Vec<_> = fast.run(&input, &[]).iter().map(jq::to_json).collect();
+            assert_eq!(got, want, "{l}");
         }
     }
 

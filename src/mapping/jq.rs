@@ -389,7 +389,7 @@ impl Program {
         self.filter
             .id
             .run((ctx, input))
-            .take(10_000)
+            .take(MAX_OUTPUTS)
             .map(|r| {
                 r.map_err(|e| match e.get_err() {
                     Ok(err) => err.to_string(),
@@ -403,6 +403,9 @@ impl Program {
             .collect()
     }
 }
+
+/// The most outputs of one filter run that are kept.
+pub const MAX_OUTPUTS: usize = 10_000;
 
 /// Convert a JSON value into jaq's value type (once per document).
 pub fn to_val(v: &serde_json::Value) -> Val {

@@ -13,6 +13,7 @@ pub mod ignored;
 pub mod jq;
 pub mod limits;
 pub mod model;
+pub mod native;
 pub mod node;
 pub mod placeholder;
 pub mod region;

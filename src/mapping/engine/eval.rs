@@ -84,8 +84,31 @@ impl RCx<'_, '_, '_> {
             (true, false) => &self.side.root,
             (false, _) => input,
         };
-        if let Some(f) = &info.fast {
-            return f.run(input, &phs);
+        if let Some(f) = info.fast.as_ref().filter(|_| !self.e.native_off) {
+            if profiling() {
+                super::profile::count_native(fid);
+            }
+            let out = f.run(input, &phs);
+            if let Some(check) = &self.e.check_native {
+                // a plain path gives jaq's values, its nulls and errors dropped
+                let g = self.side.globals(info.uses);
+                let by_jaq: Vec<_> = (self.e.program.run(fid, input.clone(), &g, &self.per, &phs))
+                    .into_iter()
+                    .filter(|r| r.as_ref().is_ok_and(|v| !matches!(*v, Val::Null)))
+                    .collect();
+                let out: Vec<_> = out.iter().cloned().map(Ok).collect();
+                check.compare(fid, &self.e.texts[fid], input, &out, &by_jaq);
+            }
+            return out;
+        }
+        // a plain path piped into a native `select` is cheaper split (`fast::Pred`)
+        let split_native = info.split.as_ref().is_some_and(|s| s.pred.is_some());
+        if !split_native && let Some(out) = self.native(fid, input, &phs) {
+            return out
+                .into_iter()
+                .filter_map(Result::ok)
+                .filter(|v| !matches!(*v, Val::Null))
+                .collect();
         }
         if let Some(r) = &info.ref_arg {
             let found = r.run(&self.per.config, &[]);
@@ -100,7 +123,7 @@ impl RCx<'_, '_, '_> {
         if let Some(sp) = &info.split {
             let mut out = Vec::new();
             for v in sp.prefix.run_keep_null(input, &phs) {
-                if let Some(p) = &sp.pred {
+                if let Some(p) = sp.pred.as_ref().filter(|_| !self.e.native_off) {
                     if !matches!(v, Val::Null) && p.keeps(&v) {
                         out.push(v);
                     }
@@ -125,6 +148,31 @@ impl RCx<'_, '_, '_> {
             return out;
         }
         self.run_jaq(fid, input.clone(), &phs)
+    }
+
+    /// Filter `fid` by the native evaluator, when it has a native form and knows the answer
+    /// (every output, errors as jaq words them); `None`: run it in jaq.
+    fn native(&self, fid: usize, input: &Val, phs: &[Val]) -> Option<Vec<Result<Val, String>>> {
+        if self.e.native_off {
+            return None;
+        }
+        let n = self.e.filters[fid].native.as_ref()?;
+        let out: Vec<Result<Val, String>> = n
+            .run(input, phs)?
+            .into_iter()
+            .take(jq::MAX_OUTPUTS)
+            .map(|r| r.map_err(|e| e.to_string()))
+            .collect();
+        MapStats::add(&self.stats.native_runs, 1);
+        if profiling() {
+            super::profile::count_native(fid);
+        }
+        if let Some(check) = &self.e.check_native {
+            let g = self.side.globals(self.e.filters[fid].uses);
+            let by_jaq = self.e.program.run(fid, input.clone(), &g, &self.per, phs);
+            check.compare(fid, &self.e.texts[fid], input, &out, &by_jaq);
+        }
+        Some(out)
     }
 
     fn count_jaq(&self, fid: usize) {
@@ -337,15 +385,12 @@ impl RCx<'_, '_, '_> {
         if let Some(val) = &d.validator
             && val.id != usize::MAX
         {
-            let g = self.side.globals(self.e.filters[val.id].uses);
-            self.count_jaq(val.id);
-            let errs: Vec<String> = self
-                .e
-                .program
-                .run(val.id, v.clone(), &g, &self.per, &[])
-                .into_iter()
-                .filter_map(Result::err)
-                .collect();
+            let outs = self.native(val.id, &v, &[]).unwrap_or_else(|| {
+                let g = self.side.globals(self.e.filters[val.id].uses);
+                self.count_jaq(val.id);
+                self.e.program.run(val.id, v.clone(), &g, &self.per, &[])
+            });
+            let errs: Vec<String> = outs.into_iter().filter_map(Result::err).collect();
             if let Some(e) = errs.first() {
                 self.notes
                     .borrow_mut()

@@ -13,6 +13,8 @@ pub(super) struct FilterInfo {
     pub(super) on_root: bool,
     /// Plain paths run natively, without jaq.
     pub(super) fast: Option<fast::Fast>,
+    /// Other filters the native evaluator knows (`mapping::native`), compiled once.
+    pub(super) native: Option<crate::mapping::native::Native>,
     /// `<plain path> | rest`: the path runs natively; `rest` (filter id) runs in jaq only on
     /// values that need it (nulls give a cached or empty answer when `rest` allows it).
     pub(super) split: Option<Split>,

@@ -548,6 +548,8 @@ pub struct MapStats {
     pub scanned: AtomicU64,
     /// Lookups answered from an index (`cbf::ref`, `cbf::referrers`).
     pub indexed: AtomicU64,
+    /// Filters run by the native evaluator (`mapping::native`).
+    pub native_runs: AtomicU64,
 }
 
 impl MapStats {

@@ -23,6 +23,14 @@ pub fn profiling() -> bool {
     *ON.get_or_init(|| std::env::var_os("CARBON_SHOW_PROFILE").is_some())
 }
 
+/// `CARBON_SHOW_PROFILE=1`: runs by the native evaluator per filter.
+static NATIVE: std::sync::Mutex<Option<HashMap<usize, u64>>> = std::sync::Mutex::new(None);
+
+pub(super) fn count_native(fid: usize) {
+    let mut g = NATIVE.lock().unwrap_or_else(|e| e.into_inner());
+    *g.get_or_insert_with(HashMap::new).entry(fid).or_default() += 1;
+}
+
 pub(super) struct Prof(pub(super) usize, pub(super) std::time::Instant);
 impl Drop for Prof {
     fn drop(&mut self) {
@@ -40,16 +48,41 @@ impl Engine {
     fn filter_text(&self, fid: usize) -> String {
         self.texts.get(fid).cloned().unwrap_or_default()
     }
-    /// Prints the filters jaq spent most time in (with `CARBON_SHOW_PROFILE`).
+    /// Prints, per filter that ran, how (`path`: `mapping::fast`; `native`: `mapping::native`; `jaq`; `split`: a plain
+    /// path then jaq), its runs by the native evaluator and by jaq and jaq's time: the
+    /// filters jaq spent most time in first (with `CARBON_SHOW_PROFILE`).
     pub fn dump_prof(&self, texts: bool) {
-        let g = PROF.lock().unwrap();
-        let mut v: Vec<_> = g.iter().flatten().collect();
-        v.sort_by(|a, b| b.1.1.partial_cmp(&a.1.1).unwrap());
-        for (fid, (n, t)) in v.iter().take(25) {
+        let g = PROF.lock().unwrap_or_else(|e| e.into_inner());
+        let n = NATIVE.lock().unwrap_or_else(|e| e.into_inner());
+        let empty = HashMap::new();
+        let (jaq, native) = (g.as_ref().unwrap_or(&empty), n.as_ref());
+        let mut fids: Vec<usize> = jaq.keys().copied().collect();
+        fids.extend(native.into_iter().flatten().map(|(f, _)| *f));
+        fids.sort_unstable();
+        fids.dedup();
+        let row = |f: &usize| {
+            let (runs, secs) = jaq.get(f).copied().unwrap_or_default();
+            let nat = native.and_then(|n| n.get(f)).copied().unwrap_or(0);
+            (*f, nat, runs, secs)
+        };
+        let mut rows: Vec<_> = fids.iter().map(row).collect();
+        rows.sort_by(|a, b| b.3.total_cmp(&a.3).then(b.1.cmp(&a.1)));
+        eprintln!("filter\thow\tnative runs\tjaq runs\tjaq s\ttext");
+        for (fid, nat, runs, secs) in rows.iter().take(60) {
+            let info = &self.filters[*fid];
+            let how = if info.fast.is_some() {
+                "path"
+            } else if info.native.is_some() {
+                "native"
+            } else if info.split.is_some() {
+                "split"
+            } else {
+                "jaq"
+            };
             eprintln!(
-                "{fid}\t{n}\t{t:.3}\t{}",
+                "{fid}\t{how}\t{nat}\t{runs}\t{secs:.3}\t{}",
                 if texts {
-                    self.filter_text(**fid)
+                    self.filter_text(*fid)
                 } else {
                     String::new()
                 }
