@@ -2,7 +2,7 @@
 # Makes docs/screenshots/*.png: the demo's comment (folds closed, as a reviewer first sees it),
 # the demo's plan fold open (the `diff` colours), and a 10,000-resource plan's comment
 # (scripts/gen-plan/gen_plan.py --resources 10000 --seed 1), each through render.sh.
-# Usage: scripts/screenshots/make.sh [CARBON_SHOW_BINARY]   (default target/debug/carbon-show)
+# Usage: scripts/screenshots/make.sh [BINARY]   (default target/debug/carbon-show)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=${1:-target/debug/carbon-show}

@@ -71,6 +71,10 @@ pub const OTHER_VARS: &[&str] = &[
     "CARBON_SHOW_UPDATE_SCHEMA",
     "CARBON_SHOW_TF_OLDEST_CASES",
     "CARBON_SHOW_REQUIRE_TMUX",
+    "CARBON_SHOW_REQUIRE_CMARKGFM",
+    // docs/ci/gitlab-ci.yml's extra arguments, docs/ci/bitbucket.md's posting step
+    "CARBON_SHOW_ARGS",
+    "CARBON_SHOW_BITBUCKET_TOKEN",
     // scripts/ci/install.sh and the GitLab snippet
     "CARBON_SHOW_DOWNLOAD_URL",
     "CARBON_SHOW_REPO",

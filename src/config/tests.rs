@@ -271,3 +271,54 @@ fn fail_over_per_project_comes_from_the_file_the_environment_and_is_pinned_like_
         "{refused}"
     );
 }
+
+/// `.ci/run` set `CARBON_SHOW_REQUIRE_CMARKGFM` for the tests, and every test that expected a
+/// quiet stderr failed in CI on the warning "environment variable … is not one carbon-show
+/// reads": every `CARBON_SHOW_*` name that the CI script, the action, the scripts and the CI
+/// recipes set must be one carbon-show reads or knows to leave alone.
+#[test]
+fn a_variable_set_by_ci_run_made_every_quiet_test_warn() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec![root.join(".ci/run"), root.join("action.yml")];
+    let mut dirs = vec![root.join("scripts"), root.join("docs")];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                if !p.ends_with("node_modules") {
+                    dirs.push(p);
+                }
+            } else if matches!(
+                p.extension().and_then(|x| x.to_str()),
+                Some("sh" | "py" | "md" | "yml" | "yaml" | "mjs")
+            ) {
+                files.push(p);
+            }
+        }
+    }
+    let name = regex::Regex::new(r"CARBON_SHOW_[A-Z0-9_]*[A-Z0-9]").unwrap();
+    let mut unknown = Vec::new();
+    for f in &files {
+        let Ok(text) = std::fs::read_to_string(f) else {
+            continue;
+        };
+        for m in name.find_iter(&text) {
+            let n = m.as_str();
+            // `CARBON_SHOW_REGION_` + a provider is spelled out in ENV_VARS
+            let known = ENV_VARS.iter().any(|(v, _)| *v == n)
+                || OTHER_VARS.contains(&n)
+                || n == "CARBON_SHOW_REGION"
+                // docs/config.md's example of a misspelt variable, and its error
+                || n == "CARBON_SHOW_UTILISATION";
+            if !known {
+                unknown.push(format!("{}: {n}", f.strip_prefix(root).unwrap().display()));
+            }
+        }
+    }
+    unknown.sort();
+    unknown.dedup();
+    assert!(
+        unknown.is_empty(),
+        "add these to config::env::OTHER_VARS (or read them): {unknown:#?}"
+    );
+}

@@ -20,8 +20,8 @@ mod plan;
 
 use std::io::{self, Write};
 
-pub(crate) use fit::guard;
 pub use fit::fit;
+pub(crate) use fit::guard;
 use headline::headline;
 use plan::plan_fold;
 
