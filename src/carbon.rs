@@ -574,7 +574,11 @@ fn share_entries(
             entry,
         });
     }
-    priced.into_iter().flatten().collect()
+    // (in place: an `Option` of a report is as large as the report)
+    priced
+        .into_iter()
+        .map(|r| r.expect("every entry is priced or shared"))
+        .collect()
 }
 
 /// The inputs of a resource's before and after sides (with `keep_inputs`).

@@ -314,42 +314,27 @@ pub fn attach(report: &mut Report, mapped: &MappedPlan, settings: Settings) {
         Map::with_capacity_and_hasher(mapped.after.len(), Default::default());
     after.extend(mapped.after.iter().map(|m| (m.address.as_str(), m)));
     // the instances that share one report entry (`carbon::assess_order`) are next to each
-    // other: each run is given its alternatives once, and shares them
-    let resources = &mut report.resources;
-    let mut runs = Vec::new();
-    let mut start = 0;
-    for k in 1..=resources.len() {
-        if k == resources.len()
-            || !std::sync::Arc::ptr_eq(&resources[k].entry, &resources[start].entry)
-        {
-            runs.push((start, k));
-            start = k;
-        }
-    }
-    let entries: Vec<Option<std::sync::Arc<crate::report::Entry>>> = runs
-        .par_iter()
-        .map(|&(start, _)| {
-            let r = &resources[start];
+    // other: each run is given its alternatives once, and shares them (an entry of its own is
+    // changed in place)
+    report
+        .resources
+        .par_chunk_by_mut(|a, b| std::sync::Arc::ptr_eq(&a.entry, &b.entry))
+        .for_each(|run| {
+            let r = &run[0];
             let forget = r.actions.iter().any(|a| &**a == "forget");
             if forget || r.status != Status::Estimated {
-                return None;
+                return;
             }
             let (Some(side), Some(m)) = (&r.after, after.get(r.address.as_str())) else {
-                return None;
+                return;
             };
             let alternatives = for_resource(m, side, settings);
-            let mut entry = (*r.entry).clone();
-            entry.alternatives = alternatives;
-            Some(std::sync::Arc::new(entry))
-        })
-        .collect();
-    for ((start, end), entry) in runs.into_iter().zip(entries) {
-        if let Some(entry) = entry {
-            for r in &mut resources[start..end] {
-                r.entry = std::sync::Arc::clone(&entry);
+            let (first, rest) = run.split_first_mut().expect("a run is not empty");
+            first.alternatives = alternatives;
+            for r in rest {
+                r.entry = std::sync::Arc::clone(&first.entry);
             }
-        }
-    }
+        });
 }
 
 #[cfg(test)]
