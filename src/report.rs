@@ -156,10 +156,11 @@ pub enum Status {
     Unsupported { reason: String },
 }
 
-/// One resource of the plan, as the report sees it: its address and what the report says of
-/// it. The instances of one resource (`count`, `for_each`) that the mappings saw alike say the
-/// same: they share one [`Entry`] (`carbon::assess_order`), so that 100k instances hold it
-/// once. Its fields read through `Deref`; writing one gives the resource its own copy.
+// Its address and what the report says of it: the instances of one resource (`count`,
+// `for_each`) that the mappings saw alike say the same, and share one [`Entry`]
+// (`carbon::assess_order`), so that 100k instances hold it once. Its fields read through
+// `Deref`; writing one gives the resource its own copy. (The doc line is the JSON Schema's.)
+/// One resource of the plan, as the report sees it.
 #[derive(Debug, Clone, Serialize, JsonSchema, PartialEq)]
 pub struct ResourceReport {
     pub address: String,

@@ -177,6 +177,10 @@ fn generated(shape: &str, n: usize) -> (std::path::PathBuf, std::path::PathBuf) 
 /// its output written to `out`. `CARBON_SHOW_PERF_BIN` names another binary to measure (to see
 /// the limits below fail on an older build).
 #[cfg(target_os = "linux")]
+#[expect(
+    clippy::zombie_processes,
+    reason = "the child is reaped by wait4, which also gives its rusage"
+)]
 fn peak_kb(plan: &std::path::Path, out: &std::path::Path) -> i64 {
     use std::os::unix::process::ExitStatusExt;
     let mut c = match std::env::var_os("CARBON_SHOW_PERF_BIN") {
