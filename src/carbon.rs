@@ -311,11 +311,23 @@ pub fn assess_order(
     } else {
         Want::Notes
     };
+    // Instances the mappings saw alike (next to each other in the plan's order, equal but for
+    // their addresses) are priced once and share one report entry (the inputs the Impact
+    // Framework export keeps name each resource: then every one is priced).
+    let rep = if keep_inputs {
+        (0..order.entries.len()).collect()
+    } else {
+        representatives(order, mapped)
+    };
     // Each resource is priced on its own: in parallel, in the plan's order.
-    let (resources, inputs): (Vec<ResourceReport>, Vec<Option<Box<Inputs>>>) = order
+    let (resources, inputs): (Vec<Option<ResourceReport>>, Vec<Option<Box<Inputs>>>) = order
         .entries
         .par_iter()
-        .map(|e| {
+        .enumerate()
+        .map(|(k, e)| {
+            if rep[k] != k {
+                return (None, None);
+            }
             let actions = e.actions;
             let b = at(e.before, &mapped.before);
             let address = b.or(at(e.after, &mapped.after)).map_or("", |m| &m.address);
@@ -417,9 +429,10 @@ pub fn assess_order(
             if matches!(r.status, Status::Estimated) {
                 usage_of(&mut r, a.or(b));
             }
-            (r, inputs)
+            (Some(r), inputs)
         })
         .unzip();
+    let resources = share_entries(order, mapped, &rep, resources);
     let mut after_inputs = Vec::new();
     let mut before_inputs = Vec::new();
     for (before, after) in inputs.into_iter().flatten().map(|b| *b) {
@@ -465,6 +478,109 @@ fn at(i: Option<u32>, side: &[MappedResource]) -> Option<&MappedResource> {
     i.map(|i| &side[i as usize])
 }
 
+/// For each entry of `order`, the entry whose report it shares: the one before it when both
+/// have the same type and actions and their mapped resources are equal but for their
+/// addresses (the instances of a `count` or `for_each` block), else itself.
+fn representatives<'a>(order: &Order<'a>, mapped: &'a MappedPlan) -> Vec<usize> {
+    let type_of = |e: &Entry<'a>| -> &'a str {
+        match e.resource_type {
+            Type::Change(t) => t,
+            Type::Mapped(true, i) => mapped.after[i as usize].resource_type.as_str(),
+            Type::Mapped(false, i) => mapped.before[i as usize].resource_type.as_str(),
+        }
+    };
+    let same = |x: &Entry<'a>, y: &Entry<'a>| {
+        type_of(x) == type_of(y)
+            && x.actions.same(y.actions)
+            && alike(at(x.before, &mapped.before), at(y.before, &mapped.before))
+            && alike(at(x.after, &mapped.after), at(y.after, &mapped.after))
+    };
+    let mut rep: Vec<usize> = Vec::with_capacity(order.entries.len());
+    for (k, e) in order.entries.iter().enumerate() {
+        match k.checked_sub(1) {
+            Some(p) if same(&order.entries[p], e) => rep.push(rep[p]),
+            _ => rep.push(k),
+        }
+    }
+    rep
+}
+
+/// Whether two mapped resources are equal but for their addresses (every other field is
+/// named, so that a new one is compared too).
+fn alike(a: Option<&MappedResource>, b: Option<&MappedResource>) -> bool {
+    let (a, b) = match (a, b) {
+        (None, None) => return true,
+        (Some(a), Some(b)) => (a, b),
+        _ => return false,
+    };
+    let MappedResource {
+        address: _,
+        resource_type,
+        name,
+        provider,
+        region,
+        zone,
+        machine_type,
+        vcpus,
+        memory_gb,
+        gpus,
+        cpu_types,
+        storage,
+        count,
+        replication_factor,
+        assumed,
+        warnings,
+        usage,
+        tainted,
+    } = a;
+    *resource_type == b.resource_type
+        && *name == b.name
+        && *provider == b.provider
+        && *region == b.region
+        && *zone == b.zone
+        && *machine_type == b.machine_type
+        && *vcpus == b.vcpus
+        && *memory_gb == b.memory_gb
+        && *gpus == b.gpus
+        && *cpu_types == b.cpu_types
+        && *storage == b.storage
+        && *count == b.count
+        && *replication_factor == b.replication_factor
+        && *assumed == b.assumed
+        && *warnings == b.warnings
+        && *usage == b.usage
+        && *tainted == b.tainted
+}
+
+/// The report's resources in order: each entry priced, and each instance that shares its
+/// representative's report given it under its own address.
+fn share_entries(
+    order: &Order<'_>,
+    mapped: &MappedPlan,
+    rep: &[usize],
+    mut priced: Vec<Option<ResourceReport>>,
+) -> Vec<ResourceReport> {
+    for k in 0..priced.len() {
+        if rep[k] == k {
+            continue;
+        }
+        let e = &order.entries[k];
+        let address = at(e.before, &mapped.before)
+            .or(at(e.after, &mapped.after))
+            .map_or("", |m| &m.address);
+        let entry = Arc::clone(&priced[rep[k]].as_ref().expect("priced").entry);
+        priced[k] = Some(ResourceReport {
+            address: address.to_string(),
+            entry,
+        });
+    }
+    // (in place: an `Option` of a report is as large as the report)
+    priced
+        .into_iter()
+        .map(|r| r.expect("every entry is priced or shared"))
+        .collect()
+}
+
 /// The inputs of a resource's before and after sides (with `keep_inputs`).
 type Inputs = (Option<Priced>, Option<Priced>);
 
@@ -476,6 +592,17 @@ enum Actions<'a> {
 }
 
 impl Actions<'_> {
+    /// Whether two resources have the same actions.
+    fn same(self, other: Actions<'_>) -> bool {
+        match (self, other) {
+            (Actions::Plan(a), Actions::Plan(b)) => a == b,
+            (Actions::One(a), Actions::One(b)) => a == b,
+            (Actions::Plan(a), Actions::One(b)) | (Actions::One(b), Actions::Plan(a)) => {
+                a.len() == 1 && a[0] == b
+            }
+        }
+    }
+
     fn any(self, f: impl Fn(&str) -> bool) -> bool {
         match self {
             Actions::Plan(a) => a.iter().any(|a| f(a)),

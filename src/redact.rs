@@ -192,24 +192,40 @@ impl Redactor {
     pub fn report(&self, report: &mut Report) {
         // regions, machine types and reasons are shared: each is looked at once
         let cache = &mut SharedCache::default();
+        // an entry that instances share is redacted once, and shared again after
+        let mut shared: Map<usize, std::sync::Arc<crate::report::Entry>> = Map::default();
         for r in &mut report.resources {
-            for side in [&mut r.before, &mut r.after].into_iter().flatten() {
-                for v in side.region.iter_mut().chain(&mut side.machine_type) {
-                    self.shared_field(v, cache);
-                }
+            let key = std::sync::Arc::as_ptr(&r.entry) as usize;
+            let is_shared = std::sync::Arc::strong_count(&r.entry) > 1;
+            if let Some(done) = shared.get(&key).filter(|_| is_shared) {
+                r.entry = std::sync::Arc::clone(done);
+                continue;
             }
-            if let Status::NotEstimated { reason } | Status::Unsupported { reason } = &mut r.status
-            {
-                self.text(reason);
+            let r_entry = std::sync::Arc::make_mut(&mut r.entry);
+            self.entry(r_entry, cache);
+            if is_shared {
+                shared.insert(key, std::sync::Arc::clone(&r.entry));
             }
-            r.assumptions.iter_mut().for_each(|t| self.text(t));
-            r.warnings.iter_mut().for_each(|t| self.text(t));
-            for a in &mut r.alternatives {
-                for v in a.region.iter_mut().chain(&mut a.machine_type) {
-                    self.shared_field(v, cache);
-                }
-                self.shared_text(&mut a.reason, cache);
+        }
+    }
+
+    /// Hides the plan's sensitive values in one entry of the report.
+    fn entry(&self, r: &mut crate::report::Entry, cache: &mut SharedCache) {
+        for side in [&mut r.before, &mut r.after].into_iter().flatten() {
+            for v in side.region.iter_mut().chain(&mut side.machine_type) {
+                self.shared_field(v, cache);
             }
+        }
+        if let Status::NotEstimated { reason } | Status::Unsupported { reason } = &mut r.status {
+            self.text(reason);
+        }
+        r.assumptions.iter_mut().for_each(|t| self.text(t));
+        r.warnings.iter_mut().for_each(|t| self.text(t));
+        for a in &mut r.alternatives {
+            for v in a.region.iter_mut().chain(&mut a.machine_type) {
+                self.shared_field(v, cache);
+            }
+            self.shared_text(&mut a.reason, cache);
         }
     }
 }

@@ -157,10 +157,35 @@ pub enum Status {
     Unsupported { reason: String },
 }
 
+// Its address and what the report says of it: the instances of one resource (`count`,
+// `for_each`) that the mappings saw alike say the same, and share one [`Entry`]
+// (`carbon::assess_order`), so that 100k instances hold it once. Its fields read through
+// `Deref`; writing one gives the resource its own copy. (The doc line is the JSON Schema's.)
 /// One resource of the plan, as the report sees it.
 #[derive(Debug, Clone, Serialize, JsonSchema, PartialEq)]
 pub struct ResourceReport {
     pub address: String,
+    #[serde(flatten)]
+    pub entry: std::sync::Arc<Entry>,
+}
+
+impl std::ops::Deref for ResourceReport {
+    type Target = Entry;
+    fn deref(&self) -> &Entry {
+        &self.entry
+    }
+}
+
+impl std::ops::DerefMut for ResourceReport {
+    /// The resource's own entry, copied first if others share it.
+    fn deref_mut(&mut self) -> &mut Entry {
+        std::sync::Arc::make_mut(&mut self.entry)
+    }
+}
+
+/// What the report says of one resource, but its address.
+#[derive(Debug, Clone, Serialize, JsonSchema, PartialEq)]
+pub struct Entry {
     #[serde(rename = "type")]
     pub resource_type: Text,
     /// OpenTofu's actions for this resource (`["create"]`, `["delete","create"]`, …).
@@ -230,17 +255,19 @@ impl ResourceReport {
         let ab = after.as_ref().map(|s| s.range_per_hour).unwrap_or_default();
         ResourceReport {
             address,
-            resource_type,
-            actions,
-            status: Status::Estimated,
-            before,
-            after,
-            delta_per_hour: a.minus(&b),
-            delta_range_per_hour: ab.minus(&bb),
-            assumptions: Vec::new(),
-            warnings: Vec::new(),
-            alternatives: Vec::new(),
-            usage: Vec::new(),
+            entry: std::sync::Arc::new(Entry {
+                resource_type,
+                actions,
+                status: Status::Estimated,
+                before,
+                after,
+                delta_per_hour: a.minus(&b),
+                delta_range_per_hour: ab.minus(&bb),
+                assumptions: Vec::new(),
+                warnings: Vec::new(),
+                alternatives: Vec::new(),
+                usage: Vec::new(),
+            }),
         }
     }
 }

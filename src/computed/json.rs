@@ -157,7 +157,7 @@ fn json_update<'v, 'a>(change: &Change<'v, 'a>, t: JsonType) -> Diff<'a> {
         JsonType::String => json_primitive(change, PrimType::String),
         JsonType::Object => {
             let mut current = map_default_action(change);
-            let mut elements = BTreeMap::new();
+            let mut elements = Vec::new();
             for key in change.all_keys() {
                 let mut c = change.child_key(key);
                 if !c.relevant.matches_partial() {
@@ -165,11 +165,11 @@ fn json_update<'v, 'a>(change: &Change<'v, 'a>, t: JsonType) -> Diff<'a> {
                 }
                 let d = json_transform(&c);
                 current = compare_actions(current, d.action);
-                elements.insert(key.to_string(), d);
+                elements.push((key.to_string(), d));
             }
             Diff::new(
                 Renderer::Object {
-                    attributes: elements,
+                    attributes: BTreeMap::from_iter(elements),
                     nested: false,
                 },
                 current,

@@ -88,7 +88,8 @@ fn block_body<'v, 'a>(change: &Change<'v, 'a>, block: &'v Block, mut current: Ac
     change.rules.non_legacy |= change.rules.empty_string_by_schema() && non_legacy_features(block);
     let change = &change;
     let terraform = change.rules.terraform;
-    let mut attributes = BTreeMap::new();
+    // gathered, then built into one map at once (`finish_block`)
+    let mut attributes = Vec::new();
     // OpenTofu diffs write-only attributes after the others (they inherit the action so
     // far); Terraform after the nested blocks too (below).
     let ordered = block
@@ -105,7 +106,7 @@ fn block_body<'v, 'a>(change: &Change<'v, 'a>, block: &'v Block, mut current: Ac
         let child = change.child_key(key);
         if let Some(d) = diff_child_attribute(child, attr, current) {
             current = compare_actions(current, d.action);
-            attributes.insert(key.clone(), d);
+            attributes.push((key.clone(), d));
         }
     }
 
@@ -158,7 +159,7 @@ fn block_body<'v, 'a>(change: &Change<'v, 'a>, block: &'v Block, mut current: Ac
         if misfit(&child, nesting_shape(block_type.nesting_mode)) {
             let d = unexpected(&child);
             current = compare_actions(current, d.action);
-            attributes.insert(key.clone(), d);
+            attributes.push((key.clone(), d));
             continue;
         }
         let (kind, action) = match block_type.nesting_mode {
@@ -190,9 +191,11 @@ fn block_body<'v, 'a>(change: &Change<'v, 'a>, block: &'v Block, mut current: Ac
         // Terraform: write-only attributes take the block's final action (an update shows
         // them unchanged), its replace mark and its sensitivity, and don't change the action.
         for (key, _) in block.attributes.iter().filter(|(_, a)| a.write_only) {
-            attributes.insert(key.clone(), terraform_write_only(change, current));
+            attributes.push((key.clone(), terraform_write_only(change, current)));
         }
     }
+    // (a stable sort: of a key pushed twice, the last stays, as an insert would keep it)
+    let attributes = BTreeMap::from_iter(attributes);
     Diff::new(
         Renderer::Block { attributes, blocks },
         current,
@@ -362,7 +365,7 @@ fn compute_diff_for_nested<'v, 'a>(change: &Change<'v, 'a>, nested: &'v NestedTy
         }
         NestingMode::Map => {
             let mut current = map_default_action(change);
-            let mut elements = BTreeMap::new();
+            let mut elements = Vec::new();
             for key in change.explicit_keys() {
                 let mut v = change.child_key(key);
                 if !v.relevant.matches_partial() {
@@ -370,11 +373,11 @@ fn compute_diff_for_nested<'v, 'a>(change: &Change<'v, 'a>, nested: &'v NestedTy
                 }
                 let d = nested_single(&v, &nested.attributes);
                 current = compare_actions(current, d.action);
-                elements.insert(key.to_string(), d);
+                elements.push((key.to_string(), d));
             }
             Diff::new(
                 Renderer::Map {
-                    elements,
+                    elements: BTreeMap::from_iter(elements),
                     nested: true,
                 },
                 current,
@@ -489,7 +492,7 @@ fn process_object<'v, 'a, T>(
     attributes: &'v BTreeMap<String, T>,
     compute: impl Fn(&Change<'v, 'a>, &'v T, Action) -> Diff<'a>,
 ) -> (BTreeMap<String, Diff<'a>>, Action) {
-    let mut out = BTreeMap::new();
+    let mut out = Vec::new();
     let mut current = change.default_action_for_iteration();
     for (key, attr) in attributes {
         let mut v = change.child_key(key);
@@ -503,9 +506,10 @@ fn process_object<'v, 'a, T>(
             continue;
         }
         current = compare_actions(current, d.action);
-        out.insert(key.clone(), d);
+        out.push((key.clone(), d));
     }
-    (out, current)
+    // in key order already: built at once (linear, full nodes)
+    (BTreeMap::from_iter(out), current)
 }
 
 /// The diff of a value of a cty type.
@@ -575,7 +579,7 @@ pub fn compute_diff_for_type<'v, 'a>(change: &Change<'v, 'a>, ty: &'v Type) -> D
         }
         Type::Map(elem) => {
             let mut current = map_default_action(change);
-            let mut elements = BTreeMap::new();
+            let mut elements = Vec::new();
             for key in change.all_keys() {
                 let mut v = change.child_key(key);
                 if !v.relevant.matches_partial() {
@@ -583,11 +587,11 @@ pub fn compute_diff_for_type<'v, 'a>(change: &Change<'v, 'a>, ty: &'v Type) -> D
                 }
                 let d = compute_diff_for_type(&v, elem);
                 current = compare_actions(current, d.action);
-                elements.insert(key.to_string(), d);
+                elements.push((key.to_string(), d));
             }
             Diff::new(
                 Renderer::Map {
-                    elements,
+                    elements: BTreeMap::from_iter(elements),
                     nested: false,
                 },
                 current,
@@ -698,7 +702,7 @@ fn block_diffs_as_map<'v, 'a>(
     block: &'v Block,
 ) -> (BTreeMap<String, Diff<'a>>, Action) {
     let mut current = map_default_action(change);
-    let mut out = BTreeMap::new();
+    let mut out = Vec::new();
     for key in change.explicit_keys() {
         let mut v = change.child_key(key);
         if !v.relevant.matches_partial() {
@@ -706,9 +710,9 @@ fn block_diffs_as_map<'v, 'a>(
         }
         let d = compute_diff_for_block(&v, block);
         current = compare_actions(current, d.action);
-        out.insert(key.to_string(), d);
+        out.push((key.to_string(), d));
     }
-    (out, current)
+    (BTreeMap::from_iter(out), current)
 }
 
 fn process_nested_list<'v, 'a>(change: &Change<'v, 'a>, mut f: impl FnMut(Change<'v, 'a>)) {

@@ -194,11 +194,14 @@ impl<'a> Parser<'a> {
                     return self.err("recursion limit exceeded");
                 }
                 self.pos += 1;
-                let mut out = BTreeMap::new();
+                // members are gathered, then built into a map at once: a document's keys
+                // are nearly always sorted already (OpenTofu writes them so), which makes
+                // the build linear and its nodes full (a wide object's 100k attributes)
+                let mut out = Vec::new();
                 self.ws();
                 if self.bytes.get(self.pos) == Some(&b'}') {
                     self.pos += 1;
-                    return Ok(Value::Object(out));
+                    return Ok(Value::Object(BTreeMap::new()));
                 }
                 loop {
                     self.ws();
@@ -213,14 +216,16 @@ impl<'a> Parser<'a> {
                     self.pos += 1;
                     let v = self.value(depth + 1)?;
                     if self.build {
-                        out.insert(key, v);
+                        out.push((key, v));
                     }
                     self.ws();
                     match self.bytes.get(self.pos) {
                         Some(b',') => self.pos += 1,
                         Some(b'}') => {
                             self.pos += 1;
-                            return Ok(Value::Object(out));
+                            // (a stable sort: of duplicate keys the last stays, as an
+                            // insert would keep it)
+                            return Ok(Value::Object(BTreeMap::from_iter(out)));
                         }
                         None => return self.err("EOF while parsing an object"),
                         _ => return self.err("expected `,` or `}`"),
@@ -545,6 +550,14 @@ impl<'de: 'a, 'a> Deserialize<'de> for Raw<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Members are built into the map at once (sorted, then bulk-built): unsorted keys come
+    /// out in order, and of a duplicate key the last value stays, as inserting kept it.
+    #[test]
+    fn an_object_keeps_the_last_of_a_duplicate_key_and_sorts_its_keys() {
+        let v = parse(r#"{"b": 1, "a": 2, "b": 3, "c": {"y": 1, "x": 2, "y": 4}}"#).unwrap();
+        assert_eq!(v.to_string(), r#"{"a":2,"b":3,"c":{"x":2,"y":4}}"#);
+    }
 
     #[test]
     fn parse_table() {

@@ -342,11 +342,18 @@ impl<'r> HumanRenderer<'r> {
             })
             .collect();
 
-        // (stops at the first change: usually one of the first few resources)
-        let diffs_empty = !changes
-            .par_iter()
-            .any(|rc| rc.moved() || self.compute(rc, Matcher::Always).diff.action != Action::NoOp)
-            && outputs.iter().all(|(_, d)| d.action == Action::NoOp);
+        // (stops at the first change: usually one of the first few resources). The diff that
+        // answered is kept for its rendering: a wide resource is diffed once, not twice.
+        let first_change = changes.par_iter().find_map_first(|rc| {
+            if rc.moved() {
+                return Some(None);
+            }
+            let c = self.compute(rc, Matcher::Always);
+            (c.diff.action != Action::NoOp).then_some(Some(c))
+        });
+        let diffs_empty =
+            first_change.is_none() && outputs.iter().all(|(_, d)| d.action == Action::NoOp);
+        let mut first_change = first_change.flatten();
 
         let have_refresh_changes = self.render_drift(out, &drift, diffs_empty)?;
 
@@ -475,7 +482,7 @@ impl<'r> HumanRenderer<'r> {
                     self.words("\nOpenTofu will perform the following actions:\n")
                 )?;
             }
-            self.render_changes(&shown, out)?;
+            self.render_changes(&shown, &mut first_change, out)?;
             let to_add = count(Action::Create)
                 + count(Action::DeleteThenCreate)
                 + count(Action::CreateThenDelete)
@@ -530,7 +537,14 @@ impl<'r> HumanRenderer<'r> {
     /// Renders the shown resource changes in parallel, [`RENDER_CHUNK`] resources a job with
     /// up to [`RENDER_AHEAD`] jobs queued, and writes them in order as they come: the workers
     /// never wait for the writing, and no more than the queued chunks' text is held.
-    fn render_changes(&self, shown: &[&ResourceChange], out: &mut dyn Write) -> io::Result<()> {
+    /// `computed` is a change already diffed (by the search for the first change), used
+    /// instead of diffing it again.
+    fn render_changes<'p, 'a>(
+        &self,
+        shown: &[&'p ResourceChange<'a>],
+        computed: &mut Option<ComputedChange<'p, 'a>>,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
         type Texts = Vec<Option<String>>;
         rayon::in_place_scope_fifo(|scope| {
             let mut chunks = shown.chunks(RENDER_CHUNK);
@@ -538,11 +552,17 @@ impl<'r> HumanRenderer<'r> {
             let mut queue_next = |queued: &mut std::collections::VecDeque<_>| {
                 if let Some(chunk) = chunks.next() {
                     let (tx, rx) = std::sync::mpsc::sync_channel::<Texts>(1);
+                    // the chunk that holds the change already diffed takes it along
+                    let mut done =
+                        computed.take_if(|c| chunk.iter().any(|rc| std::ptr::eq(*rc, c.rc)));
                     scope.spawn_fifo(move |_| {
                         let texts = chunk
                             .iter()
                             .map(|rc| {
-                                let c = self.compute(rc, Matcher::Always);
+                                let c = match done.take_if(|c| std::ptr::eq(*rc, c.rc)) {
+                                    Some(c) => c,
+                                    None => self.compute(rc, Matcher::Always),
+                                };
                                 self.render_resource(&c, Cause::Change)
                             })
                             .collect();
