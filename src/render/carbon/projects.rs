@@ -7,7 +7,8 @@
 
 use std::io::{self, Write};
 
-use super::markdown::{self, CommentOptions, PlanText, code, escape, html_code};
+use super::greener;
+use super::markdown::{self, CommentOptions, PlanText, SaidAbove, code, escape, footer, html_code};
 use super::summary::{Line, Summary, Tone};
 use super::{relative, signed};
 use crate::config::trust::Moved;
@@ -208,11 +209,7 @@ pub fn comment(
     settings: &[Moved],
     opts: &CommentOptions,
 ) -> String {
-    let head = format!(
-        "{}\n{}",
-        headline(p, period, settings, opts),
-        table(p, period)
-    );
+    let (head, said_above) = above_the_folds(p, each, period, settings, opts);
     let opens: Vec<String> = (p.projects.iter()).map(|r| fold_open(r, period)).collect();
     const CLOSE: &str = "\n</details>\n";
     let chars = |s: &str| s.chars().count();
@@ -220,6 +217,7 @@ pub fn comment(
         let o = CommentOptions {
             tag: None,
             max_chars: max,
+            said_above,
             ..opts.clone()
         };
         inner(markdown::fit(&c.summary, c.plan, &o))
@@ -259,6 +257,44 @@ pub fn comment(
         Some(max) => markdown::guard(out, max),
         None => out,
     }
+}
+
+/// What a reviewer reads with the folds closed, each said once for every project: the
+/// headline and the gates' verdicts, the table of projects, the range and sources line when
+/// it is every project's (else each fold keeps its own), the largest greener savings over all
+/// projects, and the footer. Returns it with what the folds leave out for it.
+fn above_the_folds(
+    p: &Projects,
+    each: &[ProjectComment<'_>],
+    period: Period,
+    settings: &[Moved],
+    opts: &CommentOptions,
+) -> (String, SaidAbove) {
+    let mut out = format!(
+        "{}\n{}",
+        headline(p, period, settings, opts),
+        table(p, period)
+    );
+    let mut lines = each.iter().filter_map(|c| footer::sources_line(&c.summary));
+    let sources = lines.next().filter(|first| lines.all(|l| l == *first));
+    if let Some(line) = &sources {
+        out.push('\n');
+        out.push_str(line);
+    }
+    let named: Vec<(&str, &Summary)> = (p.projects.iter().zip(each))
+        .map(|(r, c)| (r.name.as_str(), &c.summary))
+        .collect();
+    if let Some(g) = greener::markdown_across(&named, greener::COMMENT_TOP, table_unit(p, period)) {
+        out.push('\n');
+        out.push_str(&g);
+    }
+    out.push('\n');
+    out.push_str(&footer::footer(opts.tag.as_deref()));
+    let said = SaidAbove {
+        footer: true,
+        sources: sources.is_some(),
+    };
+    (out, said)
 }
 
 /// A project's single-plan comment made to sit inside a fold: without the marker (the
@@ -398,10 +434,7 @@ fn gate_markdown(p: &Projects) -> String {
 /// resources are estimated and not counted; the total last.
 fn table(p: &Projects, period: Period) -> String {
     let h = period.hours();
-    let figures = (p.projects.iter())
-        .flat_map(|r| [r.added_per_hour_gco2eq * h, r.removed_per_hour_gco2eq * h])
-        .chain([p.added_per_hour_gco2eq * h, p.removed_per_hour_gco2eq * h]);
-    let (unit, scale) = markdown::unit_for(figures);
+    let (unit, scale) = table_unit(p, period);
     let row = |name: String, added: f64, removed: f64, net: f64, c: &crate::report::Counts| {
         format!(
             "| {name} | {} | {} | {} | {} | {} |\n",
@@ -433,4 +466,13 @@ fn table(p: &Projects, period: Period) -> String {
     ));
     out.push_str(&format!("\n*In {unit} per {}.*\n", period_name(period)));
     out
+}
+
+/// The unit of the table of projects (name, grams per unit), from its largest figure.
+fn table_unit(p: &Projects, period: Period) -> (&'static str, f64) {
+    let h = period.hours();
+    let figures = (p.projects.iter())
+        .flat_map(|r| [r.added_per_hour_gco2eq * h, r.removed_per_hour_gco2eq * h])
+        .chain([p.added_per_hour_gco2eq * h, p.removed_per_hour_gco2eq * h]);
+    markdown::unit_for(figures)
 }
