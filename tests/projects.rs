@@ -639,7 +639,7 @@ fn projects_greener_and_footer_were_only_inside_each_fold() {
     }
     // the top 5 over all projects: a project column, the largest first, the table's unit
     let rows: Vec<&str> = (above.lines())
-        .skip_while(|l| !l.starts_with("| project | resource (kgCO2eq per month) |"))
+        .skip_while(|l| !l.starts_with("| project | resource | greener choice | change |"))
         .skip(2)
         .take_while(|l| l.starts_with('|'))
         .collect();
@@ -651,7 +651,12 @@ fn projects_greener_and_footer_were_only_inside_each_fold() {
         rows.windows(2).all(|w| saving(w[0]) <= saving(w[1])),
         "{rows:?}"
     );
-    assert!(above.contains("\n*In kgCO2eq per month.*\n"), "{above}");
+    // in the unit of the table of projects, said under each table
+    assert_eq!(
+        above.matches("\n*In kgCO2eq per month.*\n").count(),
+        2,
+        "{above}"
+    );
     // as GitHub renders it
     let Some(py) = crate::markdown::cmarkgfm() else {
         return;
