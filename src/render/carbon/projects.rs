@@ -9,7 +9,8 @@ use std::io::{self, Write};
 
 use super::greener;
 use super::markdown::{self, CommentOptions, PlanText, SaidAbove, code, escape, footer, html_code};
-use super::summary::{Line, Summary, Tone};
+use super::summary::{DocumentKind, Line, Summary, Tone};
+use super::wrap;
 use super::{relative, signed};
 use crate::config::trust::Moved;
 use crate::estimate::{Mass, Period};
@@ -41,7 +42,14 @@ fn not_counted(c: &crate::report::Counts) -> usize {
 
 /// The summary that closes a multi-project human output, line by line; right under the
 /// headline, the settings that moved the figures or the gates (`settings`), as for one plan.
-pub fn human_lines(p: &Projects, period: Period, settings: &[Moved]) -> Vec<Line> {
+/// `kinds` says which project is a state (by position; a project past it is a plan): its row
+/// says what its resources emit, as one state's summary does, not a change.
+pub fn human_lines(
+    p: &Projects,
+    kinds: &[DocumentKind],
+    period: Period,
+    settings: &[Moved],
+) -> Vec<Line> {
     let h = period.hours();
     let per = period.unit();
     let t = &p.totals;
@@ -80,22 +88,25 @@ pub fn human_lines(p: &Projects, period: Period, settings: &[Moved]) -> Vec<Line
         Tone::Detail,
         format!("  per project, per {}:", period_name(period)),
     )]);
-    let width = (p.projects.iter())
-        .map(|r| {
-            signed(r.report.totals.delta_per_hour.total_gco2eq * h)
-                .chars()
-                .count()
+    let state = |i: usize| kinds.get(i) == Some(&DocumentKind::State);
+    // a plan's row gives its change, a state's what it emits
+    let figures: Vec<String> = (p.projects.iter().enumerate())
+        .map(|(i, r)| match state(i) {
+            true => Mass(r.report.totals.after_per_hour.total_gco2eq * h).to_string(),
+            false => signed(r.report.totals.delta_per_hour.total_gco2eq * h),
         })
-        .max()
-        .unwrap_or(0);
-    for r in &p.projects {
+        .collect();
+    let width = figures.iter().map(|f| f.chars().count()).max().unwrap_or(0);
+    for (i, (r, figure)) in p.projects.iter().zip(&figures).enumerate() {
         let c = &r.report.counts;
         let mut counts = format!("{} estimated", c.estimated);
         if not_counted(c) > 0 {
             counts.push_str(&format!(", {} not counted", not_counted(c)));
         }
+        if state(i) {
+            counts = format!("a state: what its resources emit; {counts}");
+        }
         let over = r.report.fail_over.is_some_and(|g| g.exceeded);
-        let figure = signed(r.report.totals.delta_per_hour.total_gco2eq * h);
         out.push(vec![(
             Tone::Detail,
             format!(
@@ -150,27 +161,34 @@ fn gate_lines(p: &Projects) -> Vec<String> {
     out
 }
 
-/// Writes the multi-project summary after the projects' plans, each piece styled.
+/// How the multi-project summary is written: which project is a state ([`human_lines`]), and
+/// the terminal's width its lines are fitted to (`None`: piped, one line each), as for one plan
+/// ([`super::write_human_within`]).
+pub struct HumanOptions<'k> {
+    pub kinds: &'k [DocumentKind],
+    pub width: Option<usize>,
+}
+
+/// Writes the multi-project summary after the projects' plans, each piece styled, each line
+/// fitted to `how.width`.
 pub fn write_human(
     p: &Projects,
     period: Period,
     settings: &[Moved],
+    how: &HumanOptions<'_>,
     theme: &Theme,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     writeln!(out)?;
-    for l in human_lines(p, period, settings) {
+    let mut lines = human_lines(p, how.kinds, period, settings);
+    if let Some(w) = how.width {
+        lines = lines.into_iter().flat_map(|l| wrap::fit(l, w)).collect();
+    }
+    for l in lines {
         for (tone, text) in l {
             // project names come from the command line or a file name: escaped
             let text = crate::escape::line(&text);
-            let style = match tone {
-                Tone::Plain => None,
-                Tone::Label => Some(theme.bold),
-                Tone::Up => Some(theme.delete),
-                Tone::Down => Some(theme.create),
-                Tone::Detail => Some(theme.annotation),
-            };
-            match style {
+            match wrap::style(theme, tone) {
                 Some(st) => write!(out, "{}", theme.paint(st, &text))?,
                 None => write!(out, "{text}")?,
             }
@@ -475,4 +493,117 @@ fn table_unit(p: &Projects, period: Period) -> (&'static str, f64) {
         .flat_map(|r| [r.added_per_hour_gco2eq * h, r.removed_per_hour_gco2eq * h])
         .chain([p.added_per_hour_gco2eq * h, p.removed_per_hour_gco2eq * h]);
     markdown::unit_for(figures)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::fixtures::no_spread;
+    use crate::report::{Figures, Report, ResourceReport, Side};
+
+    fn side(g_per_hour: f64) -> Side {
+        no_spread(Side {
+            provider: "aws",
+            region: Some("us-east-1".into()),
+            grid_g_per_kwh: Some(384.0),
+            machine_type: Some("m5.xlarge".into()),
+            vcpus: 4.0,
+            memory_gb: 16.0,
+            gpus: 0,
+            ssd_gb: 100.0,
+            hdd_gb: 0.0,
+            instances: 1.0,
+            per_hour: Figures {
+                total_gco2eq: g_per_hour,
+                operational_gco2eq: g_per_hour * 0.75,
+                embodied_gco2eq: g_per_hour * 0.25,
+                ..Figures::default()
+            },
+            range_per_hour: Default::default(),
+            sources: crate::report::Sources::NONE.with(crate::report::Table::AwsInstances),
+        })
+    }
+
+    /// A project of one resource going from `before` to `after` gCO2eq per hour.
+    fn project(
+        name: &str,
+        actions: &[&str],
+        before: Option<f64>,
+        after: Option<f64>,
+    ) -> ProjectReport {
+        let r = ResourceReport::new(
+            "aws_instance.a".into(),
+            "aws_instance".into(),
+            actions.iter().map(|s| s.to_string()).collect(),
+            before.map(side),
+            after.map(side),
+        );
+        let report = Report::new(vec![r], vec![], 0, 0.5, Period::Month);
+        ProjectReport::new(name.into(), format!("{name}.json"), report)
+    }
+
+    fn human(p: &Projects, kinds: &[DocumentKind], width: Option<usize>) -> String {
+        let mut out = Vec::new();
+        let how = HumanOptions { kinds, width };
+        write_human(p, Period::Month, &[], &how, &Theme::plain(), &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    /// 10 g/h for 730 hours: 7.30 kgCO2eq per month, which a state emits (not a change).
+    #[test]
+    fn a_state_projects_row_was_shown_as_a_change() {
+        let p = Projects::new(
+            vec![
+                project("app", &["create"], None, Some(10.0)),
+                project("st", &["no-op"], Some(10.0), Some(10.0)),
+            ],
+            None,
+            None,
+        );
+        let kinds = [DocumentKind::Plan, DocumentKind::State];
+        let text = human(&p, &kinds, None);
+        let row = |name: &str| {
+            (text.lines())
+                .find(|l| l.contains(&format!("  {name}  (")))
+                .unwrap_or_else(|| panic!("{name} in {text}"))
+                .to_string()
+        };
+        assert_eq!(
+            row("st"),
+            "     7.30 kgCO2eq  st  (a state: what its resources emit; 1 estimated)"
+        );
+        assert_eq!(row("app"), "    +7.30 kgCO2eq  app  (1 estimated)");
+        // the same state read as a plan: no change
+        let text = human(&p, &[DocumentKind::Plan; 2], None);
+        assert!(
+            text.contains("\n         0 gCO2eq  st  (1 estimated)\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn multi_project_rows_ran_past_the_terminal_width() {
+        let long = "live/eu-west-1/production/networking/vpc and subnets";
+        let p = Projects::new(
+            vec![project(long, &["create"], None, Some(10.0))],
+            None,
+            None,
+        );
+        let kinds = [DocumentKind::Plan];
+        let piped = human(&p, &kinds, None);
+        assert!(
+            piped
+                .lines()
+                .any(|l| l.contains(long) && l.chars().count() > 60),
+            "{piped}"
+        );
+        let fitted = human(&p, &kinds, Some(60));
+        for l in fitted.lines() {
+            assert!(l.chars().count() <= 60, "{l:?} in\n{fitted}");
+        }
+        // nothing lost: the same words, re-flowed
+        let words = |t: &str| t.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+        assert_eq!(words(&fitted), words(&piped));
+        assert!(fitted.lines().count() > piped.lines().count(), "{fitted}");
+    }
 }
