@@ -709,3 +709,33 @@ fn projects_the_sources_paragraph_was_repeated_in_every_fold() {
         assert_eq!(f.matches("Sources: [").count(), 1, "{f}");
     }
 }
+
+/// At the smallest `--max-chars`, the savings above the folds filled the budget and the last
+/// guard cut the footer: now the savings give way row by row, and the footer stays.
+#[test]
+fn projects_a_small_max_chars_cut_the_footer_above_the_folds() {
+    let dir = temp("small");
+    let plan = crate::summary::many_instances(1_000);
+    let mut args = vec!["--format", "markdown", "--max-chars", "2000"];
+    let files: Vec<String> = (["one", "two", "three"].iter())
+        .map(|name| {
+            let f = dir.join(format!("{name}.json"));
+            std::fs::write(&f, &plan).unwrap();
+            format!("{name}={}", f.display())
+        })
+        .collect();
+    args.extend(files.iter().map(String::as_str));
+    let md = ok(&args, b"");
+    assert!(md.chars().count() <= 2000, "{md}");
+    let fold = md.find("<details>").expect("a fold");
+    assert!(md[..fold].contains("<sub>carbon-show "), "{md}");
+    assert!(
+        md[..fold].contains("**Could be greener** across the projects"),
+        "{md}"
+    );
+    assert_eq!(
+        md.matches("<details>").count(),
+        md.matches("</details>").count()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

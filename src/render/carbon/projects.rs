@@ -227,10 +227,12 @@ pub fn comment(
     settings: &[Moved],
     opts: &CommentOptions,
 ) -> String {
-    let (head, said_above) = above_the_folds(p, each, period, settings, opts);
     let opens: Vec<String> = (p.projects.iter()).map(|r| fold_open(r, period)).collect();
     const CLOSE: &str = "\n</details>\n";
     let chars = |s: &str| s.chars().count();
+    let folds: usize = (opens.iter()).map(|o| chars(o) + chars(CLOSE) + 1).sum();
+    let room = opts.max_chars.map(|max| max.saturating_sub(folds));
+    let (head, said_above) = above_the_folds(p, each, period, settings, opts, room);
     let body = |c: &ProjectComment<'_>, max: Option<usize>| {
         let o = CommentOptions {
             tag: None,
@@ -243,11 +245,7 @@ pub fn comment(
     let texts: Vec<String> = match opts.max_chars {
         None => each.iter().map(|c| body(c, None)).collect(),
         Some(max) => {
-            let fixed = chars(&head)
-                + opens
-                    .iter()
-                    .map(|o| chars(o) + chars(CLOSE) + 1)
-                    .sum::<usize>();
+            let fixed = chars(&head) + folds;
             let room = max.saturating_sub(fixed);
             // what each needs alone, then shares from the smallest need up
             let needs: Vec<usize> = each.iter().map(|c| chars(&body(c, Some(room)))).collect();
@@ -280,13 +278,16 @@ pub fn comment(
 /// What a reviewer reads with the folds closed, each said once for every project: the
 /// headline and the gates' verdicts, the table of projects, the range and sources line when
 /// it is every project's (else each fold keeps its own), the largest greener savings over all
-/// projects, and the footer. Returns it with what the folds leave out for it.
+/// projects, and the footer. Over `room` (what the folds' own lines leave of `--max-chars`),
+/// the savings lose rows, the smallest first (the rest stays: [`markdown::guard`] cuts after).
+/// Returns it with what the folds leave out for it.
 fn above_the_folds(
     p: &Projects,
     each: &[ProjectComment<'_>],
     period: Period,
     settings: &[Moved],
     opts: &CommentOptions,
+    room: Option<usize>,
 ) -> (String, SaidAbove) {
     let mut out = format!(
         "{}\n{}",
@@ -302,12 +303,20 @@ fn above_the_folds(
     let named: Vec<(&str, &Summary)> = (p.projects.iter().zip(each))
         .map(|(r, c)| (r.name.as_str(), &c.summary))
         .collect();
-    if let Some(g) = greener::markdown_across(&named, greener::COMMENT_TOP, table_unit(p, period)) {
-        out.push('\n');
-        out.push_str(&g);
-    }
-    out.push('\n');
-    out.push_str(&footer::footer(opts.tag.as_deref()));
+    let foot = format!("\n{}", footer::footer(opts.tag.as_deref()));
+    let len = |s: &str| s.chars().count();
+    let unit = table_unit(p, period);
+    // the most savings that fit, from five down to none
+    let greener = (0..=greener::COMMENT_TOP)
+        .rev()
+        .map(|n| greener::markdown_across(&named, n, unit).map(|g| format!("\n{g}")))
+        .find(|g| {
+            let g = g.as_deref().unwrap_or_default();
+            room.is_none_or(|room| len(&out) + len(g) + len(&foot) <= room)
+        })
+        .flatten();
+    out.push_str(greener.as_deref().unwrap_or_default());
+    out.push_str(&foot);
     let said = SaidAbove {
         footer: true,
         sources: sources.is_some(),
