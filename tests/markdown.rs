@@ -406,7 +406,7 @@ fn the_plan_was_a_text_fence_github_does_not_colour() {
 
 /// `.venv-md`'s Python with cmarkgfm (scripts/markdown/install.sh), or `None` (the test is
 /// then skipped loudly; under CARBON_SHOW_REQUIRE_CMARKGFM it fails).
-fn cmarkgfm() -> Option<PathBuf> {
+pub(crate) fn cmarkgfm() -> Option<PathBuf> {
     let py = root().join(".venv-md/bin/python");
     let ok = py.is_file()
         && Command::new(&py)
@@ -428,7 +428,7 @@ fn cmarkgfm() -> Option<PathBuf> {
     None
 }
 
-fn gfm(py: &Path, md: &str) -> String {
+pub(crate) fn gfm(py: &Path, md: &str) -> String {
     use std::io::Write;
     let mut child = Command::new(py)
         .arg(root().join("scripts/markdown/gfm.py"))

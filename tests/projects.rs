@@ -424,6 +424,10 @@ fn projects_three_large_projects_fit_max_chars_with_a_fair_share_each() {
         );
         let fences = md.lines().filter(|l| l.starts_with("```")).count();
         assert_eq!(fences % 2, 0, "a code fence left open at {max}");
+        // the top-level sections come first in the budget: the footer, once, above the folds
+        let fold = md.find("<details>").expect("a fold");
+        assert!(md[..fold].contains("<sub>carbon-show "), "{max}");
+        assert_eq!(md.matches("<sub>carbon-show ").count(), 1, "{max}");
         for name in ["one", "two", "three"] {
             let open = format!("<details><summary><code>{name}</code>");
             let at = md
@@ -589,4 +593,149 @@ fn a_stream_of_two_plans_failed_as_trailing_characters() {
     let o = show(&["--color", "never"], &stream_of(&[CREATE, MIXED]));
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stdout(&o).contains("── project stdin#2 ──"));
+}
+
+/// A three-project comment, `extra` flags first.
+fn three_projects(extra: &[&str]) -> String {
+    let mut args = vec!["--format", "markdown"];
+    args.extend_from_slice(extra);
+    args.extend([
+        "web=testdata/demo/plan.json",
+        "db=testdata/demo/plan.json",
+        "st=testdata/carbon/state.json",
+    ]);
+    ok(&args, b"")
+}
+
+/// The folds of a multi-project comment's projects (`names`, in order), each up to the next.
+fn folds<'m>(md: &'m str, names: &[&str]) -> Vec<&'m str> {
+    let at: Vec<usize> = (names.iter())
+        .map(|n| {
+            let open = format!("<details><summary><code>{n}</code>: ");
+            md.find(&open).unwrap_or_else(|| panic!("{open} in {md}"))
+        })
+        .chain([md.len()])
+        .collect();
+    at.windows(2).map(|w| &md[w[0]..w[1]]).collect()
+}
+
+/// The reviewer's essentials were only inside each project's fold: now the greener savings
+/// over every project (with a project column) and one footer sit before the first fold, as
+/// GitHub renders them; no fold repeats the footer.
+#[test]
+fn projects_greener_and_footer_were_only_inside_each_fold() {
+    let md = three_projects(&["--comment-tag", "prod"]);
+    let fold = md.find("<details>").expect("a fold");
+    let above = &md[..fold];
+    assert_eq!(md.matches("<sub>carbon-show ").count(), 1, "{md}");
+    assert!(above.contains("<sub>carbon-show "), "{above}");
+    assert!(above.contains("comment tag `prod`"), "{above}");
+    assert!(
+        above.contains("**Could be greener** across the projects"),
+        "{above}"
+    );
+    for f in folds(&md, &["web", "db", "st"]) {
+        assert!(!f.contains("<sub>carbon-show"), "a footer in {f:.200}");
+    }
+    // the top 5 over all projects: a project column, the largest first, the table's unit
+    let rows: Vec<&str> = (above.lines())
+        .skip_while(|l| !l.starts_with("| project | resource | greener choice | change |"))
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .collect();
+    assert_eq!(rows.len(), 5, "{above}");
+    assert!(rows[0].starts_with("| `web` | "), "{}", rows[0]);
+    assert!(rows[1].starts_with("| `db` | "), "{}", rows[1]);
+    let saving = |r: &str| -> f64 { r.split(" | ").nth(3).unwrap().parse().unwrap() };
+    assert!(
+        rows.windows(2).all(|w| saving(w[0]) <= saving(w[1])),
+        "{rows:?}"
+    );
+    // in the unit of the table of projects, said under each table
+    assert_eq!(
+        above.matches("\n*In kgCO2eq per month.*\n").count(),
+        2,
+        "{above}"
+    );
+    // as GitHub renders it
+    let Some(py) = crate::markdown::cmarkgfm() else {
+        return;
+    };
+    let html = crate::markdown::gfm(&py, &md);
+    let first = html.find("<details>").expect("a fold");
+    for needle in [
+        "<th>project</th>",
+        "<strong>Could be greener</strong> across the projects",
+        "<sub>carbon-show ",
+    ] {
+        let at = html
+            .find(needle)
+            .unwrap_or_else(|| panic!("{needle} in {html}"));
+        assert!(at < first, "{needle} after the first fold");
+        assert_eq!(html.matches(needle).count(), 1, "{needle}");
+    }
+    for t in html.split("<table>").skip(1) {
+        let t = &t[..t.find("</table>").unwrap()];
+        let mut rows = t.split("<tr>").skip(1);
+        let head = rows.next().unwrap().matches("<th").count();
+        for r in rows {
+            assert_eq!(r.matches("<td").count(), head, "{r}");
+        }
+    }
+}
+
+/// The range and sources paragraph was repeated in every fold: said once above the folds when
+/// it is every project's, kept in each fold when the projects' differ.
+#[test]
+fn projects_the_sources_paragraph_was_repeated_in_every_fold() {
+    let md = three_projects(&[]);
+    assert_eq!(md.matches("Sources: [").count(), 1, "{md}");
+    assert!(md.find("Sources: [").unwrap() < md.find("<details>").unwrap());
+    // moved.json's sources are not create.json's
+    let md = ok(
+        &[
+            "--format",
+            "markdown",
+            "a=testdata/carbon/create.json",
+            "b=testdata/carbon/moved.json",
+        ],
+        b"",
+    );
+    assert!(
+        !md[..md.find("<details>").unwrap()].contains("Sources: ["),
+        "{md}"
+    );
+    for f in folds(&md, &["a", "b"]) {
+        assert_eq!(f.matches("Sources: [").count(), 1, "{f}");
+    }
+}
+
+/// At the smallest `--max-chars`, the savings above the folds filled the budget and the last
+/// guard cut the footer: now the savings give way row by row, and the footer stays.
+#[test]
+fn projects_a_small_max_chars_cut_the_footer_above_the_folds() {
+    let dir = temp("small");
+    let plan = crate::summary::many_instances(1_000);
+    let mut args = vec!["--format", "markdown", "--max-chars", "2000"];
+    let files: Vec<String> = (["one", "two", "three"].iter())
+        .map(|name| {
+            let f = dir.join(format!("{name}.json"));
+            std::fs::write(&f, &plan).unwrap();
+            format!("{name}={}", f.display())
+        })
+        .collect();
+    args.extend(files.iter().map(String::as_str));
+    let md = ok(&args, b"");
+    assert!(md.chars().count() <= 2000, "{md}");
+    let fold = md.find("<details>").expect("a fold");
+    assert!(md[..fold].contains("<sub>carbon-show "), "{md}");
+    assert!(
+        md[..fold].contains("**Could be greener** across the projects"),
+        "{md}"
+    );
+    assert_eq!(
+        md.matches("<details>").count(),
+        md.matches("</details>").count()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -249,7 +249,20 @@ fn render(
 ) -> io::Result<()> {
     let period = c.settings.period;
     match opts.format {
-        Format::Human => words::write_human(p, period, &c.moved, theme, out),
+        Format::Human => {
+            // by name: a project's review and its report (names are unique)
+            let kinds: Vec<DocumentKind> = (p.projects.iter())
+                .map(|r| {
+                    (reviewed.iter().find(|rv| rv.name == r.name))
+                        .map_or(DocumentKind::Plan, |rv| rv.kind)
+                })
+                .collect();
+            let how = words::HumanOptions {
+                kinds: &kinds,
+                width: c.terminal_width,
+            };
+            words::write_human(p, period, &c.moved, &how, theme, out)
+        }
         Format::Json => render::json::write_projects(p, period, c.module_depth, out),
         Format::Markdown => {
             let each: Vec<ProjectComment<'_>> = (p.projects.iter().zip(reviewed))

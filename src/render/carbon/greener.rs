@@ -173,3 +173,48 @@ pub fn markdown(s: &Summary, n: usize) -> Option<String> {
     }
     Some(out)
 }
+
+/// The multi-project comment's table has a project column: its addresses are shortened to
+/// this many characters (in the middle), so that the columns fit a comment's width.
+pub const ACROSS_CELL_CHARS: usize = 40;
+
+/// The multi-project comment's "Could be greener": the `n` largest savings over every project
+/// (`(name, summary)`, one period), with a project column, in `unit` (name, grams per unit:
+/// the projects table's); `None` when no project has one.
+pub fn markdown_across(
+    projects: &[(&str, &Summary)],
+    n: usize,
+    (unit, scale): (&str, f64),
+) -> Option<String> {
+    use super::markdown::{code, signed_num};
+    let cell = |text: &str, max: usize| code(&super::shorten(&crate::escape::line(text), max));
+    let mut shown: Vec<(&str, Saving, f64)> = (projects.iter())
+        .flat_map(|(name, s)| top(s, n).into_iter().map(|x| (*name, x, s.hours())))
+        .collect();
+    let per = projects.first()?.1.period_name();
+    shown.sort_by(|(_, a, ha), (_, b, hb)| (b.per_hour * hb).total_cmp(&(a.per_hour * ha)));
+    shown.truncate(n);
+    if shown.is_empty() {
+        return None;
+    }
+    let mut out = format!(
+        "**Could be greener** across the projects ([how they are chosen]({}))\n\n\
+         | project | resource | greener choice | change | of its figure |\n\
+         |---|---|---|---:|---:|\n",
+        super::markdown::footer::doc_url("alternatives.md", ""),
+    );
+    let value = |v: &str| code(v);
+    for (name, x, h) in &shown {
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {} |\n",
+            cell(name, ACROSS_CELL_CHARS),
+            cell(x.label, ACROSS_CELL_CHARS),
+            x.change(&value),
+            signed_num(-x.per_hour * h, scale),
+            percent(-x.share * 100.0)
+        ));
+    }
+    // the unit as the table of projects gives it
+    out.push_str(&format!("\n*In {unit} per {per}.*\n"));
+    Some(out)
+}

@@ -13,6 +13,7 @@ pub mod markdown;
 pub mod modules;
 pub mod projects;
 pub mod summary;
+mod wrap;
 
 pub use line::{CarbonAnnotator, annotation};
 pub use markdown::{CommentOptions, PlanText, write_comment};

@@ -7,8 +7,10 @@
 
 use std::io::{self, Write};
 
-use super::markdown::{self, CommentOptions, PlanText, code, escape, html_code};
-use super::summary::{Line, Summary, Tone};
+use super::greener;
+use super::markdown::{self, CommentOptions, PlanText, SaidAbove, code, escape, footer, html_code};
+use super::summary::{DocumentKind, Line, Summary, Tone};
+use super::wrap;
 use super::{relative, signed};
 use crate::config::trust::Moved;
 use crate::estimate::{Mass, Period};
@@ -40,7 +42,14 @@ fn not_counted(c: &crate::report::Counts) -> usize {
 
 /// The summary that closes a multi-project human output, line by line; right under the
 /// headline, the settings that moved the figures or the gates (`settings`), as for one plan.
-pub fn human_lines(p: &Projects, period: Period, settings: &[Moved]) -> Vec<Line> {
+/// `kinds` says which project is a state (by position; a project past it is a plan): its row
+/// says what its resources emit, as one state's summary does, not a change.
+pub fn human_lines(
+    p: &Projects,
+    kinds: &[DocumentKind],
+    period: Period,
+    settings: &[Moved],
+) -> Vec<Line> {
     let h = period.hours();
     let per = period.unit();
     let t = &p.totals;
@@ -79,22 +88,25 @@ pub fn human_lines(p: &Projects, period: Period, settings: &[Moved]) -> Vec<Line
         Tone::Detail,
         format!("  per project, per {}:", period_name(period)),
     )]);
-    let width = (p.projects.iter())
-        .map(|r| {
-            signed(r.report.totals.delta_per_hour.total_gco2eq * h)
-                .chars()
-                .count()
+    let state = |i: usize| kinds.get(i) == Some(&DocumentKind::State);
+    // a plan's row gives its change, a state's what it emits
+    let figures: Vec<String> = (p.projects.iter().enumerate())
+        .map(|(i, r)| match state(i) {
+            true => Mass(r.report.totals.after_per_hour.total_gco2eq * h).to_string(),
+            false => signed(r.report.totals.delta_per_hour.total_gco2eq * h),
         })
-        .max()
-        .unwrap_or(0);
-    for r in &p.projects {
+        .collect();
+    let width = figures.iter().map(|f| f.chars().count()).max().unwrap_or(0);
+    for (i, (r, figure)) in p.projects.iter().zip(&figures).enumerate() {
         let c = &r.report.counts;
         let mut counts = format!("{} estimated", c.estimated);
         if not_counted(c) > 0 {
             counts.push_str(&format!(", {} not counted", not_counted(c)));
         }
+        if state(i) {
+            counts = format!("a state: what its resources emit; {counts}");
+        }
         let over = r.report.fail_over.is_some_and(|g| g.exceeded);
-        let figure = signed(r.report.totals.delta_per_hour.total_gco2eq * h);
         out.push(vec![(
             Tone::Detail,
             format!(
@@ -149,27 +161,34 @@ fn gate_lines(p: &Projects) -> Vec<String> {
     out
 }
 
-/// Writes the multi-project summary after the projects' plans, each piece styled.
+/// How the multi-project summary is written: which project is a state ([`human_lines`]), and
+/// the terminal's width its lines are fitted to (`None`: piped, one line each), as for one plan
+/// ([`super::write_human_within`]).
+pub struct HumanOptions<'k> {
+    pub kinds: &'k [DocumentKind],
+    pub width: Option<usize>,
+}
+
+/// Writes the multi-project summary after the projects' plans, each piece styled, each line
+/// fitted to `how.width`.
 pub fn write_human(
     p: &Projects,
     period: Period,
     settings: &[Moved],
+    how: &HumanOptions<'_>,
     theme: &Theme,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     writeln!(out)?;
-    for l in human_lines(p, period, settings) {
+    let mut lines = human_lines(p, how.kinds, period, settings);
+    if let Some(w) = how.width {
+        lines = lines.into_iter().flat_map(|l| wrap::fit(l, w)).collect();
+    }
+    for l in lines {
         for (tone, text) in l {
             // project names come from the command line or a file name: escaped
             let text = crate::escape::line(&text);
-            let style = match tone {
-                Tone::Plain => None,
-                Tone::Label => Some(theme.bold),
-                Tone::Up => Some(theme.delete),
-                Tone::Down => Some(theme.create),
-                Tone::Detail => Some(theme.annotation),
-            };
-            match style {
+            match wrap::style(theme, tone) {
                 Some(st) => write!(out, "{}", theme.paint(st, &text))?,
                 None => write!(out, "{text}")?,
             }
@@ -208,18 +227,17 @@ pub fn comment(
     settings: &[Moved],
     opts: &CommentOptions,
 ) -> String {
-    let head = format!(
-        "{}\n{}",
-        headline(p, period, settings, opts),
-        table(p, period)
-    );
     let opens: Vec<String> = (p.projects.iter()).map(|r| fold_open(r, period)).collect();
     const CLOSE: &str = "\n</details>\n";
     let chars = |s: &str| s.chars().count();
+    let folds: usize = (opens.iter()).map(|o| chars(o) + chars(CLOSE) + 1).sum();
+    let room = opts.max_chars.map(|max| max.saturating_sub(folds));
+    let (head, said_above) = above_the_folds(p, each, period, settings, opts, room);
     let body = |c: &ProjectComment<'_>, max: Option<usize>| {
         let o = CommentOptions {
             tag: None,
             max_chars: max,
+            said_above,
             ..opts.clone()
         };
         inner(markdown::fit(&c.summary, c.plan, &o))
@@ -227,11 +245,7 @@ pub fn comment(
     let texts: Vec<String> = match opts.max_chars {
         None => each.iter().map(|c| body(c, None)).collect(),
         Some(max) => {
-            let fixed = chars(&head)
-                + opens
-                    .iter()
-                    .map(|o| chars(o) + chars(CLOSE) + 1)
-                    .sum::<usize>();
+            let fixed = chars(&head) + folds;
             let room = max.saturating_sub(fixed);
             // what each needs alone, then shares from the smallest need up
             let needs: Vec<usize> = each.iter().map(|c| chars(&body(c, Some(room)))).collect();
@@ -259,6 +273,55 @@ pub fn comment(
         Some(max) => markdown::guard(out, max),
         None => out,
     }
+}
+
+/// What a reviewer reads with the folds closed, each said once for every project: the
+/// headline and the gates' verdicts, the table of projects, the range and sources line when
+/// it is every project's (else each fold keeps its own), the largest greener savings over all
+/// projects, and the footer. Over `room` (what the folds' own lines leave of `--max-chars`),
+/// the savings lose rows, the smallest first (the rest stays: [`markdown::guard`] cuts after).
+/// Returns it with what the folds leave out for it.
+fn above_the_folds(
+    p: &Projects,
+    each: &[ProjectComment<'_>],
+    period: Period,
+    settings: &[Moved],
+    opts: &CommentOptions,
+    room: Option<usize>,
+) -> (String, SaidAbove) {
+    let mut out = format!(
+        "{}\n{}",
+        headline(p, period, settings, opts),
+        table(p, period)
+    );
+    let mut lines = each.iter().filter_map(|c| footer::sources_line(&c.summary));
+    let sources = lines.next().filter(|first| lines.all(|l| l == *first));
+    if let Some(line) = &sources {
+        out.push('\n');
+        out.push_str(line);
+    }
+    let named: Vec<(&str, &Summary)> = (p.projects.iter().zip(each))
+        .map(|(r, c)| (r.name.as_str(), &c.summary))
+        .collect();
+    let foot = format!("\n{}", footer::footer(opts.tag.as_deref()));
+    let len = |s: &str| s.chars().count();
+    let unit = table_unit(p, period);
+    // the most savings that fit, from five down to none
+    let greener = (0..=greener::COMMENT_TOP)
+        .rev()
+        .map(|n| greener::markdown_across(&named, n, unit).map(|g| format!("\n{g}")))
+        .find(|g| {
+            let g = g.as_deref().unwrap_or_default();
+            room.is_none_or(|room| len(&out) + len(g) + len(&foot) <= room)
+        })
+        .flatten();
+    out.push_str(greener.as_deref().unwrap_or_default());
+    out.push_str(&foot);
+    let said = SaidAbove {
+        footer: true,
+        sources: sources.is_some(),
+    };
+    (out, said)
 }
 
 /// A project's single-plan comment made to sit inside a fold: without the marker (the
@@ -398,10 +461,7 @@ fn gate_markdown(p: &Projects) -> String {
 /// resources are estimated and not counted; the total last.
 fn table(p: &Projects, period: Period) -> String {
     let h = period.hours();
-    let figures = (p.projects.iter())
-        .flat_map(|r| [r.added_per_hour_gco2eq * h, r.removed_per_hour_gco2eq * h])
-        .chain([p.added_per_hour_gco2eq * h, p.removed_per_hour_gco2eq * h]);
-    let (unit, scale) = markdown::unit_for(figures);
+    let (unit, scale) = table_unit(p, period);
     let row = |name: String, added: f64, removed: f64, net: f64, c: &crate::report::Counts| {
         format!(
             "| {name} | {} | {} | {} | {} | {} |\n",
@@ -433,4 +493,126 @@ fn table(p: &Projects, period: Period) -> String {
     ));
     out.push_str(&format!("\n*In {unit} per {}.*\n", period_name(period)));
     out
+}
+
+/// The unit of the table of projects (name, grams per unit), from its largest figure.
+fn table_unit(p: &Projects, period: Period) -> (&'static str, f64) {
+    let h = period.hours();
+    let figures = (p.projects.iter())
+        .flat_map(|r| [r.added_per_hour_gco2eq * h, r.removed_per_hour_gco2eq * h])
+        .chain([p.added_per_hour_gco2eq * h, p.removed_per_hour_gco2eq * h]);
+    markdown::unit_for(figures)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::fixtures::no_spread;
+    use crate::report::{Figures, Report, ResourceReport, Side};
+
+    fn side(g_per_hour: f64) -> Side {
+        no_spread(Side {
+            provider: "aws",
+            region: Some("us-east-1".into()),
+            grid_g_per_kwh: Some(384.0),
+            machine_type: Some("m5.xlarge".into()),
+            vcpus: 4.0,
+            memory_gb: 16.0,
+            gpus: 0,
+            ssd_gb: 100.0,
+            hdd_gb: 0.0,
+            instances: 1.0,
+            per_hour: Figures {
+                total_gco2eq: g_per_hour,
+                operational_gco2eq: g_per_hour * 0.75,
+                embodied_gco2eq: g_per_hour * 0.25,
+                ..Figures::default()
+            },
+            range_per_hour: Default::default(),
+            sources: crate::report::Sources::NONE.with(crate::report::Table::AwsInstances),
+        })
+    }
+
+    /// A project of one resource going from `before` to `after` gCO2eq per hour.
+    fn project(
+        name: &str,
+        actions: &[&str],
+        before: Option<f64>,
+        after: Option<f64>,
+    ) -> ProjectReport {
+        let r = ResourceReport::new(
+            "aws_instance.a".into(),
+            "aws_instance".into(),
+            actions.iter().map(|s| s.to_string()).collect(),
+            before.map(side),
+            after.map(side),
+        );
+        let report = Report::new(vec![r], vec![], 0, 0.5, Period::Month);
+        ProjectReport::new(name.into(), format!("{name}.json"), report)
+    }
+
+    fn human(p: &Projects, kinds: &[DocumentKind], width: Option<usize>) -> String {
+        let mut out = Vec::new();
+        let how = HumanOptions { kinds, width };
+        write_human(p, Period::Month, &[], &how, &Theme::plain(), &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    /// 10 g/h for 730 hours: 7.30 kgCO2eq per month, which a state emits (not a change).
+    #[test]
+    fn a_state_projects_row_was_shown_as_a_change() {
+        let p = Projects::new(
+            vec![
+                project("app", &["create"], None, Some(10.0)),
+                project("st", &["no-op"], Some(10.0), Some(10.0)),
+            ],
+            None,
+            None,
+        );
+        let kinds = [DocumentKind::Plan, DocumentKind::State];
+        let text = human(&p, &kinds, None);
+        let row = |name: &str| {
+            (text.lines())
+                .find(|l| l.contains(&format!("  {name}  (")))
+                .unwrap_or_else(|| panic!("{name} in {text}"))
+                .to_string()
+        };
+        assert_eq!(
+            row("st"),
+            "     7.30 kgCO2eq  st  (a state: what its resources emit; 1 estimated)"
+        );
+        assert_eq!(row("app"), "    +7.30 kgCO2eq  app  (1 estimated)");
+        // the same state read as a plan: no change
+        let text = human(&p, &[DocumentKind::Plan; 2], None);
+        assert!(
+            text.contains("\n         0 gCO2eq  st  (1 estimated)\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn multi_project_rows_ran_past_the_terminal_width() {
+        let long = "live/eu-west-1/production/networking/vpc and subnets";
+        let p = Projects::new(
+            vec![project(long, &["create"], None, Some(10.0))],
+            None,
+            None,
+        );
+        let kinds = [DocumentKind::Plan];
+        let piped = human(&p, &kinds, None);
+        assert!(
+            piped
+                .lines()
+                .any(|l| l.contains(long) && l.chars().count() > 60),
+            "{piped}"
+        );
+        let fitted = human(&p, &kinds, Some(60));
+        for l in fitted.lines() {
+            assert!(l.chars().count() <= 60, "{l:?} in\n{fitted}");
+        }
+        // nothing lost: the same words, re-flowed
+        let words = |t: &str| t.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+        assert_eq!(words(&fitted), words(&piped));
+        assert!(fitted.lines().count() > piped.lines().count(), "{fitted}");
+    }
 }

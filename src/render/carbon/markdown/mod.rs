@@ -55,6 +55,20 @@ pub struct CommentOptions {
     pub top: usize,
     /// `--max-chars`: the comment's length limit in characters (`None`: no limit).
     pub max_chars: Option<usize>,
+    /// What a multi-project comment says once above its folds, left out of this comment
+    /// (a project's, folded): nothing for a single plan's.
+    pub said_above: SaidAbove,
+}
+
+/// The sections a multi-project comment says once, above the folds
+/// ([`super::projects::comment`]), for a project's own comment to leave out.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SaidAbove {
+    /// The footer (tool, version, comment tag, methodology).
+    pub footer: bool,
+    /// The range and sources line under the totals (said above when every project's is the
+    /// same).
+    pub sources: bool,
 }
 
 impl Default for CommentOptions {
@@ -63,6 +77,7 @@ impl Default for CommentOptions {
             tag: None,
             top: DEFAULT_TOP,
             max_chars: Some(DEFAULT_MAX_CHARS),
+            said_above: SaidAbove::default(),
         }
     }
 }
@@ -110,7 +125,7 @@ pub fn sections(s: &Summary, plan: PlanText, opts: &CommentOptions) -> Vec<(Part
         s.verdict,
         Verdict::Changed | Verdict::Unchanged | Verdict::Footprint
     ) {
-        v.push((Part::Totals, totals(s)));
+        v.push((Part::Totals, totals(s, !opts.said_above.sources)));
     }
     if let Some(w) = &s.report.what_if {
         let text = crate::alternatives::words::what_if_markdown(w, s.report, s.period);
@@ -153,7 +168,9 @@ pub fn sections(s: &Summary, plan: PlanText, opts: &CommentOptions) -> Vec<(Part
     {
         v.push((Part::Modules, m));
     }
-    v.push((Part::Footer, footer::footer(opts.tag.as_deref())));
+    if !opts.said_above.footer {
+        v.push((Part::Footer, footer::footer(opts.tag.as_deref())));
+    }
     if !rest.is_empty() {
         v.push((
             Part::Rest,
@@ -203,7 +220,8 @@ pub(super) fn signed_num(g: f64, scale: f64) -> String {
     format!("{}{}", super::sign(g), sig3(g / scale))
 }
 
-fn totals(s: &Summary) -> String {
+/// The totals table, and under it the range and sources line when `sources`.
+fn totals(s: &Summary, sources: bool) -> String {
     let h = s.hours();
     let t = &s.report.totals;
     type Pick = fn(&crate::report::Figures) -> f64;
@@ -268,7 +286,7 @@ fn totals(s: &Summary) -> String {
             ));
         }
     }
-    if let Some(footer) = footer::sources_line(s) {
+    if let Some(footer) = footer::sources_line(s).filter(|_| sources) {
         out.push('\n');
         out.push_str(&footer);
     }
