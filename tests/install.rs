@@ -573,3 +573,87 @@ fn release_build_script_packages_a_binary_with_its_checksum() {
     assert_eq!(String::from_utf8_lossy(&list.stdout), "carbon-show\n");
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// `cargo install carbon-show` builds from the published package, which holds only what
+/// Cargo.toml's `include` lists: every file the library or binary embeds with `include_str!` /
+/// `include_bytes!` (outside its `#[cfg(test)]` module) and every folder `build.rs` reads must
+/// be in it, or the crate builds here and fails for everyone who installs it.
+#[test]
+fn the_published_package_holds_every_file_the_build_embeds() {
+    let o = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args([
+            "package",
+            "--list",
+            "--allow-dirty",
+            "--offline",
+            "--locked",
+        ])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let listed: std::collections::BTreeSet<String> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    for needed in [
+        "build.rs",
+        "Cargo.lock",
+        "README.md",
+        "src/main.rs",
+        "src/lib.rs",
+    ] {
+        assert!(listed.contains(needed), "{needed} not packaged");
+    }
+    // build.rs reads every mapping file
+    for provider in std::fs::read_dir(root().join("mappings"))
+        .unwrap()
+        .flatten()
+    {
+        for f in std::fs::read_dir(provider.path()).unwrap().flatten() {
+            let rel = f.path().strip_prefix(root()).unwrap().display().to_string();
+            assert!(
+                listed.contains(&rel),
+                "{rel} (read by build.rs) not packaged"
+            );
+        }
+    }
+    let embed = regex::Regex::new(r#"include_(?:str|bytes)!\("([^"]+)"\)"#).unwrap();
+    let mut dirs = vec![root().join("src")];
+    let mut checked = 0;
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                dirs.push(p);
+                continue;
+            }
+            if p.extension().and_then(|x| x.to_str()) != Some("rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&p).unwrap();
+            // the unit tests sit at the end of a file, after `#[cfg(test)]`
+            let code = text.split("#[cfg(test)]").next().unwrap();
+            for c in embed.captures_iter(code) {
+                let target = p.parent().unwrap().join(&c[1]);
+                let target = std::fs::canonicalize(&target)
+                    .unwrap_or_else(|e| panic!("{}: {}: {e}", p.display(), &c[1]));
+                let rel = target
+                    .strip_prefix(std::fs::canonicalize(root()).unwrap())
+                    .unwrap()
+                    .display()
+                    .to_string();
+                assert!(
+                    listed.contains(&rel),
+                    "{} embeds {rel}, which Cargo.toml's include leaves out of the package",
+                    p.display()
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(
+        checked > 20,
+        "only {checked} embedded files found: the scan is broken"
+    );
+}
