@@ -474,6 +474,15 @@ pub(crate) mod fixtures {
         })
     }
 
+    /// One m5.xlarge (4 vCPU, 16 GiB) in us-east-1 emitting `g_per_hour`, 75 % of it
+    /// operational and 25 % embodied, with no band (the summaries' tests).
+    pub fn quarter_embodied(g_per_hour: f64) -> Side {
+        let mut s = side(4.0, 16.0, g_per_hour, 1.0);
+        s.per_hour.operational_gco2eq = g_per_hour * 0.75;
+        s.per_hour.embodied_gco2eq = g_per_hour * 0.25;
+        no_spread(s)
+    }
+
     /// A created `aws_instance` at `addr` emitting `g` per hour (4 vCPU, 16 GiB).
     pub fn create(addr: &str, g: f64) -> ResourceReport {
         ResourceReport::new(

@@ -390,21 +390,7 @@ fn headline(p: &Projects, period: Period, settings: &[Moved], opts: &CommentOpti
         Mass(before * h),
         Mass(after * h)
     );
-    let settings = if settings.is_empty() {
-        String::new()
-    } else {
-        let items: Vec<String> = (settings.iter())
-            .map(|m| {
-                format!(
-                    "{} {} ({})",
-                    escape(&m.setting),
-                    code(&m.value),
-                    code(&m.source)
-                )
-            })
-            .collect();
-        format!("\n**Not the defaults:** {}.\n", items.join(" · "))
-    };
+    let settings = markdown::not_the_defaults(settings);
     format!(
         "{}\n### {}\n\n{sentence}\n{settings}{}",
         markdown::marker(opts.tag.as_deref()),
@@ -507,30 +493,10 @@ fn table_unit(p: &Projects, period: Period) -> (&'static str, f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::fixtures::no_spread;
-    use crate::report::{Figures, Report, ResourceReport, Side};
+    use crate::report::{Report, ResourceReport, Side};
 
     fn side(g_per_hour: f64) -> Side {
-        no_spread(Side {
-            provider: "aws",
-            region: Some("us-east-1".into()),
-            grid_g_per_kwh: Some(384.0),
-            machine_type: Some("m5.xlarge".into()),
-            vcpus: 4.0,
-            memory_gb: 16.0,
-            gpus: 0,
-            ssd_gb: 100.0,
-            hdd_gb: 0.0,
-            instances: 1.0,
-            per_hour: Figures {
-                total_gco2eq: g_per_hour,
-                operational_gco2eq: g_per_hour * 0.75,
-                embodied_gco2eq: g_per_hour * 0.25,
-                ..Figures::default()
-            },
-            range_per_hour: Default::default(),
-            sources: crate::report::Sources::NONE.with(crate::report::Table::AwsInstances),
-        })
+        crate::report::fixtures::quarter_embodied(g_per_hour)
     }
 
     /// A project of one resource going from `before` to `after` gCO2eq per hour.

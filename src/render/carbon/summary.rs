@@ -650,30 +650,10 @@ pub fn write_human_within(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::fixtures::no_spread;
-    use crate::report::{Figures, Side};
+    use crate::report::Side;
 
     fn side(g_per_hour: f64) -> Side {
-        no_spread(Side {
-            provider: "aws",
-            region: Some("us-east-1".into()),
-            grid_g_per_kwh: Some(384.0),
-            machine_type: Some("m5.xlarge".into()),
-            vcpus: 4.0,
-            memory_gb: 16.0,
-            gpus: 0,
-            ssd_gb: 100.0,
-            hdd_gb: 0.0,
-            instances: 1.0,
-            per_hour: Figures {
-                total_gco2eq: g_per_hour,
-                operational_gco2eq: g_per_hour * 0.75,
-                embodied_gco2eq: g_per_hour * 0.25,
-                ..Figures::default()
-            },
-            range_per_hour: Default::default(),
-            sources: crate::report::Sources::NONE.with(crate::report::Table::AwsInstances),
-        })
+        crate::report::fixtures::quarter_embodied(g_per_hour)
     }
 
     fn change(addr: &str, actions: &[&str], b: Option<f64>, a: Option<f64>) -> ResourceReport {

@@ -71,21 +71,7 @@ pub(super) fn headline(s: &Summary, opts: &CommentOptions) -> String {
             "It has no AWS, Google Cloud or Azure resource the mappings know of.".to_string(),
         ),
     };
-    let settings = if s.settings.is_empty() {
-        String::new()
-    } else {
-        let items: Vec<String> = (s.settings.iter())
-            .map(|m| {
-                format!(
-                    "{} {} ({})",
-                    escape(&m.setting),
-                    code(&m.value),
-                    code(&m.source)
-                )
-            })
-            .collect();
-        format!("\n**Not the defaults:** {}.\n", items.join(" · "))
-    };
+    let settings = not_the_defaults(&s.settings);
     format!(
         "{}\n### {}\n\n{}\n{settings}{}",
         marker(opts.tag.as_deref()),
@@ -132,4 +118,24 @@ fn per_year(s: &Summary, figure: String) -> String {
     } else {
         format!(", {figure} per year")
     }
+}
+
+/// The headline's "**Not the defaults:**" line of the settings that moved the figures or the
+/// gates, with a blank line before it; empty when there is none (one plan's headline and the
+/// multi-project one alike).
+pub(crate) fn not_the_defaults(settings: &[crate::config::trust::Moved]) -> String {
+    if settings.is_empty() {
+        return String::new();
+    }
+    let items: Vec<String> = (settings.iter())
+        .map(|m| {
+            format!(
+                "{} {} ({})",
+                escape(&m.setting),
+                code(&m.value),
+                code(&m.source)
+            )
+        })
+        .collect();
+    format!("\n**Not the defaults:** {}.\n", items.join(" · "))
 }

@@ -23,6 +23,7 @@ use std::io::{self, Write};
 pub use fit::fit;
 pub(crate) use fit::guard;
 use headline::headline;
+pub(crate) use headline::not_the_defaults;
 use plan::plan_fold;
 
 use super::summary::{DocumentKind, Group, Summary, Verdict};
