@@ -739,3 +739,56 @@ fn projects_a_small_max_chars_cut_the_footer_above_the_folds() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A project's folded comment said "left out to stay within 6123 characters (`--max-chars`)"
+/// when the run was given `--max-chars 20000`: its notes named its share as if it were the
+/// flag's value. They now say it is the project's share of the flag's.
+#[test]
+fn projects_a_folds_note_named_its_share_as_the_max_chars_given() {
+    let dir = temp("share-note");
+    let plan = crate::summary::many_instances(1_000);
+    let mut args = vec!["--format".to_string(), "markdown".to_string()];
+    for name in ["one", "two", "three"] {
+        let f = dir.join(format!("{name}.json"));
+        std::fs::write(&f, &plan).unwrap();
+        args.push(format!("{name}={}", f.display()));
+    }
+    args.extend(["--max-chars".into(), "20000".into()]);
+    let a: Vec<&str> = args.iter().map(String::as_str).collect();
+    let md = ok(&a, b"");
+    let notes: Vec<&str> = md
+        .lines()
+        .filter(|l| l.contains("to stay within"))
+        .collect();
+    assert!(!notes.is_empty(), "nothing was cut at 20000: {md:.2000}");
+    let fold = md.find("<details>").expect("a fold");
+    for n in &notes {
+        let at = md.find(n).unwrap();
+        if at > fold {
+            assert!(
+                n.contains("this project's share, ")
+                    && n.contains(" of the comment's 20000 characters (`--max-chars`)"),
+                "{n}"
+            );
+        } else {
+            assert!(n.contains("within 20000 characters (`--max-chars`)"), "{n}");
+        }
+    }
+    // one plan's comment keeps naming the flag's value
+    let one = ok(
+        &[
+            "--format",
+            "markdown",
+            "--max-chars",
+            "3000",
+            dir.join("one.json").to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert!(
+        one.contains("within 3000 characters (`--max-chars`)"),
+        "{one}"
+    );
+    assert!(!one.contains("share"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

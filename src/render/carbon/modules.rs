@@ -195,7 +195,7 @@ pub fn section(
     part: Part,
     top: usize,
     shown: usize,
-    max: Option<usize>,
+    max: Option<super::markdown::Within>,
 ) -> Option<String> {
     let rows = rows(s);
     if rows.is_empty() {
@@ -206,8 +206,7 @@ pub fn section(
     let cut = listed - shown;
     let note = |what: &str| match max {
         Some(max) if cut > 0 => Some(format!(
-            "*{cut} more {what} left out to stay within {max} characters (`--max-chars`); \
-             `--format json` has them all.*\n"
+            "*{cut} more {what} left out to stay within {max}; `--format json` has them all.*\n"
         )),
         _ => None,
     };
@@ -215,10 +214,11 @@ pub fn section(
     match part {
         // no row fits: one line says so (the folded resources are gone before)
         Part::Modules if shown == 0 && max.is_some() => {
-            out.push_str(&format!(
-                "*The module table is left out to stay within {} characters (`--max-chars`).*\n",
-                max.unwrap_or_default()
-            ));
+            if let Some(max) = max {
+                out.push_str(&format!(
+                    "*The module table is left out to stay within {max}.*\n"
+                ));
+            }
         }
         Part::Modules => {
             out.push_str(&format!(

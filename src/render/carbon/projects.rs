@@ -238,6 +238,7 @@ pub fn comment(
             tag: None,
             max_chars: max,
             said_above,
+            share_of: opts.max_chars,
             ..opts.clone()
         };
         inner(markdown::fit(&c.summary, c.plan, &o))
@@ -270,7 +271,13 @@ pub fn comment(
         out.push_str(CLOSE);
     }
     match opts.max_chars {
-        Some(max) => markdown::guard(out, max),
+        Some(max) => markdown::guard(
+            out,
+            markdown::Within {
+                max,
+                share_of: None,
+            },
+        ),
         None => out,
     }
 }

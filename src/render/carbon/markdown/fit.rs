@@ -29,22 +29,52 @@ pub(super) fn chars(s: &str) -> usize {
 pub fn fit(s: &Summary, plan: PlanText, opts: &CommentOptions) -> String {
     let text = fit_sections(s, plan, opts);
     match opts.max_chars {
-        Some(max) => guard(text, max),
+        Some(max) => guard(text, Within::of(max, opts)),
         None => text,
+    }
+}
+
+/// The budget a note says a comment kept to: `--max-chars`, or a project's share of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Within {
+    /// The characters this comment had.
+    pub max: usize,
+    /// The whole comment's `--max-chars`, when this comment is one project's share of it.
+    pub share_of: Option<usize>,
+}
+
+impl Within {
+    /// The budget `max` of a comment written with `opts`.
+    pub fn of(max: usize, opts: &CommentOptions) -> Self {
+        Within {
+            max,
+            share_of: opts.share_of,
+        }
+    }
+}
+
+impl std::fmt::Display for Within {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.share_of {
+            None => write!(f, "{} characters (`--max-chars`)", self.max),
+            Some(whole) => write!(
+                f,
+                "this project's share, {} of the comment's {whole} characters (`--max-chars`)",
+                self.max
+            ),
+        }
     }
 }
 
 /// The last resort of [`fit`]: the comment's whole lines from the start while they fit, the
 /// open code fence and folds closed after them, and a note. (Plan text is on one line in a
 /// code span, or in the fenced block, so no construct is cut open.)
-pub(crate) fn guard(text: String, max: usize) -> String {
+pub(crate) fn guard(text: String, within: Within) -> String {
+    let max = within.max;
     if chars(&text) <= max {
         return text;
     }
-    let note = format!(
-        "\n*The rest of the comment is left out to stay within {max} characters \
-         (`--max-chars`).*\n"
-    );
+    let note = format!("\n*The rest of the comment is left out to stay within {within}.*\n");
     // what closes the constructs open after a line: the fence, then each fold
     let closers = |fence: &Option<String>, folds: usize| {
         let mut c = fence.as_ref().map_or(String::new(), |f| format!("{f}\n"));
@@ -100,7 +130,8 @@ fn fit_sections(s: &Summary, plan: PlanText, opts: &CommentOptions) -> String {
     if let Some(i) = parts.iter().position(|(p, _)| *p == Part::Plan) {
         let others = total(&parts) - chars(&parts[i].1);
         let whole = std::mem::take(&mut parts[i].1);
-        parts[i].1 = plan_fold_within(s, plan, whole, max.saturating_sub(others), max);
+        let within = Within::of(max, opts);
+        parts[i].1 = plan_fold_within(s, plan, whole, max.saturating_sub(others), within);
         if total(&parts) <= max {
             return join(&parts);
         }
@@ -112,11 +143,17 @@ fn fit_sections(s: &Summary, plan: PlanText, opts: &CommentOptions) -> String {
     let modules = crate::render::carbon::modules::comment_rows(s, opts.top);
     let greener = greener::top(s, greener::COMMENT_TOP).len();
     let section = |part: Part, shown: usize| match part {
-        Part::Rest => rows_section(s, part, &s.groups[top..], shown, max),
-        Part::Largest => rows_section(s, part, &s.groups[..top], shown, max),
+        Part::Rest => rows_section(s, part, &s.groups[top..], shown, Within::of(max, opts)),
+        Part::Largest => rows_section(s, part, &s.groups[..top], shown, Within::of(max, opts)),
         Part::Greener => greener::markdown(s, shown).unwrap_or_default(),
-        _ => crate::render::carbon::modules::section(s, part, opts.top, shown, Some(max))
-            .unwrap_or_default(),
+        _ => crate::render::carbon::modules::section(
+            s,
+            part,
+            opts.top,
+            shown,
+            Some(Within::of(max, opts)),
+        )
+        .unwrap_or_default(),
     };
     for (part, items) in [
         (Part::ModuleResources, modules),
@@ -152,11 +189,10 @@ fn fit_sections(s: &Summary, plan: PlanText, opts: &CommentOptions) -> String {
 }
 
 /// The rows section `part` with only the first `shown` of `groups`, and a note for the rest.
-fn rows_section(s: &Summary, part: Part, groups: &[Group], shown: usize, max: usize) -> String {
+fn rows_section(s: &Summary, part: Part, groups: &[Group], shown: usize, within: Within) -> String {
     let left = groups.len() - shown;
     let note = format!(
-        "*{left} more resources left out to stay within {max} characters (`--max-chars`); \
-         `--format json` has them all.*\n"
+        "*{left} more resources left out to stay within {within}; `--format json` has them all.*\n"
     );
     let table_text = if shown > 0 {
         table(s, &groups[..shown])

@@ -20,6 +20,7 @@ mod plan;
 
 use std::io::{self, Write};
 
+pub use fit::Within;
 pub use fit::fit;
 pub(crate) use fit::guard;
 use headline::headline;
@@ -59,6 +60,9 @@ pub struct CommentOptions {
     /// What a multi-project comment says once above its folds, left out of this comment
     /// (a project's, folded): nothing for a single plan's.
     pub said_above: SaidAbove,
+    /// The whole comment's `--max-chars` when this comment is one project's share of it
+    /// (`max_chars`): its notes then say that they kept to a share, not to `--max-chars`.
+    pub share_of: Option<usize>,
 }
 
 /// The sections a multi-project comment says once, above the folds
@@ -79,6 +83,7 @@ impl Default for CommentOptions {
             top: DEFAULT_TOP,
             max_chars: Some(DEFAULT_MAX_CHARS),
             said_above: SaidAbove::default(),
+            share_of: None,
         }
     }
 }

@@ -70,7 +70,7 @@ pub(super) fn plan_fold_within(
     plan: PlanText,
     whole: String,
     room: usize,
-    max: usize,
+    within: super::Within,
 ) -> String {
     if chars(&whole) <= room {
         return whole;
@@ -82,8 +82,8 @@ pub(super) fn plan_fold_within(
     let head = format!("<details><summary>{summary}</summary>\n\n{fence}diff\n");
     let tail = |left: usize| {
         format!(
-            "{fence}\n\n*{left} more lines of the plan left out to stay within {max} characters \
-             (`--max-chars`).*\n\n</details>\n"
+            "{fence}\n\n*{left} more lines of the plan left out to stay within {within}.*\n\n\
+             </details>\n"
         )
     };
     let mut used = chars(&head) + chars(&tail(lines.len()));
@@ -97,9 +97,7 @@ pub(super) fn plan_fold_within(
         kept += 1;
     }
     if kept == 0 {
-        return format!(
-            "*The plan text is left out to stay within {max} characters (`--max-chars`).*\n"
-        );
+        return format!("*The plan text is left out to stay within {within}.*\n");
     }
     let mut out = head;
     for l in &lines[..kept] {
