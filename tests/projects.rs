@@ -792,3 +792,52 @@ fn projects_a_folds_note_named_its_share_as_the_max_chars_given() {
     assert!(!one.contains("share"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A state among the projects read `| st | 0 | 0 | 0 |` in the comment's table, as if it
+/// changed nothing and emitted nothing: its row now says it is a state and what it emits.
+#[test]
+fn projects_a_states_row_in_the_comment_read_zero() {
+    let md = ok(
+        &[
+            "--format",
+            "markdown",
+            "st=testdata/carbon/state.json",
+            "c=testdata/carbon/create.json",
+        ],
+        b"",
+    );
+    let row = (md.lines())
+        .find(|l| l.starts_with("| `st`"))
+        .unwrap_or_else(|| panic!("{md}"));
+    assert!(
+        row.starts_with("| `st` (a state) | – | – | emits "),
+        "{row}"
+    );
+    let emits: f64 = row
+        .split("emits ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(emits > 0.0, "{row}");
+    // the JSON's figure for the state, in the table's unit
+    let json: serde_json::Value = serde_json::from_str(&ok(
+        &["--format", "json", "testdata/carbon/state.json"],
+        b"",
+    ))
+    .unwrap();
+    let per_month = json["totals"]["after_per_hour"]["total_gco2eq"]
+        .as_f64()
+        .unwrap()
+        * 730.0;
+    assert!(md.contains("*In kgCO2eq per month.*"), "{md}");
+    assert!(
+        (emits - per_month / 1000.0).abs() / emits < 0.01,
+        "{emits} vs {per_month} g"
+    );
+    // the plan's row is unchanged
+    assert!(md.lines().any(|l| l.starts_with("| `c` | +")), "{md}");
+}

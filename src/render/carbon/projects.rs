@@ -299,7 +299,7 @@ fn above_the_folds(
     let mut out = format!(
         "{}\n{}",
         headline(p, period, settings, opts),
-        table(p, period)
+        table(p, each, period)
     );
     let mut lines = each.iter().filter_map(|c| footer::sources_line(&c.summary));
     let sources = lines.next().filter(|first| lines.all(|l| l == *first));
@@ -312,7 +312,7 @@ fn above_the_folds(
         .collect();
     let foot = format!("\n{}", footer::footer(opts.tag.as_deref()));
     let len = |s: &str| s.chars().count();
-    let unit = table_unit(p, period);
+    let unit = table_unit(p, each, period);
     // the most savings that fit, from five down to none
     let greener = (0..=greener::COMMENT_TOP)
         .rev()
@@ -451,24 +451,38 @@ fn gate_markdown(p: &Projects) -> String {
 }
 
 /// The table of projects: what each adds, removes and changes per period, and how many of its
-/// resources are estimated and not counted; the total last.
-fn table(p: &Projects, period: Period) -> String {
+/// resources are estimated and not counted; the total last. A state changes nothing: its row
+/// says what its resources emit, in the net column, marked as a state.
+fn table(p: &Projects, each: &[ProjectComment<'_>], period: Period) -> String {
     let h = period.hours();
-    let (unit, scale) = table_unit(p, period);
+    let (unit, scale) = table_unit(p, each, period);
+    let counts = |c: &crate::report::Counts| format!("{} | {}", c.estimated, not_counted(c));
     let row = |name: String, added: f64, removed: f64, net: f64, c: &crate::report::Counts| {
         format!(
-            "| {name} | {} | {} | {} | {} | {} |\n",
+            "| {name} | {} | {} | {} | {} |\n",
             markdown::signed_num(added * h, scale),
             markdown::signed_num(removed * h, scale),
             markdown::signed_num(net * h, scale),
-            c.estimated,
-            not_counted(c)
+            counts(c)
         )
     };
     let mut out = "| Project | Added | Removed | Net | Estimated | Not counted |\n\
                    | :-- | --: | --: | --: | --: | --: |\n"
         .to_string();
-    for r in &p.projects {
+    for (i, r) in p.projects.iter().enumerate() {
+        let state = each
+            .get(i)
+            .is_some_and(|c| c.summary.kind == DocumentKind::State);
+        if state {
+            let emits = r.report.totals.after_per_hour.total_gco2eq * h / scale;
+            out.push_str(&format!(
+                "| {} (a state) | – | – | emits {} | {} |\n",
+                code(&r.name),
+                crate::estimate::sig3(emits),
+                counts(&r.report.counts)
+            ));
+            continue;
+        }
         out.push_str(&row(
             code(&r.name),
             r.added_per_hour_gco2eq,
@@ -488,12 +502,17 @@ fn table(p: &Projects, period: Period) -> String {
     out
 }
 
-/// The unit of the table of projects (name, grams per unit), from its largest figure.
-fn table_unit(p: &Projects, period: Period) -> (&'static str, f64) {
+/// The unit of the table of projects (name, grams per unit), from its largest figure (what a
+/// state emits among them).
+fn table_unit(p: &Projects, each: &[ProjectComment<'_>], period: Period) -> (&'static str, f64) {
     let h = period.hours();
+    let states = (p.projects.iter().zip(each))
+        .filter(|(_, c)| c.summary.kind == DocumentKind::State)
+        .map(|(r, _)| r.report.totals.after_per_hour.total_gco2eq * h);
     let figures = (p.projects.iter())
         .flat_map(|r| [r.added_per_hour_gco2eq * h, r.removed_per_hour_gco2eq * h])
-        .chain([p.added_per_hour_gco2eq * h, p.removed_per_hour_gco2eq * h]);
+        .chain([p.added_per_hour_gco2eq * h, p.removed_per_hour_gco2eq * h])
+        .chain(states);
     markdown::unit_for(figures)
 }
 
