@@ -402,13 +402,8 @@ fn projects_markdown_is_one_comment_with_a_row_per_project() {
 #[test]
 fn projects_three_large_projects_fit_max_chars_with_a_fair_share_each() {
     let dir = temp("large");
-    let plan = crate::summary::many_instances(1_000);
     let mut args = vec!["--format".to_string(), "markdown".to_string()];
-    for name in ["one", "two", "three"] {
-        let f = dir.join(format!("{name}.json"));
-        std::fs::write(&f, &plan).unwrap();
-        args.push(format!("{name}={}", f.display()));
-    }
+    args.extend(three_large(&dir));
     for max in [65_536usize, 20_000, 6_000] {
         let mut a: Vec<&str> = args.iter().map(String::as_str).collect();
         let m = max.to_string();
@@ -715,15 +710,8 @@ fn projects_the_sources_paragraph_was_repeated_in_every_fold() {
 #[test]
 fn projects_a_small_max_chars_cut_the_footer_above_the_folds() {
     let dir = temp("small");
-    let plan = crate::summary::many_instances(1_000);
     let mut args = vec!["--format", "markdown", "--max-chars", "2000"];
-    let files: Vec<String> = (["one", "two", "three"].iter())
-        .map(|name| {
-            let f = dir.join(format!("{name}.json"));
-            std::fs::write(&f, &plan).unwrap();
-            format!("{name}={}", f.display())
-        })
-        .collect();
+    let files = three_large(&dir);
     args.extend(files.iter().map(String::as_str));
     let md = ok(&args, b"");
     assert!(md.chars().count() <= 2000, "{md}");
@@ -746,13 +734,8 @@ fn projects_a_small_max_chars_cut_the_footer_above_the_folds() {
 #[test]
 fn projects_a_folds_note_named_its_share_as_the_max_chars_given() {
     let dir = temp("share-note");
-    let plan = crate::summary::many_instances(1_000);
     let mut args = vec!["--format".to_string(), "markdown".to_string()];
-    for name in ["one", "two", "three"] {
-        let f = dir.join(format!("{name}.json"));
-        std::fs::write(&f, &plan).unwrap();
-        args.push(format!("{name}={}", f.display()));
-    }
+    args.extend(three_large(&dir));
     args.extend(["--max-chars".into(), "20000".into()]);
     let a: Vec<&str> = args.iter().map(String::as_str).collect();
     let md = ok(&a, b"");
@@ -840,4 +823,16 @@ fn projects_a_states_row_in_the_comment_read_zero() {
     );
     // the plan's row is unchanged
     assert!(md.lines().any(|l| l.starts_with("| `c` | +")), "{md}");
+}
+
+/// Three copies of a 1,000-instance plan in `dir`, as the inputs `one=…`, `two=…`, `three=…`.
+fn three_large(dir: &Path) -> Vec<String> {
+    let plan = crate::summary::many_instances(1_000);
+    (["one", "two", "three"].iter())
+        .map(|name| {
+            let f = dir.join(format!("{name}.json"));
+            std::fs::write(&f, &plan).unwrap();
+            format!("{name}={}", f.display())
+        })
+        .collect()
 }
