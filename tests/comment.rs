@@ -1041,31 +1041,35 @@ fn action_plan_input_expands_globs_into_one_comment_without_running_the_input() 
     let api = FakeGitHub::start(vec![]);
     let hostile =
         "live/**/plan.json\n extra.json  $(touch${IFS}pwned) `touch pwned2`;touch pwned3\n";
-    let o = Command::new("bash")
-        .arg("-eo")
-        .arg("pipefail")
-        .arg(d.join("step.sh"))
-        .current_dir(&d)
-        .env("GITHUB_ACTION_PATH", root())
-        .env("CARBON_SHOW_BIN", carbon_show_bin())
-        .env("GITHUB_API_URL", &api.url)
-        .env("GITHUB_REPOSITORY", "acme/infra")
-        .env("GITHUB_EVENT_PATH", &event)
-        .env("GITHUB_TOKEN", TOKEN)
-        .env("PLAN", hostile)
-        .env("FAIL_OVER", "")
-        .env("FAIL_OVER_PER_PROJECT", "")
-        .env("TAG", "")
-        .env("ARGS", "")
-        .env("COMMENT", "true")
-        .env("COMMENTER", "")
-        .env("PIN_GATE", "auto")
-        .env_remove("GITHUB_OUTPUT")
-        .env_remove("GITHUB_STEP_SUMMARY")
-        .env_remove("GITLAB_CI")
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
+    // the action's run step with the plan input `plan`, against the fake GitHub
+    let step = |plan: &str| {
+        Command::new("bash")
+            .arg("-eo")
+            .arg("pipefail")
+            .arg(d.join("step.sh"))
+            .current_dir(&d)
+            .env("GITHUB_ACTION_PATH", root())
+            .env("CARBON_SHOW_BIN", carbon_show_bin())
+            .env("GITHUB_API_URL", &api.url)
+            .env("GITHUB_REPOSITORY", "acme/infra")
+            .env("GITHUB_EVENT_PATH", &event)
+            .env("GITHUB_TOKEN", TOKEN)
+            .env("PLAN", plan)
+            .env("FAIL_OVER", "")
+            .env("FAIL_OVER_PER_PROJECT", "")
+            .env("TAG", "")
+            .env("ARGS", "")
+            .env("COMMENT", "true")
+            .env("COMMENTER", "")
+            .env("PIN_GATE", "auto")
+            .env_remove("GITHUB_OUTPUT")
+            .env_remove("GITHUB_STEP_SUMMARY")
+            .env_remove("GITLAB_CI")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let o = step(hostile);
     for f in ["pwned", "pwned2", "pwned3"] {
         assert!(!d.join(f).exists(), "the plan input's text ran: {f}");
     }
@@ -1074,31 +1078,7 @@ fn action_plan_input_expands_globs_into_one_comment_without_running_the_input() 
     assert!(stderr(&o).contains("$(touch${IFS}pwned)"), "{}", stderr(&o));
     assert!(api.bodies().is_empty(), "nothing posted");
     // the globs alone: one comment with a row per project
-    let o = Command::new("bash")
-        .arg("-eo")
-        .arg("pipefail")
-        .arg(d.join("step.sh"))
-        .current_dir(&d)
-        .env("GITHUB_ACTION_PATH", root())
-        .env("CARBON_SHOW_BIN", carbon_show_bin())
-        .env("GITHUB_API_URL", &api.url)
-        .env("GITHUB_REPOSITORY", "acme/infra")
-        .env("GITHUB_EVENT_PATH", &event)
-        .env("GITHUB_TOKEN", TOKEN)
-        .env("PLAN", "live/**/plan.json\n extra.json\n")
-        .env("FAIL_OVER", "")
-        .env("FAIL_OVER_PER_PROJECT", "")
-        .env("TAG", "")
-        .env("ARGS", "")
-        .env("COMMENT", "true")
-        .env("COMMENTER", "")
-        .env("PIN_GATE", "auto")
-        .env_remove("GITHUB_OUTPUT")
-        .env_remove("GITHUB_STEP_SUMMARY")
-        .env_remove("GITLAB_CI")
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
+    let o = step("live/**/plan.json\n extra.json\n");
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let bodies = api.bodies();
     assert_eq!(bodies.len(), 1, "one comment");
