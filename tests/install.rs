@@ -571,6 +571,28 @@ fn release_build_script_packages_a_binary_with_its_checksum() {
         .output()
         .unwrap();
     assert_eq!(String::from_utf8_lossy(&list.stdout), "carbon-show\n");
+    // the same binary packed again later (its file touched, the clock moved) is the same
+    // archive: the archive used to carry the build's file time, so its checksum changed with
+    // every build of identical code
+    std::thread::sleep(Duration::from_millis(1100));
+    executable(
+        &fake.join("target/x86_64-unknown-linux-musl/release/carbon-show"),
+        "#!/bin/sh\necho stand-in\n",
+    );
+    let o = Command::new("bash")
+        .arg(fake.join("scripts/ci/release-build.sh"))
+        .args([
+            "--target",
+            "x86_64-unknown-linux-musl",
+            "--no-build",
+            "--out",
+        ])
+        .arg(d.join("dist2"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let again = std::fs::read_to_string(d.join(format!("dist2/{ASSET}.sha256"))).unwrap();
+    assert_eq!(again, sum, "the same binary gave another archive");
     let _ = std::fs::remove_dir_all(&d);
 }
 

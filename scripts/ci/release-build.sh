@@ -69,9 +69,15 @@ asset="carbon-show-$platform.tar.gz"
 stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT
 cp "$bin" "$stage/carbon-show$exe"
-# reproducible-ish: fixed owner and mode, no timestamps from the build
-tar --version 2>/dev/null | grep -q GNU && owner=(--owner=0 --group=0 --numeric-owner) || owner=()
-tar -czf "$OUT/$asset" "${owner[@]}" -C "$stage" "carbon-show$exe"
+# reproducible: with GNU tar (the Linux and Windows jobs), a fixed owner, mode and time and a
+# gzip header without name or time, so the same binary gives the same archive and checksum;
+# other tars (macOS) keep the build's owner-less defaults
+if tar --version 2>/dev/null | grep -q GNU; then
+  tar -cf - --owner=0 --group=0 --numeric-owner --mode=0755 --mtime=@0 -C "$stage" "carbon-show$exe" |
+    gzip -n -9 >"$OUT/$asset"
+else
+  tar -czf "$OUT/$asset" -C "$stage" "carbon-show$exe"
+fi
 if command -v sha256sum >/dev/null 2>&1; then
   (cd "$OUT" && sha256sum "$asset" >"$asset.sha256")
 else
