@@ -622,6 +622,7 @@ fn the_published_package_holds_every_file_the_build_embeds() {
         "build.rs",
         "Cargo.lock",
         "README.md",
+        "LICENSE",
         "src/main.rs",
         "src/lib.rs",
     ] {
