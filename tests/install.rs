@@ -541,23 +541,27 @@ fn release_build_script_packages_a_binary_with_its_checksum() {
         std::fs::create_dir_all(fake.join(f).parent().unwrap()).unwrap();
         std::fs::copy(root().join(f), fake.join(f)).unwrap();
     }
-    executable(
-        &fake.join("target/x86_64-unknown-linux-musl/release/carbon-show"),
-        "#!/bin/sh\necho stand-in\n",
-    );
-    let o = Command::new("bash")
-        .arg(fake.join("scripts/ci/release-build.sh"))
-        .args([
-            "--target",
-            "x86_64-unknown-linux-musl",
-            "--no-build",
-            "--out",
-        ])
-        .arg(d.join("dist"))
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let sum = std::fs::read_to_string(d.join(format!("dist/{ASSET}.sha256"))).unwrap();
+    // writes the stand-in binary, packs it into `out`, and gives the archive's .sha256 line
+    let pack = |out: &str| {
+        executable(
+            &fake.join("target/x86_64-unknown-linux-musl/release/carbon-show"),
+            "#!/bin/sh\necho stand-in\n",
+        );
+        let o = Command::new("bash")
+            .arg(fake.join("scripts/ci/release-build.sh"))
+            .args([
+                "--target",
+                "x86_64-unknown-linux-musl",
+                "--no-build",
+                "--out",
+            ])
+            .arg(d.join(out))
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        std::fs::read_to_string(d.join(format!("{out}/{ASSET}.sha256"))).unwrap()
+    };
+    let sum = pack("dist");
     assert!(sum.ends_with(&format!("  {ASSET}\n")), "{sum}");
     let check = Command::new("sha256sum")
         .args(["--check", "--strict", &format!("{ASSET}.sha256")])
@@ -575,24 +579,7 @@ fn release_build_script_packages_a_binary_with_its_checksum() {
     // archive: the archive used to carry the build's file time, so its checksum changed with
     // every build of identical code
     std::thread::sleep(Duration::from_millis(1100));
-    executable(
-        &fake.join("target/x86_64-unknown-linux-musl/release/carbon-show"),
-        "#!/bin/sh\necho stand-in\n",
-    );
-    let o = Command::new("bash")
-        .arg(fake.join("scripts/ci/release-build.sh"))
-        .args([
-            "--target",
-            "x86_64-unknown-linux-musl",
-            "--no-build",
-            "--out",
-        ])
-        .arg(d.join("dist2"))
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let again = std::fs::read_to_string(d.join(format!("dist2/{ASSET}.sha256"))).unwrap();
-    assert_eq!(again, sum, "the same binary gave another archive");
+    assert_eq!(pack("dist2"), sum, "the same binary gave another archive");
     let _ = std::fs::remove_dir_all(&d);
 }
 
