@@ -119,6 +119,8 @@ fn fit_sections(s: &Summary, plan: PlanText, opts: &CommentOptions) -> String {
     let Some(max) = opts.max_chars else {
         return join(&parts);
     };
+    // what the notes say they kept to
+    let within = Within::of(max, opts);
     // chars(&join(parts)), without joining (the plan part alone can be tens of MB)
     let total = |parts: &[(Part, String)]| {
         parts.iter().map(|(_, text)| chars(text)).sum::<usize>() + parts.len().saturating_sub(1)
@@ -130,7 +132,6 @@ fn fit_sections(s: &Summary, plan: PlanText, opts: &CommentOptions) -> String {
     if let Some(i) = parts.iter().position(|(p, _)| *p == Part::Plan) {
         let others = total(&parts) - chars(&parts[i].1);
         let whole = std::mem::take(&mut parts[i].1);
-        let within = Within::of(max, opts);
         parts[i].1 = plan_fold_within(s, plan, whole, max.saturating_sub(others), within);
         if total(&parts) <= max {
             return join(&parts);
@@ -143,17 +144,11 @@ fn fit_sections(s: &Summary, plan: PlanText, opts: &CommentOptions) -> String {
     let modules = crate::render::carbon::modules::comment_rows(s, opts.top);
     let greener = greener::top(s, greener::COMMENT_TOP).len();
     let section = |part: Part, shown: usize| match part {
-        Part::Rest => rows_section(s, part, &s.groups[top..], shown, Within::of(max, opts)),
-        Part::Largest => rows_section(s, part, &s.groups[..top], shown, Within::of(max, opts)),
+        Part::Rest => rows_section(s, part, &s.groups[top..], shown, within),
+        Part::Largest => rows_section(s, part, &s.groups[..top], shown, within),
         Part::Greener => greener::markdown(s, shown).unwrap_or_default(),
-        _ => crate::render::carbon::modules::section(
-            s,
-            part,
-            opts.top,
-            shown,
-            Some(Within::of(max, opts)),
-        )
-        .unwrap_or_default(),
+        _ => crate::render::carbon::modules::section(s, part, opts.top, shown, Some(within))
+            .unwrap_or_default(),
     };
     for (part, items) in [
         (Part::ModuleResources, modules),
