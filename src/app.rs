@@ -593,7 +593,8 @@ fn write_output(
         }
         (Format::Json, Some(a)) => render::json::write_report(&a.report, period, module_depth, out),
         (Format::Markdown, Some(_)) => {
-            let mut text = Vec::new();
+            // only what the comment can show of the plan's text is kept
+            let mut capture = wording::Capture::new(opts.comment.max_chars);
             let (rendered, summary) = summary_beside(&mut || {
                 render::render_human(
                     plan,
@@ -601,13 +602,15 @@ fn write_output(
                     opts.human,
                     &Theme::plain(),
                     &*annotator,
-                    &mut text,
+                    &mut capture,
                 )
             })?;
+            let (text, cut) = capture.finish();
             let text = String::from_utf8_lossy(&text);
             let plan_text = PlanText {
                 text: &text,
                 plan_line: rendered.plan_line.as_deref(),
+                cut,
             };
             let summary = summary.expect("a carbon format has its assessment");
             wording::write_comment(&summary, plan_text, &opts.comment, out)

@@ -15,7 +15,7 @@ use crate::error::Error;
 use crate::mapping;
 use crate::projects::Project;
 use crate::render::carbon::projects::{self as words, ProjectComment};
-use crate::render::carbon::{CarbonAnnotator, DocumentKind, PlanText, Summary};
+use crate::render::carbon::{Capture, CarbonAnnotator, Cut, DocumentKind, PlanText, Summary};
 use crate::render::impact::ImpactOptions;
 use crate::render::{self, Annotator, NoAnnotations, Theme};
 use crate::report::Report;
@@ -31,8 +31,9 @@ struct Reviewed {
     report: Option<Report>,
     /// Impact Framework: its after side's pricing inputs.
     after_inputs: Vec<Priced>,
-    /// Markdown: its plan's text with the `# ≈` lines, and its `Plan:` line.
-    text: Option<(String, Option<String>)>,
+    /// Markdown: its plan's text with the `# ≈` lines (as far as the comment can show it), its
+    /// `Plan:` line, and what was not kept of the text.
+    text: Option<(String, Option<String>, Option<Cut>)>,
 }
 
 /// The output while projects are reviewed: after a write fails (a closed pipe), nothing more
@@ -195,20 +196,26 @@ fn review(
             None
         }
         Format::Markdown => {
-            let mut buf = Vec::new();
+            // only what the comment can show of the plan's text is kept
+            let mut capture = Capture::new(opts.comment.max_chars);
             let r = render::render_human(
                 &plan,
                 schemas,
                 human,
                 &Theme::plain(),
                 &*annotator,
-                &mut buf,
+                &mut capture,
             )
             .map_err(|source| Error::Io {
                 path: PathBuf::from("<memory>"),
                 source,
             })?;
-            Some((String::from_utf8_lossy(&buf).into_owned(), r.plan_line))
+            let (kept, cut) = capture.finish();
+            Some((
+                String::from_utf8_lossy(&kept).into_owned(),
+                r.plan_line,
+                cut,
+            ))
         }
         _ => None,
     };
@@ -267,14 +274,18 @@ fn render(
         Format::Markdown => {
             let each: Vec<ProjectComment<'_>> = (p.projects.iter().zip(reviewed))
                 .map(|(r, rv)| {
-                    let (text, plan_line) = rv
+                    let (text, plan_line, cut) = rv
                         .text
                         .as_ref()
-                        .map_or(("", None), |(t, l)| (t.as_str(), l.as_deref()));
+                        .map_or(("", None, None), |(t, l, c)| (t.as_str(), l.as_deref(), *c));
                     ProjectComment {
                         summary: Summary::new(&r.report, rv.kind, period)
                             .with_module_depth(c.module_depth),
-                        plan: PlanText { text, plan_line },
+                        plan: PlanText {
+                            text,
+                            plan_line,
+                            cut,
+                        },
                     }
                 })
                 .collect();

@@ -16,7 +16,7 @@ pub mod summary;
 mod wrap;
 
 pub use line::{CarbonAnnotator, annotation};
-pub use markdown::{CommentOptions, PlanText, write_comment};
+pub use markdown::{Capture, CommentOptions, Cut, PlanText, write_comment};
 pub use summary::{DocumentKind, Group, Summary, Verdict, write_human, write_human_within};
 
 use crate::estimate::{Mass, sig3};

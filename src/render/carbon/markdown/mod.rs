@@ -12,6 +12,7 @@
 //! a character budget (`--max-chars`, GitHub's 65,536 by default) by leaving out the least
 //! important first: the plan's last lines, then the smallest rows ([`fit`]).
 
+mod capture;
 mod fit;
 pub mod footer;
 mod headline;
@@ -20,6 +21,7 @@ mod plan;
 
 use std::io::{self, Write};
 
+pub use capture::{Capture, Cut};
 pub use fit::Within;
 pub use fit::fit;
 pub(crate) use fit::guard;
@@ -45,6 +47,9 @@ pub const CELL_CHARS: usize = 60;
 pub struct PlanText<'a> {
     pub text: &'a str,
     pub plan_line: Option<&'a str>,
+    /// Set when `text` is only the first lines of the plan's text ([`Capture`]): what the fold
+    /// says of the whole.
+    pub cut: Option<Cut>,
 }
 
 /// How the comment is written.

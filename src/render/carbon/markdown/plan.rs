@@ -52,7 +52,7 @@ pub(super) fn plan_fold(s: &Summary, plan: PlanText) -> String {
     let summary = fold_summary(s, plan);
     // no HTML comment (a marker) from the plan in the comment's raw text, markers first
     let text = crate::escape::fenced(plan.text);
-    let fence = fence_for(&text);
+    let fence = plan_fence(plan, &text);
     let mut out = format!("<details><summary>{summary}</summary>\n\n{fence}diff\n");
     out.reserve(text.len() + 2 * fence.len() + 16);
     push_diff(&mut out, &text);
@@ -72,13 +72,15 @@ pub(super) fn plan_fold_within(
     room: usize,
     within: super::Within,
 ) -> String {
-    if chars(&whole) <= room {
+    if plan.cut.is_none() && chars(&whole) <= room {
         return whole;
     }
     let summary = fold_summary(s, plan);
     let text = crate::escape::fenced(plan.text);
-    let fence = fence_for(&text);
+    let fence = plan_fence(plan, &text);
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    // the whole plan's lines, of which `lines` may be the first
+    let all = plan.cut.map_or(lines.len(), |c| c.lines);
     let head = format!("<details><summary>{summary}</summary>\n\n{fence}diff\n");
     let tail = |left: usize| {
         format!(
@@ -86,7 +88,7 @@ pub(super) fn plan_fold_within(
              </details>\n"
         )
     };
-    let mut used = chars(&head) + chars(&tail(lines.len()));
+    let mut used = chars(&head) + chars(&tail(all));
     let mut kept = 0;
     for l in &lines {
         let n = chars(l) + usize::from(!l.ends_with('\n'));
@@ -106,8 +108,17 @@ pub(super) fn plan_fold_within(
             out.push('\n');
         }
     }
-    out.push_str(&tail(lines.len() - kept));
+    out.push_str(&tail(all - kept));
     out
+}
+
+/// The fence of the plan's block: longer than any run of backticks in the whole plan's text
+/// (`text`, or what its [`super::Cut`] counted).
+fn plan_fence(plan: PlanText, text: &str) -> String {
+    match plan.cut {
+        Some(cut) => "`".repeat((cut.longest_backticks + 1).max(3)),
+        None => fence_for(text),
+    }
 }
 
 /// A code fence longer than any run of backticks inside `text`.
@@ -153,5 +164,55 @@ mod tests {
         assert_eq!(fence_for("a ```` b"), "`````");
         assert_eq!(fence_for("`é``````"), "```````");
         assert_eq!(fence_for("``é`` ```x"), "````");
+    }
+
+    /// The fold of a plan captured only as far as the comment can show it is the fold of the
+    /// whole text: the same lines kept, the same count of lines left out, the same fence (set
+    /// by a backtick run past the kept lines).
+    #[test]
+    fn a_captured_plan_folds_as_its_whole_text() {
+        use crate::estimate::Period;
+        use crate::render::carbon::summary::{DocumentKind, Summary};
+        use crate::report::Report;
+        use std::io::Write as _;
+        let report = Report::new(vec![], vec![], 0, 0.5, Period::Month);
+        let s = Summary::new(&report, DocumentKind::Plan, Period::Month);
+        let mut text = String::new();
+        for i in 0..2000 {
+            text.push_str(&format!(
+                "  + resource \"aws_instance\" \"n{i}\" {{ # é <!-- x\n"
+            ));
+        }
+        text.push_str("      + user_data = \"`````\"\n  no final line break");
+        let within = super::super::Within {
+            max: 5000,
+            share_of: None,
+        };
+        let whole = PlanText {
+            text: &text,
+            plan_line: Some("Plan: 2000 to add."),
+            cut: None,
+        };
+        let mut c = super::super::Capture::new(Some(5000));
+        for chunk in text.as_bytes().chunks(777) {
+            c.write_all(chunk).unwrap();
+        }
+        let (kept, cut) = c.finish();
+        let kept = String::from_utf8(kept).unwrap();
+        assert!(kept.len() < text.len() / 10 && cut.is_some());
+        let captured = PlanText {
+            text: &kept,
+            cut,
+            ..whole
+        };
+        for room in [0, 100, 3000, 4999, 5000] {
+            let a = plan_fold_within(&s, whole, plan_fold(&s, whole), room, within);
+            let b = plan_fold_within(&s, captured, plan_fold(&s, captured), room, within);
+            assert_eq!(a, b, "within {room}");
+        }
+        assert!(
+            plan_fold_within(&s, captured, plan_fold(&s, captured), 5000, within)
+                .contains("``````diff\n")
+        );
     }
 }
