@@ -148,7 +148,7 @@ fn every_benchmark_shape_is_a_plan_that_renders_and_estimates() {
 /// The redactor stores each sensitive value's forms once, in a hash table, and builds no
 /// automaton for the short texts it searches: what a plan of 60,000 secrets (the sensitive
 /// shape, 20k resources) adds to the peak of a 10-resource one stays within 3.5 × its file
-/// (before: 4.8 ×, a trie of every form of every secret; issue 28).
+/// (before: 4.5 ×, a trie of every form of every secret; issue 28).
 #[cfg(target_os = "linux")]
 #[test]
 fn many_secrets_were_held_in_a_trie_of_every_form() {
