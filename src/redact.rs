@@ -6,12 +6,13 @@
 //! unrelated text and stays.
 
 mod automaton;
+mod forms;
 
 use std::collections::HashMap;
 
 use rayon::prelude::*;
 
-use automaton::Automaton;
+use forms::Forms;
 
 use crate::mapping::{MappedPlan, MappedResource};
 use crate::plan::{Plan, Value};
@@ -31,69 +32,26 @@ pub struct Redactor {
     forms: Forms,
 }
 
-/// The forms a value can be written in: raw, and escaped as Rust's `{:?}` and JSON escape
-/// it, without and with their quotes.
-fn forms_of(s: &str) -> [String; 5] {
-    let debug = format!("{s:?}");
-    let json = serde_json::to_string(s).unwrap_or_default();
-    [
-        s.to_string(),
-        debug[1..debug.len() - 1].to_string(),
-        json.get(1..json.len().saturating_sub(1))
-            .unwrap_or("")
-            .to_string(),
-        debug,
-        json,
-    ]
-}
-
-/// Every form of every sensitive value, in one automaton (`automaton`): a text is searched
-/// in one pass, linear in its length whatever the forms share.
-struct Forms {
-    automaton: Automaton,
-    /// The shortest form's length in bytes: a shorter text holds none.
-    min_len: usize,
-}
-
-impl Forms {
-    fn find_whole(&self, bytes: &str) -> bool {
-        self.automaton.contains(bytes)
-    }
-}
-
 impl Redactor {
     /// `None` when there is nothing to hide.
     pub fn new<S: AsRef<str> + Sync>(secrets: &[S]) -> Option<Redactor> {
-        let all: Vec<[String; 5]> = secrets
-            .par_iter()
-            .map(AsRef::as_ref)
-            .filter(|s| !s.is_empty())
-            .map(forms_of)
-            .collect();
-        let forms = all.iter().flatten().filter(|f| !f.is_empty());
-        let min_len = forms.clone().map(String::len).min()?;
-        let automaton = Automaton::new(forms.map(String::as_str));
-        if automaton.is_empty() {
-            return None;
-        }
-        Some(Redactor {
-            forms: Forms { automaton, min_len },
-        })
+        let forms = Forms::new(secrets.iter().map(AsRef::as_ref));
+        (!forms.is_empty()).then_some(Redactor { forms })
     }
 
     /// Whether `value` is, as a whole, a sensitive value (in any of its forms).
     pub fn is_secret(&self, value: &str) -> bool {
-        value.len() >= self.forms.min_len
-            && (self.forms.find_whole(value) || self.forms.find_whole(value.trim()))
+        value.len() >= self.forms.min_len()
+            && (self.forms.contains(value) || self.forms.contains(value.trim()))
     }
 
     /// `text` with every whole occurrence of a sensitive value replaced by [`SENSITIVE`];
     /// `None` when there is none. Overlapping occurrences are merged.
     pub fn redact(&self, text: &str) -> Option<String> {
-        if text.len() < self.forms.min_len {
+        if text.len() < self.forms.min_len() {
             return None;
         }
-        let merged = self.forms.automaton.occurrences(text, &mut 0);
+        let merged = self.forms.occurrences(text);
         if merged.is_empty() {
             return None;
         }
@@ -263,7 +221,7 @@ impl Redactor {
         cache: &mut SharedCache,
         redact: impl FnOnce(&Text, &mut SharedCache) -> Option<Text>,
     ) {
-        if v.len() < self.forms.min_len {
+        if v.len() < self.forms.min_len() {
             return;
         }
         let key = v.as_ptr() as usize;

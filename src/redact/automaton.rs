@@ -124,11 +124,6 @@ impl Automaton {
         a
     }
 
-    /// Whether no value was given.
-    pub(super) fn is_empty(&self) -> bool {
-        self.byte.len() == 1
-    }
-
     fn child(&self, s: u32, b: u8) -> Option<u32> {
         if s == ROOT {
             let c = self.root[b as usize];
@@ -192,6 +187,7 @@ impl Automaton {
     }
 
     /// Whether `s` is, whole, one of the values.
+    #[cfg(test)]
     pub(super) fn contains(&self, s: &str) -> bool {
         let mut state = ROOT;
         for b in value_symbols(s) {
