@@ -13,7 +13,7 @@ use super::doc;
 
 mod read;
 use jaq_json::Val;
-use read::{Changes, Dig, LenientStr, ResourceSeed};
+use read::{Changes, Dig, LenientStr, read_resource};
 pub(crate) use read::{Members, member, split_members};
 use serde::de;
 use serde_json::value::RawValue;
@@ -195,15 +195,16 @@ impl<'a> Slot<'a> {
             body_hash: 0,
             sensitive: None,
         };
-        let mut de = serde_json::Deserializer::from_str(raw.get());
-        let Ok(read) = de::DeserializeSeed::deserialize(ResourceSeed { wanted }, &mut de) else {
+        let Some(read) = read_resource(raw.get(), wanted) else {
             return (slot, vec![]);
         };
-        let text = |v: &'a RawValue| {
-            serde_json::from_str::<LenientStr<'a>>(v.get())
+        let text = |v: &'a str| {
+            serde_json::from_str::<LenientStr<'a>>(v)
                 .ok()
                 .and_then(|s| s.0)
         };
+        // a member's text as a slice of the document (it is one: checked when it was read)
+        let raw_of = |v: &'a str| serde_json::from_str::<&'a RawValue>(v).ok();
         // duplicate keys: the last wins
         for (k, v) in &read.fields {
             match k.as_ref() {
@@ -214,7 +215,7 @@ impl<'a> Slot<'a> {
                     slot.family = super::region::provider_family(text(v).as_deref().unwrap_or(""))
                 }
                 "deposed_key" => slot.deposed_key = text(v).map(|k| k.into()),
-                "sensitive_values" => slot.sensitive = Some(v),
+                "sensitive_values" => slot.sensitive = raw_of(v),
                 _ => {}
             }
         }
@@ -227,13 +228,13 @@ impl<'a> Slot<'a> {
                     .iter()
                     .rev()
                     .find(|(k, _)| k == second)
-                    .and_then(|(_, m)| dig(m, rest)),
+                    .and_then(|(_, m)| dig(raw_of(m)?, rest)),
                 [first, rest @ ..] => read
                     .fields
                     .iter()
                     .rev()
                     .find(|(k, _)| k == first)
-                    .and_then(|(_, m)| dig(m, rest)),
+                    .and_then(|(_, m)| dig(raw_of(m)?, rest)),
                 [] => None,
             };
             if let Some((string, k)) = found.and_then(key_of) {
@@ -428,6 +429,9 @@ mod tests {
             r#"{"a": 1, "b": "x}\"]", "c": {"d": [1, {"e": "\\"}], "f": null}, "g": [], "a": true}"#,
             "{\n\t\"k\\u00e9y\" :\r -1.5e3 ,\"l\":\"caf\u{e9}\" }",
             r#"{"address": "x[\"k\"]", "values": {"tags": {"Name": "n-{0}"}}, "index": "k"}"#,
+            // quotes and backslashes at every place of an eight-byte word
+            r#"{"0123456\"89": "abcdefghijklmno\\", "k": "abcdefg\\\"hijklmnopq\"rstuvwxyz", "l": ""}"#,
+            r#"{"a\\": "\\\\\\\\\\\\\\\\\"", "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb": ["\"\"\"\"\"\"\"\"\""]}"#,
         ] {
             let serde: Vec<(String, String)> = Members::of(serde_json::from_str(t).unwrap())
                 .0
@@ -441,6 +445,29 @@ mod tests {
                 .collect();
             assert_eq!(ours, serde, "{t}");
         }
+        // an escape at every offset from a word's start, and a string's end past it
+        for n in 0..24 {
+            for esc in [r#"\""#, r"\\", r"\u0041"] {
+                let t = format!(
+                    r#"{{"k": "{}{esc}{}", "m": [1, "{}"]}}"#,
+                    "x".repeat(n),
+                    "y".repeat(n % 9),
+                    "z".repeat(n)
+                );
+                let ours: Vec<(String, String)> = split_members(&t)
+                    .unwrap()
+                    .into_iter()
+                    .map(|(k, v)| (k.into_owned(), v.to_string()))
+                    .collect();
+                let serde: Vec<(String, String)> = Members::of(serde_json::from_str(&t).unwrap())
+                    .0
+                    .into_iter()
+                    .map(|(k, v)| (k.into_owned(), v.get().to_string()))
+                    .collect();
+                assert_eq!(ours, serde, "{t}");
+            }
+        }
+        assert_eq!(split_members(r#"{"a": "xxxxxxxxxxxxxxxxxxxxxxxxx"#), None);
         for not_object in [
             "[1]",
             "\"x\"",
