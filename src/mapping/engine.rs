@@ -61,8 +61,8 @@ pub struct Engine {
     /// the mapping's variables read (`filters::values_read`); a property missing here reads
     /// the whole resource (`mapping::taint`).
     reads: HashMap<String, HashMap<String, Vec<String>>>,
-    /// Resource mappings none of whose filters reads an address or an index: their identical
-    /// count/for_each instances are mapped once.
+    /// Resource mappings none of whose filters reads an address or an index: their
+    /// count/for_each instances equal in what the mapping sees are mapped once (`engine::map`).
     memo_ok: HashSet<String>,
     /// Compiled text of every filter (diagnostics, profiling).
     texts: Vec<String>,

@@ -13,8 +13,8 @@ use super::doc;
 
 mod read;
 use jaq_json::Val;
-use read::{Changes, Dig, LenientStr, ResourceSeed};
-pub(crate) use read::{Members, member};
+use read::{Changes, Dig, LenientStr, read_resource};
+pub(crate) use read::{Members, member, split_members};
 use serde::de;
 use serde_json::value::RawValue;
 use std::borrow::Cow;
@@ -195,15 +195,16 @@ impl<'a> Slot<'a> {
             body_hash: 0,
             sensitive: None,
         };
-        let mut de = serde_json::Deserializer::from_str(raw.get());
-        let Ok(read) = de::DeserializeSeed::deserialize(ResourceSeed { wanted }, &mut de) else {
+        let Some(read) = read_resource(raw.get(), wanted) else {
             return (slot, vec![]);
         };
-        let text = |v: &'a RawValue| {
-            serde_json::from_str::<LenientStr<'a>>(v.get())
+        let text = |v: &'a str| {
+            serde_json::from_str::<LenientStr<'a>>(v)
                 .ok()
                 .and_then(|s| s.0)
         };
+        // a member's text as a slice of the document (it is one: checked when it was read)
+        let raw_of = |v: &'a str| serde_json::from_str::<&'a RawValue>(v).ok();
         // duplicate keys: the last wins
         for (k, v) in &read.fields {
             match k.as_ref() {
@@ -214,7 +215,7 @@ impl<'a> Slot<'a> {
                     slot.family = super::region::provider_family(text(v).as_deref().unwrap_or(""))
                 }
                 "deposed_key" => slot.deposed_key = text(v).map(|k| k.into()),
-                "sensitive_values" => slot.sensitive = Some(v),
+                "sensitive_values" => slot.sensitive = raw_of(v),
                 _ => {}
             }
         }
@@ -227,13 +228,13 @@ impl<'a> Slot<'a> {
                     .iter()
                     .rev()
                     .find(|(k, _)| k == second)
-                    .and_then(|(_, m)| dig(m, rest)),
+                    .and_then(|(_, m)| dig(raw_of(m)?, rest)),
                 [first, rest @ ..] => read
                     .fields
                     .iter()
                     .rev()
                     .find(|(k, _)| k == first)
-                    .and_then(|(_, m)| dig(m, rest)),
+                    .and_then(|(_, m)| dig(raw_of(m)?, rest)),
                 [] => None,
             };
             if let Some((string, k)) = found.and_then(key_of) {
@@ -255,6 +256,33 @@ impl<'a> Slot<'a> {
         doc::build_keeping(self.raw.get(), true, Some(values)).unwrap_or(Val::Null)
     }
 
+    /// What a mapping that builds only the members `keep` of `values` sees of this resource
+    /// ([`Slot::value_keeping`]): every member but `address` and `index`, as written and in
+    /// document order, with a `values` object cut to the members of `keep` it has (duplicates
+    /// too). Equal views build equal values. `None`: the slice is not an object.
+    pub fn seen(&self, keep: &[String]) -> Option<Seen<'a>> {
+        let top = split_members(self.raw.get())?;
+        let mut out = Vec::with_capacity(top.len() + keep.len());
+        for (k, v) in top {
+            match k.as_ref() {
+                "address" | "index" => {}
+                "values" if v.starts_with('{') => {
+                    let members = split_members(v)?;
+                    // (no member's text is empty: this marks the object cut)
+                    out.push((false, k, ""));
+                    out.extend(
+                        members
+                            .into_iter()
+                            .filter(|(vk, _)| keep.iter().any(|w| w == vk))
+                            .map(|(vk, vv)| (true, vk, vv)),
+                    );
+                }
+                _ => out.push((false, k, v)),
+            }
+        }
+        Some(Seen(out))
+    }
+
     /// Whether two resources are equal but for their `address` and `index` (member by
     /// member, as written).
     pub fn same_body(&self, other: &Slot<'_>) -> bool {
@@ -268,6 +296,27 @@ impl<'a> Slot<'a> {
             )
         };
         self.body_hash == other.body_hash && body(self).is_some_and(|a| Some(a) == body(other))
+    }
+}
+
+/// What a mapping sees of a resource ([`Slot::seen`]): (inside `values`, key, text as written)
+/// per member.
+#[derive(PartialEq, Eq, Debug)]
+pub struct Seen<'a>(Vec<(bool, Cow<'a, str>, &'a str)>);
+
+impl Seen<'_> {
+    /// A hash of every member's place, key and text.
+    pub fn hash(&self) -> u64 {
+        use std::hash::{BuildHasher, Hasher};
+        let mut h = foldhash::fast::FixedState::with_seed(0x5ee7).build_hasher();
+        for (inside, k, v) in &self.0 {
+            h.write_u8(*inside as u8);
+            h.write(k.as_bytes());
+            h.write_u8(0xff);
+            h.write(v.as_bytes());
+            h.write_u8(0xfe);
+        }
+        h.finish()
     }
 }
 
@@ -368,5 +417,112 @@ mod tests {
         // not an object: an empty slot
         let (v, keys) = Slot::new(raw("[1, 2]"), &wanted);
         assert_eq!((v.address.as_ref(), keys.len()), ("", 0));
+    }
+
+    /// The splitter without serde reads every object as `Members` does: escapes, brackets
+    /// and quotes inside strings, nesting, white space, duplicate keys, empty objects.
+    #[test]
+    fn split_members_reads_what_members_reads() {
+        for t in [
+            "{}",
+            " { } ",
+            r#"{"a": 1, "b": "x}\"]", "c": {"d": [1, {"e": "\\"}], "f": null}, "g": [], "a": true}"#,
+            "{\n\t\"k\\u00e9y\" :\r -1.5e3 ,\"l\":\"caf\u{e9}\" }",
+            r#"{"address": "x[\"k\"]", "values": {"tags": {"Name": "n-{0}"}}, "index": "k"}"#,
+            // quotes and backslashes at every place of an eight-byte word
+            r#"{"0123456\"89": "abcdefghijklmno\\", "k": "abcdefg\\\"hijklmnopq\"rstuvwxyz", "l": ""}"#,
+            r#"{"a\\": "\\\\\\\\\\\\\\\\\"", "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb": ["\"\"\"\"\"\"\"\"\""]}"#,
+        ] {
+            let serde: Vec<(String, String)> = Members::of(serde_json::from_str(t).unwrap())
+                .0
+                .into_iter()
+                .map(|(k, v)| (k.into_owned(), v.get().to_string()))
+                .collect();
+            let ours: Vec<(String, String)> = split_members(t)
+                .unwrap()
+                .into_iter()
+                .map(|(k, v)| (k.into_owned(), v.to_string()))
+                .collect();
+            assert_eq!(ours, serde, "{t}");
+        }
+        // an escape at every offset from a word's start, and a string's end past it
+        for n in 0..24 {
+            for esc in [r#"\""#, r"\\", r"\u0041"] {
+                let t = format!(
+                    r#"{{"k": "{}{esc}{}", "m": [1, "{}"]}}"#,
+                    "x".repeat(n),
+                    "y".repeat(n % 9),
+                    "z".repeat(n)
+                );
+                let ours: Vec<(String, String)> = split_members(&t)
+                    .unwrap()
+                    .into_iter()
+                    .map(|(k, v)| (k.into_owned(), v.to_string()))
+                    .collect();
+                let serde: Vec<(String, String)> = Members::of(serde_json::from_str(&t).unwrap())
+                    .0
+                    .into_iter()
+                    .map(|(k, v)| (k.into_owned(), v.get().to_string()))
+                    .collect();
+                assert_eq!(ours, serde, "{t}");
+            }
+        }
+        assert_eq!(split_members(r#"{"a": "xxxxxxxxxxxxxxxxxxxxxxxxx"#), None);
+        for not_object in [
+            "[1]",
+            "\"x\"",
+            "3",
+            "",
+            "{\"a\" 1}",
+            "{\"a\": [1}",
+            "{\"a\": 1",
+        ] {
+            assert_eq!(split_members(not_object), None, "{not_object}");
+        }
+    }
+
+    /// What a mapping sees of an instance: the members of `values` it reads and everything
+    /// else but `address` and `index`.
+    #[test]
+    fn seen_holds_what_a_mapping_reads() {
+        fn raw(t: &str) -> &RawValue {
+            serde_json::from_str::<&RawValue>(t).unwrap()
+        }
+        let wanted = Wanted::default();
+        let keep = ["instance_type".to_string()];
+        let inst = |addr: &str, ty: &str, name: &str, mask: &str| {
+            format!(
+                r#"{{"address": "{addr}", "index": 0, "type": "aws_instance", "values": {{"instance_type": "{ty}", "tags": {{"Name": "{name}"}}}}, "sensitive_values": {mask}}}"#
+            )
+        };
+        let texts = [
+            inst("a.b[0]", "t3.micro", "node-0", "{}"),
+            inst("a.b[1]", "t3.micro", "node-1", "{}"),
+            inst("a.b[2]", "t3.large", "node-0", "{}"),
+            inst("a.b[3]", "t3.micro", "node-0", r#"{"instance_type": true}"#),
+        ];
+        let seen: Vec<Seen<'_>> = texts
+            .iter()
+            .map(|t| Slot::new(raw(t), &wanted).0.seen(&keep).unwrap())
+            .collect();
+        // tags are not read: equal
+        assert_eq!(seen[0], seen[1]);
+        assert_eq!(seen[0].hash(), seen[1].hash());
+        // the member read, and the mask, are
+        for other in &seen[2..] {
+            assert_ne!(&seen[0], other);
+            assert_ne!(seen[0].hash(), other.hash());
+        }
+        // with tags read, they differ
+        let keep = ["instance_type".to_string(), "tags".to_string()];
+        let view = |t: &str| Slot::new(raw(t), &wanted).0.seen(&keep).unwrap().hash();
+        assert_ne!(view(&texts[0]), view(&texts[1]));
+        // a `values` that is not an object is kept whole
+        let odd = |v: &str| {
+            let t = format!(r#"{{"address": "a", "values": {v}}}"#);
+            Slot::new(raw(&t), &wanted).0.seen(&keep).unwrap().hash()
+        };
+        assert_ne!(odd("null"), odd("[1]"));
+        assert_ne!(odd("null"), odd("{}"));
     }
 }

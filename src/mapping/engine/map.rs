@@ -9,7 +9,7 @@ use crate::mapping::config::Config;
 use crate::mapping::jq::{self, PerResource};
 use crate::mapping::model::ResourceMapping;
 use crate::mapping::region::{self, Regions};
-use crate::mapping::source::{self, Sections, Slot};
+use crate::mapping::source::{self, Sections, Seen, Slot};
 use crate::mapping::{FastMap, MappedPlan, MappedResource};
 use jaq_json::Val;
 use rayon::prelude::*;
@@ -201,32 +201,24 @@ impl Engine {
         for (i, _) in &work {
             *block_size.entry(block_of(&slots[*i].address)).or_default() += 1;
         }
-        // instances of count/for_each blocks whose mapping never reads an address: instances
-        // equal but for their address (and index) map once
-        let key = |k: usize| -> Option<u64> {
-            use std::hash::{BuildHasher, Hasher};
+        // instances of count/for_each blocks whose mapping never reads an address or an
+        // index, equal in everything their mapping sees, map once (`Engine::memo_key`)
+        let memo = |k: usize| {
             let (i, m) = work[k];
-            let r = &slots[i];
-            let memo = self.memo_ok.contains(&m.name)
-                && block_size.get(block_of(&r.address)).is_some_and(|n| *n > 1);
-            memo.then(|| {
-                let mut h = foldhash::fast::FixedState::with_seed(0x3e30).build_hasher();
-                h.write(m.name.as_bytes());
-                h.write_u8(0xff);
-                h.write(module_prefix(&r.address).as_bytes());
-                h.write_u8(0xff);
-                h.write(
-                    unknown
-                        .get(r.address.as_ref())
-                        .copied()
-                        .unwrap_or("")
-                        .as_bytes(),
-                );
-                h.write_u64(r.body_hash);
-                h.finish()
-            })
+            self.memo_ok.contains(&m.name)
+                && block_size
+                    .get(block_of(&slots[i].address))
+                    .is_some_and(|n| *n > 1)
         };
-        let keys: Vec<Option<u64>> = (0..work.len()).into_par_iter().map(key).collect();
+        let keys: Vec<Option<u64>> = (0..work.len())
+            .into_par_iter()
+            .map(|k| {
+                let (i, m) = work[k];
+                memo(k)
+                    .then(|| self.memo_key(m, &slots[i], unknown))
+                    .flatten()
+            })
+            .collect();
         let mut rep: Vec<usize> = (0..work.len()).collect();
         let mut first: FastMap<u64, usize> = FastMap::default();
         for (k, key) in keys.iter().enumerate() {
@@ -234,7 +226,17 @@ impl Engine {
                 rep[k] = *first.entry(*h).or_insert(k);
             }
         }
-        // a hash collision is not an equality: check it
+        drop((keys, first));
+        // a hash collision is not an equality: check it, against each representative's view
+        // read once
+        let mut followed = vec![false; work.len()];
+        for (k, &r) in rep.iter().enumerate() {
+            followed[r] |= r != k;
+        }
+        let views: Vec<Option<Seen<'_>>> = (0..work.len())
+            .into_par_iter()
+            .map(|k| followed[k].then(|| self.memo_view(work[k].1, &slots[work[k].0]))?)
+            .collect();
         let rep: Vec<usize> = rep
             .par_iter()
             .enumerate()
@@ -242,14 +244,22 @@ impl Engine {
                 if r == k {
                     return k;
                 }
-                let (a, b) = (&slots[work[k].0], &slots[work[r].0]);
-                let same = work[k].1.name == work[r].1.name
-                    && module_prefix(&a.address) == module_prefix(&b.address)
+                let ((a, ma), (b, mb)) = (
+                    (&slots[work[k].0], work[k].1),
+                    (&slots[work[r].0], work[r].1),
+                );
+                let same = ma.name == mb.name
+                    && block_of(&a.address) == block_of(&b.address)
                     && unknown.get(a.address.as_ref()) == unknown.get(b.address.as_ref())
-                    && a.same_body(b);
+                    && match (self.partial.contains_key(&ma.name), &views[r]) {
+                        (true, Some(seen)) => self.memo_view(ma, a).as_ref() == Some(seen),
+                        (true, None) => false,
+                        (false, _) => a.same_body(b),
+                    };
                 if same { r } else { k }
             })
             .collect();
+        drop(views);
         if profiling() {
             let reps = rep.iter().enumerate().filter(|(k, r)| k == *r).count();
             eprintln!(
@@ -328,6 +338,45 @@ impl Engine {
             }
         }
         (mapped, ignored, unsupported)
+    }
+
+    /// The memo key of a resource mapped by `m`: the mapping, the resource's block (its
+    /// address without the last instance key: the configuration block, module instance and
+    /// provider it is mapped with), its `after_unknown` and what `m` reads of it: the members of
+    /// `values` a shipped mapping says it reads and every member but `values`, `address` and
+    /// `index` ([`Slot::seen`]), else the whole body. `None`: not to be memoised.
+    fn memo_key(
+        &self,
+        m: &ResourceMapping,
+        r: &Slot<'_>,
+        unknown: &FastMap<&str, &str>,
+    ) -> Option<u64> {
+        use std::hash::{BuildHasher, Hasher};
+        let mut h = foldhash::fast::FixedState::with_seed(0x3e30).build_hasher();
+        h.write(m.name.as_bytes());
+        h.write_u8(0xff);
+        h.write(block_of(&r.address).as_bytes());
+        h.write_u8(0xff);
+        h.write(
+            unknown
+                .get(r.address.as_ref())
+                .copied()
+                .unwrap_or("")
+                .as_bytes(),
+        );
+        h.write_u8(0xff);
+        match self.partial.get(&m.name) {
+            Some(_) => h.write_u64(self.memo_view(m, r)?.hash()),
+            None => h.write_u64(r.body_hash),
+        }
+        Some(h.finish())
+    }
+
+    /// What mapping `m` sees of a resource when it says which members of `values` it reads
+    /// (the view [`Engine::memo_key`] hashes and two instances are compared by); `None` when it
+    /// reads the whole body.
+    fn memo_view<'a>(&self, m: &ResourceMapping, r: &Slot<'a>) -> Option<Seen<'a>> {
+        r.seen(self.partial.get(&m.name)?)
     }
 
     fn run_plain(&self, fid: usize, side: &SideCx<'_, '_>) -> Vec<Val> {

@@ -273,84 +273,185 @@ impl<'de: 'a, 'a> Deserialize<'de> for LenientStr<'a> {
 /// What one pass over a resource's members keeps: the members a slot or an index reads, the
 /// `values` members an index reads, and the hash of every member but `address` and `index`.
 pub(super) struct Read<'a> {
-    pub(super) fields: Vec<(Cow<'a, str>, &'a RawValue)>,
-    pub(super) values: Vec<(Cow<'a, str>, &'a RawValue)>,
+    pub(super) fields: Vec<(Cow<'a, str>, &'a str)>,
+    pub(super) values: Vec<(Cow<'a, str>, &'a str)>,
     pub(super) hash: u64,
 }
 
-pub(super) struct ResourceSeed<'w> {
-    pub(super) wanted: &'w Wanted,
-}
-
-impl<'de> de::DeserializeSeed<'de> for ResourceSeed<'_> {
-    type Value = Read<'de>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        d.deserialize_map(self)
-    }
-}
-
-impl<'de> Visitor<'de> for ResourceSeed<'_> {
-    type Value = Read<'de>;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a resource")
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        use std::hash::{BuildHasher, Hasher};
-        const FIELDS: [&str; 6] = [
-            "address",
-            "type",
-            "mode",
-            "provider_name",
-            "deposed_key",
-            "sensitive_values",
-        ];
-        let mut h = foldhash::fast::FixedState::with_seed(0x5107).build_hasher();
-        let mut read = Read {
-            fields: Vec::new(),
-            values: Vec::new(),
-            hash: 0,
-        };
-        let under_values = self
-            .wanted
-            .props
-            .iter()
-            .any(|p| p.len() > 1 && p[0] == "values");
-        while let Some(k) = map.next_key::<LenientStr<'de>>()? {
-            let k = k.0.unwrap_or_default();
-            if k == "values" && under_values {
-                // read member by member: the index keys under it come from this pass
-                h.write(b"values");
-                h.write_u8(0xff);
-                let members = map.next_value::<Members<'de>>()?;
-                for (vk, vv) in members.0 {
-                    h.write(vk.as_bytes());
-                    h.write_u8(0xfd);
-                    h.write(vv.get().as_bytes());
-                    h.write_u8(0xfc);
-                    let wanted = self
-                        .wanted
-                        .props
-                        .iter()
-                        .any(|p| p.len() > 1 && p[0] == "values" && p[1] == vk);
-                    if wanted {
-                        read.values.push((vk, vv));
-                    }
+/// Reads a resource's text (a slice of a checked document) in one pass over its members
+/// ([`split_members`]); `None` when it is not an object.
+pub(super) fn read_resource<'a>(text: &'a str, wanted: &Wanted) -> Option<Read<'a>> {
+    use std::hash::{BuildHasher, Hasher};
+    const FIELDS: [&str; 6] = [
+        "address",
+        "type",
+        "mode",
+        "provider_name",
+        "deposed_key",
+        "sensitive_values",
+    ];
+    let mut h = foldhash::fast::FixedState::with_seed(0x5107).build_hasher();
+    let mut read = Read {
+        fields: Vec::new(),
+        values: Vec::new(),
+        hash: 0,
+    };
+    let under_values = wanted.props.iter().any(|p| p.len() > 1 && p[0] == "values");
+    for (k, v) in split_members(text)? {
+        if k == "values" && under_values {
+            // read member by member: the index keys under it come from this pass (a value
+            // that is not an object has none)
+            h.write(b"values");
+            h.write_u8(0xff);
+            for (vk, vv) in split_members(v).unwrap_or_default() {
+                h.write(vk.as_bytes());
+                h.write_u8(0xfd);
+                h.write(vv.as_bytes());
+                h.write_u8(0xfc);
+                let wanted = wanted
+                    .props
+                    .iter()
+                    .any(|p| p.len() > 1 && p[0] == "values" && p[1] == vk);
+                if wanted {
+                    read.values.push((vk, vv));
                 }
-                h.write_u8(0xfe);
-                continue;
             }
-            let v = map.next_value::<&'de RawValue>()?;
-            if k != "address" && k != "index" {
-                h.write(k.as_bytes());
-                h.write_u8(0xff);
-                h.write(v.get().as_bytes());
-                h.write_u8(0xfe);
-            }
-            if FIELDS.contains(&k.as_ref()) || self.wanted.props.iter().any(|p| p[0] == k) {
-                read.fields.push((k, v));
-            }
+            h.write_u8(0xfe);
+            continue;
         }
-        read.hash = h.finish();
-        Ok(read)
+        if k != "address" && k != "index" {
+            h.write(k.as_bytes());
+            h.write_u8(0xff);
+            h.write(v.as_bytes());
+            h.write_u8(0xfe);
+        }
+        if FIELDS.contains(&k.as_ref()) || wanted.props.iter().any(|p| p[0] == k) {
+            read.fields.push((k, v));
+        }
+    }
+    read.hash = h.finish();
+    Some(read)
+}
+
+/// The members of an object's text, in document order, as (key, value's text): what
+/// [`Members`] gives, read without serde for a slice already checked as JSON (every slice of
+/// a parsed document is). `None`: not an object, or text that is not such JSON.
+pub(crate) fn split_members(text: &str) -> Option<Vec<(Cow<'_, str>, &str)>> {
+    let b = text.as_bytes();
+    let mut i = skip_ws(b, 0);
+    if b.get(i) != Some(&b'{') {
+        return None;
+    }
+    let mut out = Vec::with_capacity(16);
+    i = skip_ws(b, i + 1);
+    if b.get(i) == Some(&b'}') {
+        return Some(out);
+    }
+    loop {
+        let (key_end, escaped) = string_end(b, i)?;
+        let quoted = &text[i..key_end];
+        let key = if escaped {
+            Cow::Owned(serde_json::from_str::<String>(quoted).ok()?)
+        } else {
+            Cow::Borrowed(&quoted[1..quoted.len() - 1])
+        };
+        i = skip_ws(b, key_end);
+        if b.get(i) != Some(&b':') {
+            return None;
+        }
+        let start = skip_ws(b, i + 1);
+        let end = value_end(b, start)?;
+        out.push((key, &text[start..end]));
+        i = skip_ws(b, end);
+        match b.get(i) {
+            Some(b',') => i = skip_ws(b, i + 1),
+            Some(b'}') => return Some(out),
+            _ => return None,
+        }
+    }
+}
+
+fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while b
+        .get(i)
+        .is_some_and(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r'))
+    {
+        i += 1;
+    }
+    i
+}
+
+/// Past the closing quote of the string that starts at `i`, and whether it holds an escape.
+fn string_end(b: &[u8], i: usize) -> Option<(usize, bool)> {
+    if b.get(i) != Some(&b'"') {
+        return None;
+    }
+    let mut escaped = false;
+    let mut j = i + 1;
+    loop {
+        // eight bytes at a time while none of them is a quote or a backslash
+        while let Some(w) = b.get(j..j + 8) {
+            let w = u64::from_le_bytes(w.try_into().expect("eight bytes"));
+            let found = has_byte(w, b'"') | has_byte(w, b'\\');
+            if found != 0 {
+                // the lowest flag is the first such byte
+                j += (found.trailing_zeros() / 8) as usize;
+                break;
+            }
+            j += 8;
+        }
+        match b.get(j)? {
+            b'\\' => {
+                escaped = true;
+                j += 2
+            }
+            b'"' => return Some((j + 1, escaped)),
+            _ => j += 1,
+        }
+    }
+}
+
+/// Non-zero when a byte of `w` is `c`: the high bit of each byte of `w ^ c…` that is zero (and
+/// maybe of bytes after it, never before).
+fn has_byte(w: u64, c: u8) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let x = w ^ (ONES * c as u64);
+    x.wrapping_sub(ONES) & !x & (ONES << 7)
+}
+
+/// Past the value that starts at `i`.
+fn value_end(b: &[u8], i: usize) -> Option<usize> {
+    match b.get(i)? {
+        b'"' => string_end(b, i).map(|e| e.0),
+        b'{' | b'[' => {
+            let mut depth = 0usize;
+            let mut j = i;
+            while j < b.len() {
+                match b[j] {
+                    b'"' => {
+                        j = string_end(b, j)?.0;
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(j + 1);
+                        }
+                    }
+                    _ => {}
+                }
+                j += 1;
+            }
+            None
+        }
+        _ => {
+            let mut j = i;
+            while j < b.len() && !matches!(b[j], b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r')
+            {
+                j += 1;
+            }
+            (j > i).then_some(j)
+        }
     }
 }
