@@ -546,7 +546,8 @@ fn representatives<'a>(order: &Order<'a>, mapped: &'a MappedPlan) -> Vec<usize> 
     rep
 }
 
-/// Feeds `h` with part of what [`alike`] compares: equal resources hash equal.
+/// Feeds `h` with what [`alike`] compares but the usage and the taint marks (rare, and
+/// compared by [`alike`]): equal resources hash equal, and resources that differ seldom do.
 fn hash_alike(h: &mut impl std::hash::Hasher, m: Option<&MappedResource>) {
     use std::hash::Hash;
     let Some(m) = m else {
@@ -560,9 +561,17 @@ fn hash_alike(h: &mut impl std::hash::Hasher, m: Option<&MappedResource>) {
     m.machine_type.hash(h);
     m.vcpus.map(f64::to_bits).hash(h);
     m.memory_gb.map(f64::to_bits).hash(h);
+    m.gpus.hash(h);
+    m.cpu_types.hash(h);
     m.storage.len().hash(h);
+    for d in &m.storage {
+        d.size_gb.to_bits().hash(h);
+        std::mem::discriminant(&d.kind).hash(h);
+        d.key.hash(h);
+    }
     m.count.hash(h);
     m.replication_factor.hash(h);
+    m.assumed.hash(h);
     m.warnings.hash(h);
 }
 
