@@ -459,9 +459,9 @@ fn assess(
         h.mapped(&mut mapped);
     }
     phase("  assess: sensitive values", t);
-    let mut a = carbon::assess_order(&order, &mapped, c.settings, keep_inputs);
+    // every estimated after side gets its greener alternatives as it is priced
+    let mut a = carbon::assess_order(&order, &mapped, c.settings, keep_inputs, true);
     drop(order);
-    crate::alternatives::attach(&mut a.report, &mapped, c.settings);
     if !c.what_if.is_empty() {
         // the actual figures are done with `mapped`: the scenario is applied in place
         c.what_if.apply(&mut mapped);

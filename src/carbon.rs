@@ -183,7 +183,8 @@ pub fn assess_keeping(
     settings: Settings,
     keep_inputs: bool,
 ) -> Assessment {
-    assess_order(&Order::new(changes, mapped), mapped, settings, keep_inputs)
+    let order = Order::new(changes, mapped);
+    assess_order(&order, mapped, settings, keep_inputs, false)
 }
 
 /// The resources of a report, in the plan's order: every address the mappings found, with
@@ -299,12 +300,15 @@ impl<'a> Order<'a> {
     }
 }
 
-/// [`assess_keeping`] of the resources of `order`.
+/// [`assess_keeping`] of the resources of `order`; with `alternatives`, every estimated after
+/// side is given its greener alternatives (`alternatives::for_resource`) as its entry is built,
+/// once per shared entry.
 pub fn assess_order(
     order: &Order<'_>,
     mapped: &MappedPlan,
     settings: Settings,
     keep_inputs: bool,
+    alternatives: bool,
 ) -> Assessment {
     let want = if keep_inputs {
         Want::Inputs
@@ -428,6 +432,14 @@ pub fn assess_order(
             r.assumptions = assumptions;
             if matches!(r.status, Status::Estimated) {
                 usage_of(&mut r, a.or(b));
+                // a forgotten resource leaves OpenTofu's hands: nothing to advise
+                if alternatives
+                    && !forget
+                    && let (Some(side), Some(m)) = (&r.after, at(e.after, &mapped.after))
+                {
+                    let found = crate::alternatives::for_resource(m, side, settings);
+                    r.alternatives = found;
+                }
             }
             (Some(r), inputs)
         })
@@ -478,9 +490,11 @@ fn at(i: Option<u32>, side: &[MappedResource]) -> Option<&MappedResource> {
     i.map(|i| &side[i as usize])
 }
 
-/// For each entry of `order`, the entry whose report it shares: the one before it when both
-/// have the same type and actions and their mapped resources are equal but for their
-/// addresses (the instances of a `count` or `for_each` block), else itself.
+/// For each entry of `order`, the entry whose report it shares: the first one with the same
+/// type and actions whose mapped resources are equal but for their addresses and names
+/// ([`alike`]: the instances of a `count` or `for_each` block, and the resources of one type,
+/// size and region across the plan), else itself. Candidates are found by a hash of what
+/// [`alike`] compares, so that the whole plan is searched in one pass.
 fn representatives<'a>(order: &Order<'a>, mapped: &'a MappedPlan) -> Vec<usize> {
     let type_of = |e: &Entry<'a>| -> &'a str {
         match e.resource_type {
@@ -495,18 +509,76 @@ fn representatives<'a>(order: &Order<'a>, mapped: &'a MappedPlan) -> Vec<usize> 
             && alike(at(x.before, &mapped.before), at(y.before, &mapped.before))
             && alike(at(x.after, &mapped.after), at(y.after, &mapped.after))
     };
+    let state = foldhash::fast::FixedState::default();
+    let hashes: Vec<u64> = order
+        .entries
+        .par_iter()
+        .map(|e| {
+            use std::hash::{BuildHasher, Hash, Hasher};
+            let mut h = state.build_hasher();
+            type_of(e).hash(&mut h);
+            e.actions.hash(&mut h);
+            hash_alike(&mut h, at(e.before, &mapped.before));
+            hash_alike(&mut h, at(e.after, &mapped.after));
+            h.finish()
+        })
+        .collect();
+    // each hash's representatives (more than one only when different resources collide)
+    let mut seen: Map<u64, Vec<u32>> = Map::with_capacity_and_hasher(64, Default::default());
     let mut rep: Vec<usize> = Vec::with_capacity(order.entries.len());
-    for (k, e) in order.entries.iter().enumerate() {
-        match k.checked_sub(1) {
-            Some(p) if same(&order.entries[p], e) => rep.push(rep[p]),
-            _ => rep.push(k),
+    for (k, (e, h)) in order.entries.iter().zip(hashes).enumerate() {
+        // the instances of one block are next to each other: no lookup
+        if let Some(p) = k.checked_sub(1)
+            && same(&order.entries[p], e)
+        {
+            rep.push(rep[p]);
+            continue;
+        }
+        let list = seen.entry(h).or_default();
+        match list.iter().find(|&&r| same(&order.entries[r as usize], e)) {
+            Some(&r) => rep.push(r as usize),
+            None => {
+                list.push(k as u32);
+                rep.push(k);
+            }
         }
     }
     rep
 }
 
-/// Whether two mapped resources are equal but for their addresses (every other field is
-/// named, so that a new one is compared too).
+/// Feeds `h` with what [`alike`] compares but the usage and the taint marks (rare, and
+/// compared by [`alike`]): equal resources hash equal, and resources that differ seldom do.
+fn hash_alike(h: &mut impl std::hash::Hasher, m: Option<&MappedResource>) {
+    use std::hash::Hash;
+    let Some(m) = m else {
+        return 0u8.hash(h);
+    };
+    1u8.hash(h);
+    m.resource_type.hash(h);
+    m.provider.hash(h);
+    m.region.hash(h);
+    m.zone.hash(h);
+    m.machine_type.hash(h);
+    m.vcpus.map(f64::to_bits).hash(h);
+    m.memory_gb.map(f64::to_bits).hash(h);
+    m.gpus.hash(h);
+    m.cpu_types.hash(h);
+    m.storage.len().hash(h);
+    for d in &m.storage {
+        d.size_gb.to_bits().hash(h);
+        std::mem::discriminant(&d.kind).hash(h);
+        d.key.hash(h);
+    }
+    m.count.hash(h);
+    m.replication_factor.hash(h);
+    m.assumed.hash(h);
+    m.warnings.hash(h);
+}
+
+/// Whether two mapped resources are equal but for their addresses and names, so that one
+/// report entry can stand for both (every other field is named, so that a new one is
+/// compared too; the name is the block's label, which nothing that prices or words an entry
+/// reads).
 fn alike(a: Option<&MappedResource>, b: Option<&MappedResource>) -> bool {
     let (a, b) = match (a, b) {
         (None, None) => return true,
@@ -516,7 +588,7 @@ fn alike(a: Option<&MappedResource>, b: Option<&MappedResource>) -> bool {
     let MappedResource {
         address: _,
         resource_type,
-        name,
+        name: _,
         provider,
         region,
         zone,
@@ -534,7 +606,6 @@ fn alike(a: Option<&MappedResource>, b: Option<&MappedResource>) -> bool {
         tainted,
     } = a;
     *resource_type == b.resource_type
-        && *name == b.name
         && *provider == b.provider
         && *region == b.region
         && *zone == b.zone
@@ -599,6 +670,21 @@ impl Actions<'_> {
             (Actions::One(a), Actions::One(b)) => a == b,
             (Actions::Plan(a), Actions::One(b)) | (Actions::One(b), Actions::Plan(a)) => {
                 a.len() == 1 && a[0] == b
+            }
+        }
+    }
+
+    /// Hashes the action names, so that actions [`Actions::same`] finds equal hash equal.
+    fn hash(self, h: &mut impl std::hash::Hasher) {
+        use std::hash::Hash;
+        match self {
+            Actions::Plan(a) => {
+                a.len().hash(h);
+                a.iter().for_each(|a| (**a).hash(h));
+            }
+            Actions::One(a) => {
+                1usize.hash(h);
+                a.hash(h);
             }
         }
     }

@@ -157,9 +157,10 @@ pub enum Status {
     Unsupported { reason: String },
 }
 
-// Its address and what the report says of it: the instances of one resource (`count`,
-// `for_each`) that the mappings saw alike say the same, and share one [`Entry`]
-// (`carbon::assess_order`), so that 100k instances hold it once. Its fields read through
+// Its address and what the report says of it: resources that the mappings saw alike (the
+// instances of one `count` or `for_each` block, resources of one type, size and region across
+// the plan) say the same, and share one [`Entry`] (`carbon::representatives`), so that 100k
+// of them hold it once. Its fields read through
 // `Deref`; writing one gives the resource its own copy. (The doc line is the JSON Schema's.)
 /// One resource of the plan, as the report sees it.
 #[derive(Debug, Clone, Serialize, JsonSchema, PartialEq)]

@@ -12,14 +12,13 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use rayon::prelude::*;
 use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::carbon::{self, Settings, Subject};
 use crate::data::{self, Provider};
-use crate::mapping::{MappedPlan, MappedResource};
-use crate::report::{Figures, Report, Side, Sources, Status, Table, Text};
+use crate::mapping::MappedResource;
+use crate::report::{Figures, Side, Sources, Table, Text};
 
 pub use whatif::{Scenario, WhatIf, WhatIfSpec};
 
@@ -305,36 +304,6 @@ fn arm_choice(provider: Provider, m: &MappedResource) -> Option<Rc<ArmChoice>> {
             .push((vcpus, memory, choice.clone()));
         choice
     })
-}
-
-/// Adds its alternatives to every estimated resource of the report that has an after side
-/// (`mapped` is what the report was assessed from).
-pub fn attach(report: &mut Report, mapped: &MappedPlan, settings: Settings) {
-    let mut after: Map<&str, &MappedResource> =
-        Map::with_capacity_and_hasher(mapped.after.len(), Default::default());
-    after.extend(mapped.after.iter().map(|m| (m.address.as_str(), m)));
-    // the instances that share one report entry (`carbon::assess_order`) are next to each
-    // other: each run is given its alternatives once, and shares them (an entry of its own is
-    // changed in place)
-    report
-        .resources
-        .par_chunk_by_mut(|a, b| std::sync::Arc::ptr_eq(&a.entry, &b.entry))
-        .for_each(|run| {
-            let r = &run[0];
-            let forget = r.actions.iter().any(|a| &**a == "forget");
-            if forget || r.status != Status::Estimated {
-                return;
-            }
-            let (Some(side), Some(m)) = (&r.after, after.get(r.address.as_str())) else {
-                return;
-            };
-            let alternatives = for_resource(m, side, settings);
-            let (first, rest) = run.split_first_mut().expect("a run is not empty");
-            first.alternatives = alternatives;
-            for r in rest {
-                r.entry = std::sync::Arc::clone(&first.entry);
-            }
-        });
 }
 
 #[cfg(test)]

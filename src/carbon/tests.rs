@@ -639,3 +639,62 @@ fn no_gpu_type_in_the_tables_leaves_a_gpu_out() {
         assert_eq!(data::instance(p, name).unwrap().gpu_count(), n, "{name}");
     }
 }
+
+/// Resources of one type, size and region share one report entry wherever they sit in the
+/// plan and whatever their names (the dense and deep benchmark shapes held 50k entries of
+/// some 750 bytes each at the run's peak, issue 28), and the report is the one they make
+/// priced one by one, alternatives included.
+#[test]
+fn resources_alike_anywhere_in_the_plan_share_one_entry_and_say_the_same() {
+    let named = |address: &str, name: &str, region: &str| MappedResource {
+        name: name.into(),
+        ..m5(address, Some(region))
+    };
+    let plan = MappedPlan {
+        after: vec![
+            named("aws_instance.a", "a", "eu-west-1"),
+            named("aws_instance.b", "b", "us-east-1"),
+            named("module.m.aws_instance.c", "c", "eu-west-1"),
+            named("aws_instance.d", "d", "us-east-1"),
+        ],
+        ..MappedPlan::default()
+    };
+    let addresses = [
+        "aws_instance.a",
+        "aws_instance.b",
+        "module.m.aws_instance.c",
+        "aws_instance.d",
+    ];
+    let changes: Vec<Change<'_>> = addresses.iter().map(|a| change(a, &["create"])).collect();
+    let order = Order::new(&changes, &plan);
+    let shared = assess_order(&order, &plan, Settings::default(), false, true).report;
+    // with every input kept, each resource is priced on its own
+    let one_by_one = assess_order(&order, &plan, Settings::default(), true, true).report;
+    assert_eq!(shared, one_by_one);
+    let r = &shared.resources;
+    assert_eq!(
+        r.iter().map(|r| r.address.as_str()).collect::<Vec<_>>(),
+        addresses
+    );
+    assert!(Arc::ptr_eq(&r[0].entry, &r[2].entry));
+    assert!(Arc::ptr_eq(&r[1].entry, &r[3].entry));
+    assert!(!Arc::ptr_eq(&r[0].entry, &r[1].entry));
+    assert!(!Arc::ptr_eq(
+        &one_by_one.resources[0].entry,
+        &one_by_one.resources[2].entry
+    ));
+    // eu-west-1 has a cleaner region in its jurisdiction: the shared entry carries it
+    assert!(
+        r[2].alternatives
+            .iter()
+            .any(|a| a.kind == crate::alternatives::AlternativeKind::Region)
+    );
+    // a different size is a different entry
+    let mut bigger = plan.clone();
+    bigger.after[2].vcpus = Some(4.0);
+    let report = assess_order(&order, &bigger, Settings::default(), false, true).report;
+    assert!(!Arc::ptr_eq(
+        &report.resources[0].entry,
+        &report.resources[2].entry
+    ));
+}
