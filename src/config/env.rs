@@ -72,6 +72,8 @@ pub const OTHER_VARS: &[&str] = &[
     "CARBON_SHOW_TF_OLDEST_CASES",
     "CARBON_SHOW_REQUIRE_TMUX",
     "CARBON_SHOW_REQUIRE_CMARKGFM",
+    // tests/perf.rs: another binary to measure (docs/performance.md)
+    "CARBON_SHOW_PERF_BIN",
     // docs/ci/gitlab-ci.yml's extra arguments, docs/ci/bitbucket.md's posting step
     "CARBON_SHOW_ARGS",
     "CARBON_SHOW_BITBUCKET_TOKEN",
