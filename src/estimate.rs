@@ -412,7 +412,10 @@ mod tests {
             let decimals = (2 - exp).min(9) as usize;
             format!("{v:.decimals$}")
         };
-        if s.starts_with("-0") && s.trim_start_matches('-').chars().all(|c| c == '0' || c == '.')
+        if s.starts_with("-0")
+            && s.trim_start_matches('-')
+                .chars()
+                .all(|c| c == '0' || c == '.')
         {
             s[1..].to_string()
         } else {
@@ -426,8 +429,24 @@ mod tests {
     #[test]
     fn sig3_shortcut_writes_what_fmt_writes() {
         let mut values = vec![
-            0.125, 2.675, 1.005, 0.0005, 0.00125, 99.95, 999.5, 9.995, 9.9949, 0.99951, 1e-12,
-            3.4e-10, 123456.0, 1.5e17, 0.015, 0.045, 5e-10, 0.000_000_000_5,
+            0.125,
+            2.675,
+            1.005,
+            0.0005,
+            0.00125,
+            99.95,
+            999.5,
+            9.995,
+            9.9949,
+            0.99951,
+            1e-12,
+            3.4e-10,
+            123456.0,
+            1.5e17,
+            0.015,
+            0.045,
+            5e-10,
+            0.000_000_000_5,
         ];
         // a simple generator: mantissas across each decade from 1e-12 to 1e12
         let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
