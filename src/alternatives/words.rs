@@ -284,4 +284,31 @@ mod tests {
         r.alternatives.clear();
         assert_eq!(arrow_line(&r, Period::Month), None);
     }
+
+    /// Too wide with the details (and still, by two columns, without them): the units go
+    /// short, every phrase keeps its share.
+    #[test]
+    fn the_arrow_line_writes_units_short_when_the_long_form_is_too_wide() {
+        let mut r = ResourceReport::new(
+            "aws_instance.web".into(),
+            "aws_instance".into(),
+            vec!["create".into()],
+            None,
+            Some(side(4.0, 16.0, 5.0, 1.0)),
+        );
+        // 4 g/h and 2.5 g/h × 730 h: 2.92 kg and 1.825 kg, which fmt writes 1.82 (the double
+        // just below the tie)
+        r.alternatives = vec![
+            alt(AlternativeKind::Region, 0.83, 4.0),
+            alt(AlternativeKind::Arm, 0.5, 2.5),
+        ];
+        let long = "↳ greener: in eu-north-1: -2.92 kgCO2eq/month (-83 %) · as m6g.xlarge: -1.82 kgCO2eq/month (-50 %)";
+        assert_eq!(INDENT + long.chars().count(), COLUMNS + 2);
+        assert_eq!(
+            arrow_line(&r, Period::Month).as_deref(),
+            Some(
+                "↳ greener: in eu-north-1: -2.92 kg/month (-83 %) · as m6g.xlarge: -1.82 kg/month (-50 %)"
+            )
+        );
+    }
 }

@@ -461,6 +461,37 @@ mod tests {
         )
     }
 
+    /// Instances priced once share one entry: its lines are worded once, for the first
+    /// address that asks, and every address of the entry gets the same lines as an entry of
+    /// its own would (a lone resource's are worded each time it is asked).
+    #[test]
+    fn instances_sharing_an_entry_get_its_lines_worded_once() {
+        let first = resource(&["create"], None, Some(side(4.0, 16.0, 23.1, 1.0)));
+        let mut second = first.clone();
+        second.address = "aws_instance.web[1]".into();
+        let mut lone = resource(&["delete"], Some(side(2.0, 8.0, 5.0, 1.0)), None);
+        lone.address = "aws_instance.old".into();
+        let expected = annotation(&first, Period::Month);
+        let report = Report::new(vec![first, second, lone], vec![], 0, 0.5, Period::Month);
+        let a = CarbonAnnotator::new(&report, Period::Month);
+        assert_eq!(a.shared.len(), 1, "one shared entry, the lone one not kept");
+        let slot = a.shared.values().next().unwrap();
+        assert!(slot.get().is_none(), "worded when asked, not before");
+        assert_eq!(*a.lines_of("aws_instance.web"), expected[..]);
+        assert_eq!(slot.get().map(Vec::as_slice), Some(&expected[..]));
+        // the second instance borrows the same lines
+        let Cow::Borrowed(second) = a.lines_of("aws_instance.web[1]") else {
+            panic!("the second instance's lines are worded again")
+        };
+        assert!(std::ptr::eq(second, slot.get().unwrap().as_slice()));
+        assert_eq!(
+            *a.lines_of("aws_instance.old"),
+            annotation(&report.resources[2], Period::Month)[..]
+        );
+        assert!(matches!(a.lines_of("aws_instance.old"), Cow::Owned(_)));
+        assert!(a.lines_of("aws_instance.none").is_empty());
+    }
+
     #[test]
     fn create_leads_with_the_headline_period() {
         // 23.1 g/h × 730 h = 16,863 g → "+16.9 kgCO2eq/month"
