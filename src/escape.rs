@@ -14,6 +14,11 @@ use std::borrow::Cow;
 /// non-characters).
 pub fn unprintable(c: char) -> bool {
     let u = c as u32;
+    // ASCII, nearly every character written: only the C0 controls and DEL (the ASCII
+    // whitespace but the space is all in C0)
+    if u < 0x80 {
+        return u < 0x20 || u == 0x7f;
+    }
     c.is_control()
         || (c.is_whitespace() && c != ' ')
         || matches!(
@@ -239,6 +244,15 @@ pub fn yaml_quoted(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The ASCII shortcut answers as the general rule does for every ASCII character.
+    #[test]
+    fn the_ascii_shortcut_agrees_with_the_general_rule() {
+        for c in (0u8..0x80).map(char::from) {
+            let general = c.is_control() || (c.is_whitespace() && c != ' ');
+            assert_eq!(unprintable(c), general, "{:?}", c);
+        }
+    }
 
     #[test]
     fn terminal_controls_and_bidi_are_escaped_as_go_does() {

@@ -276,10 +276,16 @@ pub fn sig3(v: f64) -> String {
     }
     let s = if exp >= 2 {
         let step = 10f64.powi(exp - 2);
-        format!("{:.0}", (v / step).round() * step)
+        let r = (v / step).round() * step;
+        // a whole number that an i64 holds exactly prints as `{:.0}` prints it
+        if r.fract() == 0.0 && r.abs() < 9.0e15 {
+            (r as i64).to_string()
+        } else {
+            format!("{r:.0}")
+        }
     } else {
         let decimals = (2 - exp).min(9) as usize;
-        format!("{v:.decimals$}")
+        fixed(v, decimals).unwrap_or_else(|| format!("{v:.decimals$}"))
     };
     if s.starts_with("-0")
         && s.trim_start_matches('-')
@@ -290,6 +296,37 @@ pub fn sig3(v: f64) -> String {
     } else {
         s
     }
+}
+
+/// `format!("{v:.decimals$}")` for a `v` of at most a few digits before the point, without
+/// the exact decimal expansion `fmt` does: `|v| × 10^decimals` rounded to the nearest whole
+/// number. `None` when that product lies within 1e-6 of a tie, where only the exact expansion
+/// decides (the product's own error is below 1e-12 for the values [`sig3`] passes, under
+/// 10⁴ once scaled), and for values too large for the shortcut.
+fn fixed(v: f64, decimals: usize) -> Option<String> {
+    let scaled = v.abs() * 10f64.powi(decimals as i32);
+    if scaled >= 1e6 || decimals > 9 {
+        return None;
+    }
+    let whole = scaled.floor();
+    let frac = scaled - whole;
+    if (frac - 0.5).abs() < 1e-6 {
+        return None;
+    }
+    let n = if frac > 0.5 { whole + 1.0 } else { whole } as u64;
+    // the digits, with zeros before them for at least one digit before the point
+    let digits = format!("{n:0width$}", width = decimals + 1);
+    let point = digits.len() - decimals;
+    let mut out = String::with_capacity(digits.len() + 2);
+    if v < 0.0 {
+        out.push('-');
+    }
+    out.push_str(&digits[..point]);
+    if decimals > 0 {
+        out.push('.');
+        out.push_str(&digits[point..]);
+    }
+    Some(out)
 }
 
 /// A limit on added emissions per period, as given to `--fail-over` (e.g. `10kg/month`).
@@ -352,6 +389,88 @@ impl FromStr for Budget {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `sig3` as it was written before its shortcut ([`fixed`]): through `fmt`'s exact
+    /// decimal expansion every time.
+    fn sig3_by_fmt(v: f64) -> String {
+        if v == 0.0 || !v.is_finite() {
+            return if v.is_finite() {
+                "0".into()
+            } else {
+                v.to_string()
+            };
+        }
+        let mut exp = v.abs().log10().floor() as i32;
+        let step = 10f64.powi(exp - 2);
+        if ((v.abs() / step).round() * step) >= 10f64.powi(exp + 1) {
+            exp += 1;
+        }
+        let s = if exp >= 2 {
+            let step = 10f64.powi(exp - 2);
+            format!("{:.0}", (v / step).round() * step)
+        } else {
+            let decimals = (2 - exp).min(9) as usize;
+            format!("{v:.decimals$}")
+        };
+        if s.starts_with("-0")
+            && s.trim_start_matches('-')
+                .chars()
+                .all(|c| c == '0' || c == '.')
+        {
+            s[1..].to_string()
+        } else {
+            s
+        }
+    }
+
+    /// The shortcut writes what `fmt` writes: over every magnitude the figures take, both
+    /// signs, the ties a decimal fraction cannot hold exactly (2.675, 1.005, 0.125), and
+    /// numbers a hair either side of them.
+    #[test]
+    fn sig3_shortcut_writes_what_fmt_writes() {
+        let mut values = vec![
+            0.125,
+            2.675,
+            1.005,
+            0.0005,
+            0.00125,
+            99.95,
+            999.5,
+            9.995,
+            9.9949,
+            0.99951,
+            1e-12,
+            3.4e-10,
+            123456.0,
+            1.5e17,
+            0.015,
+            0.045,
+            5e-10,
+            0.000_000_000_5,
+        ];
+        // a simple generator: mantissas across each decade from 1e-12 to 1e12
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let mantissa = 1.0 + (x % 9_000_000) as f64 / 1_000_000.0;
+            let decade = (x >> 40) % 25;
+            values.push(mantissa * 10f64.powi(decade as i32 - 12));
+        }
+        // three-figure ties and their neighbours
+        for m in 100..1000 {
+            for e in -9..3 {
+                let t = (m as f64 + 0.5) * 10f64.powi(e - 2);
+                values.extend([t, t.next_up(), t.next_down()]);
+            }
+        }
+        for v in values {
+            for v in [v, -v] {
+                assert_eq!(sig3(v), sig3_by_fmt(v), "{v:e}");
+            }
+        }
+    }
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)

@@ -12,41 +12,62 @@ use crate::report::{Report, ResourceReport};
 /// Columns a resource header's comment takes before the text (`  # `).
 const INDENT: usize = 4;
 
-/// One alternative, short: `in eu-north-1 (EU/EEA): -2.90 kgCO2eq/month (-83 %)`;
-/// `detail` adds the parenthesis after the name, `brief` writes the saving's unit short
-/// (`-2.90 kg/month`). Its share of the resource's figure is always there.
-fn phrase(a: &Alternative, period: Period, detail: bool, brief: bool) -> String {
-    let name = match a.kind {
-        AlternativeKind::Region => format!(
-            "in {}",
-            a.region.as_deref().map_or("?".into(), crate::escape::value)
-        ),
-        AlternativeKind::Arm => format!(
-            "as {}",
-            a.machine_type
-                .as_deref()
-                .map_or("?".into(), crate::escape::value)
-        ),
-    };
-    let why = match a.kind {
-        AlternativeKind::Region => a
-            .jurisdiction
-            .map(|j| format!(" (same jurisdiction, {j})"))
-            .unwrap_or_default(),
-        AlternativeKind::Arm => " (ARM, same vCPU and memory)".to_string(),
-    };
-    let g = -a.saving_gco2eq_per_hour * period.hours();
-    let saving = if brief {
-        format!("{}{}", sign(g), short(g))
-    } else {
-        signed(g)
-    };
-    format!(
-        "{name}{}: {saving}/{} ({})",
-        if detail { why.as_str() } else { "" },
-        period.unit(),
-        percent(-a.saving_share * 100.0)
-    )
+/// One alternative's pieces, worded once for the three forms [`arrow_line`] tries:
+/// `in eu-north-1`, ` (same jurisdiction, EU/EEA)`, `-2.90 kgCO2eq`, `-2.90 kg`, `-83 %`.
+struct Phrase {
+    name: String,
+    why: String,
+    saving: String,
+    brief: String,
+    share: String,
+}
+
+impl Phrase {
+    fn new(a: &Alternative, period: Period) -> Phrase {
+        let name = match a.kind {
+            AlternativeKind::Region => format!(
+                "in {}",
+                a.region.as_deref().map_or("?".into(), crate::escape::value)
+            ),
+            AlternativeKind::Arm => format!(
+                "as {}",
+                a.machine_type
+                    .as_deref()
+                    .map_or("?".into(), crate::escape::value)
+            ),
+        };
+        let why = match a.kind {
+            AlternativeKind::Region => a
+                .jurisdiction
+                .map(|j| format!(" (same jurisdiction, {j})"))
+                .unwrap_or_default(),
+            AlternativeKind::Arm => " (ARM, same vCPU and memory)".to_string(),
+        };
+        let g = -a.saving_gco2eq_per_hour * period.hours();
+        Phrase {
+            name,
+            why,
+            saving: signed(g),
+            brief: format!("{}{}", sign(g), short(g)),
+            share: percent(-a.saving_share * 100.0),
+        }
+    }
+
+    /// The pieces of one form: `detail` adds the parenthesis after the name, `brief` writes
+    /// the saving's unit short (`-2.90 kg/month`). Its share of the resource's figure is
+    /// always there.
+    fn pieces<'p>(&'p self, unit: &'p str, detail: bool, brief: bool) -> [&'p str; 8] {
+        [
+            &self.name,
+            if detail { &self.why } else { "" },
+            ": ",
+            if brief { &self.brief } else { &self.saving },
+            "/",
+            unit,
+            " (",
+            &self.share,
+        ]
+    }
 }
 
 /// The `↳ greener: …` line of a resource (without the leading `# `): its alternatives that
@@ -54,22 +75,42 @@ fn phrase(a: &Alternative, period: Period, detail: bool, brief: bool) -> String 
 /// its share; `None` when there is none. When the line would pass [`COLUMNS`], the details go
 /// first, then the units are written short (`g`, `kg`); the shares stay.
 pub fn arrow_line(r: &ResourceReport, period: Period) -> Option<String> {
-    let shown: Vec<&Alternative> = r.alternatives.iter().filter(|a| worth_showing(a)).collect();
+    const HEAD: &str = "↳ greener: ";
+    const SEP: &str = " · ";
+    let shown: Vec<Phrase> = (r.alternatives.iter())
+        .filter(|a| worth_showing(a))
+        .map(|a| Phrase::new(a, period))
+        .collect();
     if shown.is_empty() {
         return None;
     }
-    let line = |detail: bool, brief: bool| {
-        let parts: Vec<String> = shown
-            .iter()
-            .map(|a| phrase(a, period, detail, brief))
-            .collect();
-        format!("↳ greener: {}", parts.join(" · "))
+    let unit = period.unit();
+    // the columns a form takes (each phrase closes with `)`)
+    let width = |detail: bool, brief: bool| {
+        let phrases: usize = (shown.iter())
+            .map(|p| {
+                let pieces = p.pieces(unit, detail, brief);
+                pieces.iter().map(|s| s.chars().count()).sum::<usize>() + 1
+            })
+            .sum();
+        INDENT + HEAD.chars().count() + phrases + SEP.chars().count() * (shown.len() - 1)
     };
-    [(true, false), (false, false), (false, true)]
+    let (detail, brief) = [(true, false), (false, false), (false, true)]
         .into_iter()
-        .map(|(d, b)| line(d, b))
-        .find(|l| INDENT + l.chars().count() <= COLUMNS)
-        .or_else(|| Some(line(false, true)))
+        .find(|&(d, b)| width(d, b) <= COLUMNS)
+        .unwrap_or((false, true));
+    let mut line = String::with_capacity(128);
+    line.push_str(HEAD);
+    for (i, p) in shown.iter().enumerate() {
+        if i > 0 {
+            line.push_str(SEP);
+        }
+        for piece in p.pieces(unit, detail, brief) {
+            line.push_str(piece);
+        }
+        line.push(')');
+    }
+    Some(line)
 }
 
 /// `every AWS resource in eu-north-1 and every type with an ARM equivalent on it`.
@@ -242,5 +283,32 @@ mod tests {
         assert!(l.contains("as m6g.xlarge"), "{l}");
         r.alternatives.clear();
         assert_eq!(arrow_line(&r, Period::Month), None);
+    }
+
+    /// Too wide with the details (and still, by two columns, without them): the units go
+    /// short, every phrase keeps its share.
+    #[test]
+    fn the_arrow_line_writes_units_short_when_the_long_form_is_too_wide() {
+        let mut r = ResourceReport::new(
+            "aws_instance.web".into(),
+            "aws_instance".into(),
+            vec!["create".into()],
+            None,
+            Some(side(4.0, 16.0, 5.0, 1.0)),
+        );
+        // 4 g/h and 2.5 g/h × 730 h: 2.92 kg and 1.825 kg, which fmt writes 1.82 (the double
+        // just below the tie)
+        r.alternatives = vec![
+            alt(AlternativeKind::Region, 0.83, 4.0),
+            alt(AlternativeKind::Arm, 0.5, 2.5),
+        ];
+        let long = "↳ greener: in eu-north-1: -2.92 kgCO2eq/month (-83 %) · as m6g.xlarge: -1.82 kgCO2eq/month (-50 %)";
+        assert_eq!(INDENT + long.chars().count(), COLUMNS + 2);
+        assert_eq!(
+            arrow_line(&r, Period::Month).as_deref(),
+            Some(
+                "↳ greener: in eu-north-1: -2.92 kg/month (-83 %) · as m6g.xlarge: -1.82 kg/month (-50 %)"
+            )
+        );
     }
 }

@@ -8,6 +8,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::structured::KeyWalk;
 pub use crate::structured::{
     Change, Matcher, Rules, Unknown, compare_actions, longest_common_subsequence, process_slice,
     process_slice_terraform,
@@ -102,8 +103,9 @@ fn block_body<'v, 'a>(change: &Change<'v, 'a>, block: &'v Block, mut current: Ac
                 .iter()
                 .filter(|(_, a)| a.write_only && !terraform),
         );
+    let mut walk = KeyWalk::new(change);
     for (key, attr) in ordered {
-        let child = change.child_key(key);
+        let child = walk.child(key);
         if let Some(d) = diff_child_attribute(child, attr, current) {
             current = compare_actions(current, d.action);
             attributes.push((key.clone(), d));
@@ -366,8 +368,10 @@ fn compute_diff_for_nested<'v, 'a>(change: &Change<'v, 'a>, nested: &'v NestedTy
         NestingMode::Map => {
             let mut current = map_default_action(change);
             let mut elements = Vec::new();
-            for key in change.explicit_keys() {
-                let mut v = change.child_key(key);
+            let keys = change.explicit_keys();
+            let mut walk = KeyWalk::new(change);
+            for key in keys {
+                let mut v = walk.child(key);
                 if !v.relevant.matches_partial() {
                     v = v.as_noop();
                 }
@@ -494,8 +498,9 @@ fn process_object<'v, 'a, T>(
 ) -> (BTreeMap<String, Diff<'a>>, Action) {
     let mut out = Vec::new();
     let mut current = change.default_action_for_iteration();
+    let mut walk = KeyWalk::new(change);
     for (key, attr) in attributes {
-        let mut v = change.child_key(key);
+        let mut v = walk.child(key);
         if !v.relevant.matches_partial() {
             v = v.as_noop();
         }
@@ -580,8 +585,10 @@ pub fn compute_diff_for_type<'v, 'a>(change: &Change<'v, 'a>, ty: &'v Type) -> D
         Type::Map(elem) => {
             let mut current = map_default_action(change);
             let mut elements = Vec::new();
-            for key in change.all_keys() {
-                let mut v = change.child_key(key);
+            let keys = change.all_keys();
+            let mut walk = KeyWalk::new(change);
+            for key in keys {
+                let mut v = walk.child(key);
                 if !v.relevant.matches_partial() {
                     v = v.as_noop();
                 }
@@ -703,8 +710,10 @@ fn block_diffs_as_map<'v, 'a>(
 ) -> (BTreeMap<String, Diff<'a>>, Action) {
     let mut current = map_default_action(change);
     let mut out = Vec::new();
-    for key in change.explicit_keys() {
-        let mut v = change.child_key(key);
+    let keys = change.explicit_keys();
+    let mut walk = KeyWalk::new(change);
+    for key in keys {
+        let mut v = walk.child(key);
         if !v.relevant.matches_partial() {
             v = v.as_noop();
         }

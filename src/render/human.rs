@@ -79,6 +79,14 @@ pub trait Annotator: Sync {
     fn resource_lines(&self, _rc: &ResourceChange) -> Vec<String> {
         Vec::new()
     }
+    /// Hands [`Annotator::resource_lines`] to `each`, one line at a time, in order: what the
+    /// renderer calls. An annotator that keeps its lines overrides it to lend them rather
+    /// than copy them.
+    fn for_each_resource_line(&self, rc: &ResourceChange, each: &mut dyn FnMut(&str)) {
+        for line in self.resource_lines(rc) {
+            each(&line);
+        }
+    }
     /// Lines printed as `# <line>` under a state document's `# <address>:` header;
     /// `deposed_key` is set for a deposed object.
     fn state_resource_lines(&self, _address: &str, _deposed_key: Option<&str>) -> Vec<String> {

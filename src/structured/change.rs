@@ -22,7 +22,7 @@ impl<'v, 'a> Unknown<'v, 'a> {
     pub fn is_true(&self) -> bool {
         matches!(self, Unknown::Value(Value::Bool(true)))
     }
-    fn child_key(&self, key: &str) -> Self {
+    pub(super) fn child_key(&self, key: &str) -> Self {
         match self {
             Unknown::Value(Value::Object(o)) => Unknown::Value(o.get(key).unwrap_or(&NULL)),
             Unknown::Attributes(a) if a.contains_key(key) => Unknown::Value(&TRUE),

@@ -7,6 +7,7 @@ mod change;
 mod collections;
 mod matcher;
 pub mod version;
+mod walk;
 
 pub use change::{Change, Rules, Unknown};
 pub(crate) use change::{FALSE, NULL, TRUE};
@@ -15,3 +16,4 @@ pub use collections::{
 };
 pub use matcher::Matcher;
 pub use version::{Since, Version};
+pub use walk::KeyWalk;

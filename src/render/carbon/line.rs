@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
 
 use super::{COLUMNS, band, short, sign, signed, trim_num};
 use crate::estimate::{Mass, Period};
@@ -297,9 +298,14 @@ fn prefix_instances(parts: &mut Vec<Part>, prefix: Option<String>) {
 
 /// The carbon lines of the human plan: the annotation lines of every resource the report
 /// has something to say about, found by address. Each resource's lines are worded when the
-/// renderer asks for them (in parallel, and only for the resources it shows).
+/// renderer asks for them (in parallel, and only for the resources it shows); those of an
+/// entry several resources share (instances priced once, `report::ResourceReport::entry`)
+/// are worded once and lent to each.
 pub struct CarbonAnnotator<'r> {
     by_address: HashMap<&'r str, Reports<'r>, foldhash::fast::FixedState>,
+    /// The lines of each shared entry, by its address in memory, worded by the first
+    /// resource that asks.
+    shared: HashMap<usize, OnceLock<Vec<String>>, foldhash::fast::FixedState>,
     period: Period,
     alternatives: bool,
     /// A terminal's width: lines past it continue on `#` lines of their own.
@@ -311,6 +317,11 @@ enum Reports<'r> {
     One(&'r ResourceReport),
     /// In report order.
     Many(Vec<&'r ResourceReport>),
+}
+
+/// The key of a report's entry in [`CarbonAnnotator::shared`].
+fn entry_key(r: &ResourceReport) -> usize {
+    Arc::as_ptr(&r.entry) as usize
 }
 
 impl<'r> CarbonAnnotator<'r> {
@@ -325,7 +336,11 @@ impl<'r> CarbonAnnotator<'r> {
             report.resources.len(),
             foldhash::fast::FixedState::default(),
         );
+        let mut shared: HashMap<usize, OnceLock<Vec<String>>, _> = HashMap::default();
         for r in &report.resources {
+            if Arc::strong_count(&r.entry) > 1 {
+                shared.entry(entry_key(r)).or_default();
+            }
             match by_address.entry(r.address.as_str()) {
                 std::collections::hash_map::Entry::Vacant(e) => {
                     e.insert(Reports::One(r));
@@ -344,6 +359,7 @@ impl<'r> CarbonAnnotator<'r> {
         }
         CarbonAnnotator {
             by_address,
+            shared,
             period,
             alternatives,
             width: None,
@@ -357,20 +373,26 @@ impl<'r> CarbonAnnotator<'r> {
         self
     }
 
-    /// The lines of one resource, each escaped for the terminal ([`crate::escape::line`]):
+    /// The lines of one resource: those of its shared entry, worded once, else worded now.
+    fn lines(&self, r: &ResourceReport) -> Cow<'_, [String]> {
+        match self.shared.get(&entry_key(r)) {
+            Some(once) => Cow::Borrowed(once.get_or_init(|| self.word(r))),
+            None => Cow::Owned(self.word(r)),
+        }
+    }
+
+    /// The lines of one entry, each escaped for the terminal ([`crate::escape::line`]):
     /// reasons, assumptions and warnings quote the plan and the mappings.
-    fn lines(&self, r: &ResourceReport) -> Vec<String> {
+    fn word(&self, r: &ResourceReport) -> Vec<String> {
         let mut l = annotation(r, self.period);
         if self.alternatives {
             l.extend(crate::alternatives::words::arrow_line(r, self.period));
         }
-        let l: Vec<String> = l
-            .into_iter()
-            .map(|line| match crate::escape::line(&line) {
-                std::borrow::Cow::Borrowed(_) => line,
-                std::borrow::Cow::Owned(escaped) => escaped,
-            })
-            .collect();
+        for line in &mut l {
+            if let Cow::Owned(escaped) = crate::escape::line(line) {
+                *line = escaped;
+            }
+        }
         match self.width {
             // `  # ` before each line (a state's `# `): continued lines are indented under it
             Some(w) => (l.iter())
@@ -380,9 +402,9 @@ impl<'r> CarbonAnnotator<'r> {
         }
     }
 
-    fn lines_of(&self, address: &str) -> Vec<String> {
+    fn lines_of(&self, address: &str) -> Cow<'_, [String]> {
         match self.by_address.get(address) {
-            None => Vec::new(),
+            None => Cow::Borrowed(&[]),
             Some(Reports::One(r)) => self.lines(r),
             // the last report of the address that has something to say
             Some(Reports::Many(all)) => all
@@ -393,15 +415,25 @@ impl<'r> CarbonAnnotator<'r> {
                 .unwrap_or_default(),
         }
     }
-}
 
-impl Annotator for CarbonAnnotator<'_> {
-    fn resource_lines(&self, rc: &ResourceChange) -> Vec<String> {
+    fn resource_lines_of(&self, rc: &ResourceChange) -> Cow<'_, [String]> {
         match rc.deposed() {
             Some(key) if !key.is_empty() => {
                 self.lines_of(&mapping::deposed_address(&rc.address, key))
             }
             _ => self.lines_of(&rc.address),
+        }
+    }
+}
+
+impl Annotator for CarbonAnnotator<'_> {
+    fn resource_lines(&self, rc: &ResourceChange) -> Vec<String> {
+        self.resource_lines_of(rc).into_owned()
+    }
+
+    fn for_each_resource_line(&self, rc: &ResourceChange, each: &mut dyn FnMut(&str)) {
+        for line in self.resource_lines_of(rc).iter() {
+            each(line);
         }
     }
 
@@ -410,7 +442,7 @@ impl Annotator for CarbonAnnotator<'_> {
             Some(key) => Cow::Owned(mapping::deposed_address(address, key)),
             None => Cow::Borrowed(address),
         };
-        self.lines_of(&address)
+        self.lines_of(&address).into_owned()
     }
 }
 
@@ -427,6 +459,37 @@ mod tests {
             before,
             after,
         )
+    }
+
+    /// Instances priced once share one entry: its lines are worded once, for the first
+    /// address that asks, and every address of the entry gets the same lines as an entry of
+    /// its own would (a lone resource's are worded each time it is asked).
+    #[test]
+    fn instances_sharing_an_entry_get_its_lines_worded_once() {
+        let first = resource(&["create"], None, Some(side(4.0, 16.0, 23.1, 1.0)));
+        let mut second = first.clone();
+        second.address = "aws_instance.web[1]".into();
+        let mut lone = resource(&["delete"], Some(side(2.0, 8.0, 5.0, 1.0)), None);
+        lone.address = "aws_instance.old".into();
+        let expected = annotation(&first, Period::Month);
+        let report = Report::new(vec![first, second, lone], vec![], 0, 0.5, Period::Month);
+        let a = CarbonAnnotator::new(&report, Period::Month);
+        assert_eq!(a.shared.len(), 1, "one shared entry, the lone one not kept");
+        let slot = a.shared.values().next().unwrap();
+        assert!(slot.get().is_none(), "worded when asked, not before");
+        assert_eq!(*a.lines_of("aws_instance.web"), expected[..]);
+        assert_eq!(slot.get().map(Vec::as_slice), Some(&expected[..]));
+        // the second instance borrows the same lines
+        let Cow::Borrowed(second) = a.lines_of("aws_instance.web[1]") else {
+            panic!("the second instance's lines are worded again")
+        };
+        assert!(std::ptr::eq(second, slot.get().unwrap().as_slice()));
+        assert_eq!(
+            *a.lines_of("aws_instance.old"),
+            annotation(&report.resources[2], Period::Month)[..]
+        );
+        assert!(matches!(a.lines_of("aws_instance.old"), Cow::Owned(_)));
+        assert!(a.lines_of("aws_instance.none").is_empty());
     }
 
     #[test]

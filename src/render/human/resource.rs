@@ -18,15 +18,22 @@ impl HumanRenderer<'_> {
         }
         let mut buf = self.theme.color(&self.resource_comment(rc, action, cause));
         if cause == Cause::Change {
-            for line in self.annotator.resource_lines(rc) {
+            // `  ` and the line as `Theme::paint(annotation, "# {line}")` colours it, written
+            // into the resource's text without a copy of its own
+            let (open, close) = if self.theme.enabled {
+                let style = self.theme.annotation;
+                (style.render().to_string(), style.render_reset().to_string())
+            } else {
+                (String::new(), String::new())
+            };
+            self.annotator.for_each_resource_line(rc, &mut |line| {
                 buf.push_str("  ");
-                buf.push_str(
-                    &self
-                        .theme
-                        .paint(self.theme.annotation, &format!("# {line}")),
-                );
+                buf.push_str(&open);
+                buf.push_str("# ");
+                buf.push_str(line);
+                buf.push_str(&close);
                 buf.push('\n');
-            }
+            });
         }
         let mut opts = self.render_opts();
         let terraform = self.options.flavor == Flavor::Terraform;
