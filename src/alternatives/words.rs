@@ -257,15 +257,20 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_arrow_line_shows_savings_from_ten_percent() {
-        let mut r = ResourceReport::new(
+    /// A 4 vCPU, 16 GiB instance created, emitting 5 g/h.
+    fn web() -> ResourceReport {
+        ResourceReport::new(
             "aws_instance.web".into(),
             "aws_instance".into(),
             vec!["create".into()],
             None,
             Some(side(4.0, 16.0, 5.0, 1.0)),
-        );
+        )
+    }
+
+    #[test]
+    fn the_arrow_line_shows_savings_from_ten_percent() {
+        let mut r = web();
         r.alternatives = vec![
             alt(AlternativeKind::Region, 0.83, 4.0),
             alt(AlternativeKind::Arm, 0.09, 0.45),
@@ -289,13 +294,7 @@ mod tests {
     /// short, every phrase keeps its share.
     #[test]
     fn the_arrow_line_writes_units_short_when_the_long_form_is_too_wide() {
-        let mut r = ResourceReport::new(
-            "aws_instance.web".into(),
-            "aws_instance".into(),
-            vec!["create".into()],
-            None,
-            Some(side(4.0, 16.0, 5.0, 1.0)),
-        );
+        let mut r = web();
         // 4 g/h and 2.5 g/h × 730 h: 2.92 kg and 1.825 kg, which fmt writes 1.82 (the double
         // just below the tie)
         r.alternatives = vec![
