@@ -284,16 +284,33 @@ mod tests {
         assert!(parse("(.a)").is_none());
     }
 
+    /// A check that `filter` read as a plain path gives, on an input, what jaq gives.
+    fn agrees_with_jq(filter: &str) -> impl Fn(serde_json::Value) {
+        let p = jq::Program::compile(&[filter], 0).unwrap();
+        let fast = parse(filter).unwrap();
+        let filter = filter.to_string();
+        move |input| {
+            let g = jq::Globals {
+                root: Val::Null,
+                idx: Val::Null,
+                all: Val::Null,
+            };
+            let v = jq::to_val(&input);
+            let want: Vec<_> = p
+                .run(0, v.clone(), &g, &Default::default(), &[])
+                .into_iter()
+                .filter_map(Result::ok)
+                .map(|v| jq::to_json(&v))
+                .collect();
+            let got: Vec<_> = fast.run(&v, &[]).iter().map(jq::to_json).collect();
+            assert_eq!(got, want, "{filter} on {input}");
+        }
+    }
+
     /// The native `cbf::extract_disk_key` gives what the jq definition in the cbf module gives.
     #[test]
     fn disk_key_agrees_with_the_jq_definition() {
-        let p = jq::Program::compile(&[".device_name | cbf::extract_disk_key"], 0).unwrap();
-        let g = jq::Globals {
-            root: Val::Null,
-            idx: Val::Null,
-            all: Val::Null,
-        };
-        let fast = parse(".device_name | cbf::extract_disk_key").unwrap();
+        let agree = agrees_with_jq(".device_name | cbf::extract_disk_key");
         for name in [
             "/dev/sda1",
             "/dev/sdf",
@@ -314,15 +331,7 @@ mod tests {
             "",
             "/dev/hda",
         ] {
-            let input = jq::to_val(&json!({"device_name": name}));
-            let want: Vec<_> = p
-                .run(0, input.clone(), &g, &Default::default(), &[])
-                .into_iter()
-                .filter_map(Result::ok)
-                .map(|v| jq::to_json(&v))
-                .collect();
-            let got: Vec<_> = fast.run(&input, &[]).iter().map(jq::to_json).collect();
-            assert_eq!(got, want, "{name}");
+            agree(json!({ "device_name": name }));
         }
     }
 
@@ -330,23 +339,9 @@ mod tests {
     /// lowercased every letter (`ÉAST US` → `éastus`), jq only the ASCII ones (`Éastus`).
     #[test]
     fn a_location_with_non_ascii_capitals_was_lowercased_unlike_jq() {
-        let p = jq::Program::compile(&[".l | cbf::region_of_location"], 0).unwrap();
-        let g = jq::Globals {
-            root: Val::Null,
-            idx: Val::Null,
-            all: Val::Null,
-        };
-        let fast = parse(".l | cbf::region_of_location").unwrap();
+        let agree = agrees_with_jq(".l | cbf::region_of_location");
         for l in ["West Europe", "ÉAST US", "Straße Nord", "", "İSTANBUL"] {
-            let input = jq::to_val(&json!({ "l": l }));
-            let want: Vec<_> = p
-                .run(0, input.clone(), &g, &Default::default(), &[])
-                .into_iter()
-                .filter_map(Result::ok)
-                .map(|v| jq::to_json(&v))
-                .collect();
-            let got: Vec<_> = fast.run(&input, &[]).iter().map(jq::to_json).collect();
-            assert_eq!(got, want, "{l}");
+            agree(json!({ "l": l }));
         }
     }
 
