@@ -9,7 +9,8 @@
 
 use super::config::Config;
 use super::{Engine, MappedPlan};
-use crate::plan::Plan;
+use crate::plan::{Plan, ResourceChange};
+use rayon::prelude::*;
 use serde_json::{Value, json};
 use std::collections::HashSet;
 
@@ -22,23 +23,38 @@ pub fn fill_from_changes(
     config: &Config<'_>,
 ) -> usize {
     let types: HashSet<&str> = engine.resource_mappings().collect();
-    let have = |side: &[super::MappedResource]| -> HashSet<String> {
-        side.iter().map(|r| r.address.clone()).collect()
-    };
-    let (after_have, before_have) = (have(&mapped.after), have(&mapped.before));
+    // the addresses each side has, borrowed (dropped before the sides are extended)
+    fn have(side: &[super::MappedResource]) -> HashSet<&str> {
+        side.iter().map(|r| &*r.address).collect()
+    }
     let known: HashSet<&str> = mapped
         .unsupported
         .iter()
         .chain(&mapped.ignored)
         .map(String::as_str)
         .collect();
+    let (after_have, before_have) = (have(&mapped.after), have(&mapped.before));
+    // the changes whose address a side lacks, on every core; only those are read further
+    let lacking: Vec<(&ResourceChange<'_>, bool, bool)> = plan
+        .resource_changes
+        .as_deref()
+        .unwrap_or_default()
+        .par_iter()
+        .filter(|rc| {
+            rc.mode == "managed" && types.contains(rc.type_.as_ref()) && rc.deposed().is_none()
+        })
+        .filter_map(|rc| {
+            let addr = rc.address.as_ref();
+            let after = !after_have.contains(addr) && !known.contains(addr);
+            let before = !before_have.contains(addr);
+            (after || before).then_some((rc, after, before))
+        })
+        .collect();
+    drop((after_have, before_have, known, types));
     let mut after = Vec::new();
     let mut before = Vec::new();
     let mut unknown = Vec::new();
-    for rc in plan.resource_changes.iter().flatten() {
-        if rc.mode != "managed" || !types.contains(rc.type_.as_ref()) || rc.deposed().is_some() {
-            continue;
-        }
+    for (rc, lacks_after, lacks_before) in lacking {
         // the change's mask goes where `planned_values` keeps it (`mapping::taint`)
         let resource = |values: &str, mask: &str| -> Option<Value> {
             let v: Value = serde_json::from_str(values).ok()?;
@@ -52,8 +68,7 @@ pub fn fill_from_changes(
             })
         };
         let addr = rc.address.as_ref();
-        if !after_have.contains(addr)
-            && !known.contains(addr)
+        if lacks_after
             && let Some(r) = resource(rc.change.after.text(), rc.change.after_sensitive.text())
         {
             after.push(r);
@@ -61,7 +76,7 @@ pub fn fill_from_changes(
                 unknown.push(json!({"address": addr, "change": {"after_unknown": u}}));
             }
         }
-        if !before_have.contains(addr)
+        if lacks_before
             && let Some(r) = resource(rc.change.before.text(), rc.change.before_sensitive.text())
         {
             before.push(r);

@@ -8,7 +8,7 @@ use rayon::prelude::*;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
-use super::{Change, Plan, Raw, ResourceChange, StateModule, Value};
+use super::{Change, Plan, Raw, ResourceChange, StateModule, StateResource, Value};
 
 /// Every string a plan or state marks sensitive: the leaves of `before`/`after` under a `true`
 /// of `before_sensitive`/`after_sensitive` (resource changes, drift, output changes), of a
@@ -22,10 +22,8 @@ pub fn sensitive_strings(plan: &Plan<'_>) -> Vec<String> {
         masked(&c.before, &c.before_sensitive, out);
         masked(&c.after, &c.after_sensitive, out);
     }
-    fn module(m: &StateModule<'_>, out: &mut Vec<String>) {
-        for r in &m.resources {
-            raw(&r.values, &r.sensitive_values, out);
-        }
+    fn module<'p, 'a>(m: &'p StateModule<'a>, out: &mut Vec<&'p StateResource<'a>>) {
+        out.extend(&m.resources);
         m.child_modules.iter().for_each(|c| module(c, out));
     }
     // resources one at a time, on every core
@@ -52,7 +50,14 @@ pub fn sensitive_strings(plan: &Plan<'_>) -> Vec<String> {
         for o in v.outputs.values().filter(|o| o.sensitive) {
             leaves(&o.value, &mut out);
         }
-        module(&v.root_module, &mut out);
+        // a state's resources one at a time, on every core, too
+        let mut resources = Vec::new();
+        module(&v.root_module, &mut resources);
+        out.par_extend(resources.par_iter().flat_map_iter(|r| {
+            let mut out = Vec::new();
+            raw(&r.values, &r.sensitive_values, &mut out);
+            out
+        }));
     }
     out.par_sort_unstable();
     out.dedup();
