@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::estimate::{Estimate, Period};
 
+pub mod alternatives;
 pub mod modules;
 pub mod projects;
 mod sources;
@@ -205,7 +206,7 @@ pub struct Entry {
     /// Greener alternatives to the after side, each re-estimated by the same code
     /// (docs/alternatives.md); left out when there is none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub alternatives: Vec<crate::alternatives::Alternative>,
+    pub alternatives: Vec<alternatives::Alternative>,
     /// The usage its figures rest on, declared in a usage file (docs/usage.md); left out when
     /// there is none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -349,7 +350,7 @@ pub struct Report {
     pub unsupported: Vec<String>,
     /// The plan re-estimated under `--what-if`, when asked for (docs/alternatives.md).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub what_if: Option<crate::alternatives::WhatIf>,
+    pub what_if: Option<alternatives::WhatIf>,
     /// The `--fail-over` budget and its verdict, when one is set.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fail_over: Option<Gate>,

@@ -12,56 +12,17 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use schemars::JsonSchema;
-use serde::Serialize;
-
 use crate::carbon::{self, Settings, Subject};
 use crate::data::{self, Provider};
 use crate::mapping::MappedResource;
-use crate::report::{Figures, Side, Sources, Table, Text};
+use crate::report::{Side, Table, Text};
 
+pub use crate::report::alternatives::{Alternative, AlternativeKind};
 pub use whatif::{Scenario, WhatIf, WhatIfSpec};
 
 /// Below this share of the resource's own figure, an alternative is not shown in the human
 /// output or the Markdown comment (it is still in the JSON).
 pub const SHOW_FROM: f64 = 0.10;
-
-/// What an alternative changes.
-#[derive(Debug, Clone, Copy, Serialize, JsonSchema, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum AlternativeKind {
-    /// The same type in the region of lowest grid intensity (× PUE) of the same provider and
-    /// jurisdiction.
-    Region,
-    /// The ARM type of the same vCPU count and memory, in the same region.
-    Arm,
-}
-
-/// One greener alternative to a resource's after side.
-#[derive(Debug, Clone, Serialize, JsonSchema, PartialEq)]
-pub struct Alternative {
-    pub kind: AlternativeKind,
-    /// The region the alternative runs in.
-    pub region: Option<Text>,
-    /// The machine type the alternative runs on.
-    pub machine_type: Option<Text>,
-    /// The jurisdiction both regions share (`EU/EEA`, `US`, `UK`…; data/geography.json).
-    pub jurisdiction: Option<&'static str>,
-    /// The alternative's grid intensity, gCO2eq/kWh.
-    pub grid_g_per_kwh: Option<f64>,
-    /// The alternative's figures for one hour of all instances, by the same estimate.
-    pub per_hour: Figures,
-    /// The actual after side's total minus the alternative's, gCO2eq per hour.
-    pub saving_gco2eq_per_hour: f64,
-    /// The same saving over the report's headline period.
-    pub saving_gco2eq_per_period: f64,
-    /// The saving as a share of the actual after side's total (0..1).
-    pub saving_share: f64,
-    /// Why it is an alternative, in words.
-    pub reason: Text,
-    /// Ids of the data tables the alternative's figures and choice come from.
-    pub sources: Sources,
-}
 
 /// Whether an alternative is worth a line in the human output and the Markdown comment.
 pub fn worth_showing(a: &Alternative) -> bool {

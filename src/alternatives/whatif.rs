@@ -4,13 +4,11 @@
 
 use std::collections::BTreeMap;
 
-use schemars::JsonSchema;
-use serde::Serialize;
-
 use super::tables;
 use crate::data::{self, Provider};
 use crate::mapping::MappedPlan;
-use crate::report::{Figures, Report, Totals};
+pub use crate::report::alternatives::{WhatIf, WhatIfResource};
+use crate::report::{Figures, Report};
 
 /// One `--what-if` value.
 #[derive(Debug, Clone, PartialEq)]
@@ -132,29 +130,6 @@ impl Scenario {
             }
         }
     }
-}
-
-/// One resource under the what-if.
-#[derive(Debug, Clone, Serialize, JsonSchema, PartialEq)]
-pub struct WhatIfResource {
-    pub address: String,
-    /// The what-if's figures for one hour of all instances, before and after.
-    pub before_per_hour: Option<Figures>,
-    pub after_per_hour: Option<Figures>,
-    /// `after − before` under the what-if, per hour.
-    pub delta_per_hour: Figures,
-}
-
-/// The plan re-estimated under `--what-if`, beside the actual report.
-#[derive(Debug, Clone, Serialize, JsonSchema, PartialEq)]
-pub struct WhatIf {
-    /// The scenario's parts: `aws:eu-north-1`, `arm`.
-    pub scenario: Vec<String>,
-    /// The what-if's totals (the actual ones are the report's `totals`).
-    pub totals: Totals,
-    /// The what-if change minus the actual change, per hour (the delta of the delta).
-    pub difference_per_hour: Figures,
-    pub resources: Vec<WhatIfResource>,
 }
 
 fn minus(a: &Figures, b: &Figures) -> Figures {
