@@ -10,7 +10,7 @@ use std::io::{self, Write};
 use crate::carbon::Priced;
 use crate::cli::CarbonOptions;
 use crate::error::Error;
-use crate::estimate::{HIGH_UTILIZATION, LOW_UTILIZATION, Period, estimate};
+use crate::estimate::{Estimate, HIGH_UTILIZATION, LOW_UTILIZATION, Period, estimate};
 use crate::report::{ResourceReport, Status};
 
 /// Runs `explain`: assesses the input and writes the derivation of `address` to `out`.
@@ -177,28 +177,40 @@ pub fn write(
 
 /// One side: inputs, coefficients with sources, then the arithmetic at the central value and
 /// the totals at the low and high ends.
+/// The sources of `what` in `p`'s provenance, as `  [source: detail; …]` (empty when none).
+fn sources_of(p: &Priced, what: &str) -> String {
+    let v: Vec<String> = p
+        .provenance
+        .iter()
+        .filter(|x| x.what == what)
+        .map(|x| {
+            if x.detail.is_empty() {
+                x.source.clone()
+            } else {
+                format!("{}: {}", x.source, x.detail)
+            }
+        })
+        .collect();
+    if v.is_empty() {
+        String::new()
+    } else {
+        format!("  [{}]", v.join("; "))
+    }
+}
+
 fn side(out: &mut dyn Write, name: &str, p: &Priced, period: Period) -> io::Result<()> {
+    inputs(out, name, p)?;
+    let u = p.utilization.clamp(0.0, 1.0);
+    let (ulo, uhi) = (u.min(LOW_UTILIZATION), u.max(HIGH_UTILIZATION));
+    coefficients(out, p, (u, ulo, uhi))?;
+    let e = arithmetic(out, p, u)?;
+    all_instances(out, p, &e, period, (ulo, uhi))
+}
+
+/// The heading and the inputs of one instance, with their sources.
+fn inputs(out: &mut dyn Write, name: &str, p: &Priced) -> io::Result<()> {
     let fp = &p.footprint;
-    let (c, lo, hi) = (&p.coefficients, &p.low, &p.high);
-    let src = |what: &str| -> String {
-        let v: Vec<String> = p
-            .provenance
-            .iter()
-            .filter(|x| x.what == what)
-            .map(|x| {
-                if x.detail.is_empty() {
-                    x.source.clone()
-                } else {
-                    format!("{}: {}", x.source, x.detail)
-                }
-            })
-            .collect();
-        if v.is_empty() {
-            String::new()
-        } else {
-            format!("  [{}]", v.join("; "))
-        }
-    };
+    let src = |what: &str| sources_of(p, what);
     writeln!(
         out,
         "== {name}: provider {} · region {} · machine type {}",
@@ -239,12 +251,17 @@ fn side(out: &mut dyn Write, name: &str, p: &Priced, period: Period) -> io::Resu
     if !archs.is_empty() {
         writeln!(out, "  cpu architectures{archs}")?;
     }
+    Ok(())
+}
+
+/// The coefficients, central with the low and high ends of the range, with their sources.
+fn coefficients(out: &mut dyn Write, p: &Priced, (u, ulo, uhi): (f64, f64, f64)) -> io::Result<()> {
+    let (c, lo, hi) = (&p.coefficients, &p.low, &p.high);
+    let src = |what: &str| sources_of(p, what);
     writeln!(
         out,
         "coefficients (central; low and high ends of the range):"
     )?;
-    let u = p.utilization.clamp(0.0, 1.0);
-    let (ulo, uhi) = (u.min(LOW_UTILIZATION), u.max(HIGH_UTILIZATION));
     let row = |out: &mut dyn Write, k: &str, c: f64, l: f64, h: f64, s: String| {
         writeln!(out, "  {k} = {c}  (low {l}, high {h}){s}")
     };
@@ -301,6 +318,16 @@ fn side(out: &mut dyn Write, name: &str, p: &Priced, period: Period) -> io::Resu
         src("embodied"),
     )?;
 
+    Ok(())
+}
+
+/// The arithmetic of one instance for one hour, central; its estimate.
+fn arithmetic(out: &mut dyn Write, p: &Priced, u: f64) -> io::Result<Estimate> {
+    let (fp, c) = (&p.footprint, &p.coefficients);
+    let g = |c: &crate::estimate::Coefficients| c.grid_g_per_kwh.unwrap_or(0.0);
+    // `+ 0.0`: the sum of no GPUs is -0, printed as `0`
+    let gpu_min: f64 = fp.gpus.iter().map(|g| g.0).sum::<f64>() + 0.0;
+    let gpu_max: f64 = fp.gpus.iter().map(|g| g.1).sum::<f64>() + 0.0;
     let e = estimate(fp, c, u);
     writeln!(out, "arithmetic (one instance, one hour, central):")?;
     writeln!(
@@ -356,6 +383,17 @@ fn side(out: &mut dyn Write, name: &str, p: &Priced, period: Period) -> io::Resu
         "  total_g = operational_g + embodied_g = {}",
         e.total_g()
     )?;
+    Ok(e)
+}
+
+/// All instances: the hourly and period totals, and the range.
+fn all_instances(
+    out: &mut dyn Write,
+    p: &Priced,
+    e: &Estimate,
+    period: Period,
+    (ulo, uhi): (f64, f64),
+) -> io::Result<()> {
     let r = p.ranged();
     writeln!(out, "all instances:")?;
     writeln!(
