@@ -12,7 +12,10 @@ use std::collections::BTreeMap;
 
 pub use crate::plan::Action;
 use crate::plan::Value;
-pub use render::{RenderOpts, action_symbol, ensure_valid_attribute_name, go_quote};
+pub use render::{
+    RenderOpts, action_symbol, always_shown, attribute_name, ensure_valid_attribute_name, go_quote,
+    symbol_and_space,
+};
 
 /// The primitive type of a [`Renderer::Primitive`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,6 +66,15 @@ pub struct BlockEntry<'a> {
     pub unknown: bool,
 }
 
+/// The unchanged attributes of a block that the differ counted rather than kept (a
+/// resource's top block, whose unchanged attributes the renderer hides): how many, and the
+/// widest of their names as printed, which the shown names are padded to.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Hidden {
+    pub count: usize,
+    pub width: usize,
+}
+
 /// The shape of a diff, and everything needed to print it.
 #[derive(Debug, Clone)]
 pub enum Renderer<'a> {
@@ -95,6 +107,8 @@ pub enum Renderer<'a> {
     Block {
         attributes: BTreeMap<String, Diff<'a>>,
         blocks: BTreeMap<String, BlockEntry<'a>>,
+        /// The unchanged attributes the renderer would hide, counted instead of kept.
+        hidden: Hidden,
     },
     Sensitive {
         inner: Box<Diff<'a>>,

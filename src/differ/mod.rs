@@ -20,7 +20,7 @@ use crate::computed::json::{
 pub use crate::computed::json::{
     json_transform, json_transform_values, parse_json_string, should_diff_multiline_strings,
 };
-use crate::computed::{BlockEntry, BlockKind, Diff, PrimType, Renderer};
+use crate::computed::{BlockEntry, BlockKind, Diff, Hidden, PrimType, Renderer};
 use crate::plan::{Action, Value};
 use crate::schema::{Attribute, Block, NestedType, NestingMode, Type};
 pub(crate) use crate::structured::{FALSE, NULL, TRUE};
@@ -87,6 +87,9 @@ fn block_body<'v, 'a>(change: &Change<'v, 'a>, block: &'v Block, mut current: Ac
     let mut change = change.clone();
     // Terraform: once a block shows a non-legacy feature, the whole resource is non-legacy.
     change.rules.non_legacy |= change.rules.empty_string_by_schema() && non_legacy_features(block);
+    // (this block's alone: its children's attributes are kept)
+    let hide = std::mem::take(&mut change.rules.hide_unchanged_attributes);
+    let mut hidden = Hidden::default();
     let change = &change;
     let terraform = change.rules.terraform;
     // gathered, then built into one map at once (`finish_block`)
@@ -108,6 +111,12 @@ fn block_body<'v, 'a>(change: &Change<'v, 'a>, block: &'v Block, mut current: Ac
         let child = walk.child(key);
         if let Some(d) = diff_child_attribute(child, attr, current) {
             current = compare_actions(current, d.action);
+            // what `computed::render::write_attributes` would hide: counted, not kept
+            if hide && d.action == Action::NoOp && !crate::computed::always_shown(key) {
+                hidden.count += 1;
+                hidden.width = hidden.width.max(crate::computed::attribute_name(key).len());
+                continue;
+            }
             attributes.push((key.clone(), d));
         }
     }
@@ -199,7 +208,11 @@ fn block_body<'v, 'a>(change: &Change<'v, 'a>, block: &'v Block, mut current: Ac
     // (a stable sort: of a key pushed twice, the last stays, as an insert would keep it)
     let attributes = BTreeMap::from_iter(attributes);
     Diff::new(
-        Renderer::Block { attributes, blocks },
+        Renderer::Block {
+            attributes,
+            blocks,
+            hidden,
+        },
         current,
         change.replace_paths.matches(),
     )

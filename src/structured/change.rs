@@ -54,6 +54,10 @@ pub struct Rules {
     pub non_legacy: bool,
     /// Terraform: the rules of the version that wrote the document (the newest by default).
     pub since: super::Since,
+    /// The renderer hides this block's unchanged attributes (a resource's top block, not
+    /// imported): the differ counts them (`computed::Hidden`) instead of keeping their diffs.
+    /// Read by the block it is set on only; its children never see it.
+    pub hide_unchanged_attributes: bool,
 }
 
 impl Rules {

@@ -36,6 +36,12 @@ fn entries<'v, 'a>(v: &'v Value<'a>) -> Option<Entries<'v, 'a>> {
 /// has none there, or the value is not an object).
 fn seek<'v, 'a>(entries: &mut Option<Entries<'v, 'a>>, key: &str) -> Option<&'v Value<'a>> {
     let entries = entries.as_mut()?;
+    // (the next key is nearly always the one asked: one comparison then)
+    if let Some((k, v)) = entries.peek()
+        && k.as_ref() == key
+    {
+        return Some(*v);
+    }
     while entries.next_if(|(k, _)| k.as_ref() < key).is_some() {}
     match entries.peek() {
         Some((k, v)) if k.as_ref() == key => Some(*v),

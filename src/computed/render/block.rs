@@ -6,17 +6,18 @@ use super::{
     RenderOpts, ensure_valid_attribute_name, forces_replacement, go_quote, indent, symbol,
     write_attributes, write_child, write_unchanged,
 };
-use crate::computed::{Action, BlockEntry, BlockKind, Diff, Renderer};
+use crate::computed::{Action, BlockEntry, BlockKind, Diff, Hidden, Renderer};
 
 pub(super) fn render_block(
     buf: &mut String,
     diff: &Diff,
     attributes: &std::collections::BTreeMap<String, Diff>,
     blocks: &std::collections::BTreeMap<String, BlockEntry>,
+    hidden: Hidden,
     ind: usize,
     opts: &RenderOpts,
 ) {
-    if attributes.is_empty() && blocks.is_empty() {
+    if attributes.is_empty() && blocks.is_empty() && hidden.count == 0 {
         let _ = write!(buf, "{{}}{}", forces_replacement(diff.replace, opts));
         return;
     }
@@ -25,7 +26,7 @@ pub(super) fn render_block(
     let aopts = opts.child();
     let mut unchanged_blocks = 0;
     let _ = writeln!(buf, "{{{}", forces_replacement(diff.replace, opts));
-    let unchanged_attrs = write_attributes(buf, ind, attributes, &iopts, &aopts, opts);
+    let unchanged_attrs = write_attributes(buf, ind, attributes, hidden, &iopts, &aopts, opts);
     write_unchanged(buf, ind, "attribute", unchanged_attrs, opts);
 
     for (key, entry) in blocks {
@@ -63,7 +64,7 @@ pub(super) fn render_block(
                 unchanged_blocks += 1;
                 return;
             }
-            if !found_changed && !attributes.is_empty() {
+            if !found_changed && (!attributes.is_empty() || hidden.count > 0) {
                 buf.push('\n');
                 found_changed = true;
             }

@@ -3,10 +3,10 @@
 use std::fmt::Write as _;
 
 use super::{
-    RenderOpts, forces_replacement, go_quote, null_suffix, padded_name, write_attributes,
-    write_child, write_close, write_unchanged,
+    RenderOpts, forces_replacement, go_quote_into, go_quoted_len, null_suffix, padded_name,
+    write_attributes, write_child, write_close, write_unchanged,
 };
-use crate::computed::{Action, Diff, Renderer};
+use crate::computed::{Action, Diff, Hidden, Renderer};
 
 pub(super) fn render_list(
     buf: &mut String,
@@ -113,15 +113,17 @@ pub(super) fn render_map(
         );
         return;
     }
-    let escaped: Vec<(String, &Diff)> = elements.iter().map(|(k, v)| (go_quote(k), v)).collect();
-    let max_len = escaped.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
+    // each key is quoted where it is written, not kept quoted: a wide map would hold a
+    // quoted copy of every key
+    let max_len = elements.keys().map(|k| go_quoted_len(k)).max().unwrap_or(0);
     let mut eopts = opts.child();
     eopts.override_null_suffix = diff.action == Action::Delete || nested;
     eopts.override_forces_replacement = children_replace;
     let mut unchanged_count = 0;
     let _ = writeln!(buf, "{{{}", forces_replacement(self_replace, opts));
     let mut name = String::new();
-    for (key, element) in &escaped {
+    let mut key = String::new();
+    for (raw, element) in elements {
         if element.action == Action::NoOp && !opts.show_unchanged_children {
             unchanged_count += 1;
             continue;
@@ -132,7 +134,9 @@ pub(super) fn render_map(
             ""
         };
         let width = if nested { 0 } else { max_len };
-        padded_name(&mut name, key, width);
+        key.clear();
+        go_quote_into(&mut key, raw);
+        padded_name(&mut name, &key, width);
         write_child(buf, ind, &name, element, &eopts, comma);
     }
     write_unchanged(buf, ind, "element", unchanged_count, opts);
@@ -161,7 +165,15 @@ pub(super) fn render_object(
     let mut iopts = aopts.child();
     iopts.show_unchanged_children = true;
     let _ = writeln!(buf, "{{{}", forces_replacement(diff.replace, opts));
-    let unchanged_count = write_attributes(buf, ind, attributes, &iopts, &aopts, opts);
+    let unchanged_count = write_attributes(
+        buf,
+        ind,
+        attributes,
+        Hidden::default(),
+        &iopts,
+        &aopts,
+        opts,
+    );
     write_unchanged(buf, ind, "attribute", unchanged_count, opts);
     write_close(buf, ind, '}', diff.action, opts);
 }
