@@ -12,7 +12,7 @@ use block::render_block;
 use collections::{render_list, render_map, render_object, render_set};
 use primitive::render_primitive;
 
-use super::{Action, Diff, Hidden, Renderer};
+use super::{Action, Diff, Hidden, Keyed, Renderer};
 use crate::theme::Theme;
 
 /// Options passed down the tree while rendering.
@@ -269,7 +269,7 @@ fn padded_name(name: &mut String, key: &str, width: usize) {
 fn write_attributes(
     buf: &mut String,
     ind: usize,
-    attributes: &std::collections::BTreeMap<String, Diff>,
+    attributes: &Keyed,
     counted: Hidden,
     important: &RenderOpts,
     rest: &RenderOpts,

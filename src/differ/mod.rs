@@ -20,7 +20,7 @@ use crate::computed::json::{
 pub use crate::computed::json::{
     json_transform, json_transform_values, parse_json_string, should_diff_multiline_strings,
 };
-use crate::computed::{BlockEntry, BlockKind, Diff, Hidden, PrimType, Renderer};
+use crate::computed::{BlockEntry, BlockKind, Diff, Hidden, Keyed, PrimType, Renderer};
 use crate::plan::{Action, Value};
 use crate::schema::{Attribute, Block, NestedType, NestingMode, Type};
 pub(crate) use crate::structured::{FALSE, NULL, TRUE};
@@ -206,7 +206,7 @@ fn block_body<'v, 'a>(change: &Change<'v, 'a>, block: &'v Block, mut current: Ac
         }
     }
     // (a stable sort: of a key pushed twice, the last stays, as an insert would keep it)
-    let attributes = BTreeMap::from_iter(attributes);
+    let attributes = Keyed::from_pairs(attributes);
     Diff::new(
         Renderer::Block {
             attributes,
@@ -380,8 +380,8 @@ fn compute_diff_for_nested<'v, 'a>(change: &Change<'v, 'a>, nested: &'v NestedTy
         }
         NestingMode::Map => {
             let mut current = map_default_action(change);
-            let mut elements = Vec::new();
             let keys = change.explicit_keys();
+            let mut elements = Vec::with_capacity(keys.len());
             let mut walk = KeyWalk::new(change);
             for key in keys {
                 let mut v = walk.child(key);
@@ -394,7 +394,7 @@ fn compute_diff_for_nested<'v, 'a>(change: &Change<'v, 'a>, nested: &'v NestedTy
             }
             Diff::new(
                 Renderer::Map {
-                    elements: BTreeMap::from_iter(elements),
+                    elements: Keyed::from_pairs(elements),
                     nested: true,
                 },
                 current,
@@ -470,13 +470,13 @@ fn nested_single<'v, 'a>(
 fn process_nested_object<'v, 'a>(
     change: &Change<'v, 'a>,
     attributes: &'v BTreeMap<String, Attribute>,
-) -> (BTreeMap<String, Diff<'a>>, Action) {
+) -> (Keyed<'a>, Action) {
     if !change.rules.terraform {
         return process_object(change, attributes, |c, a, p| {
             compute_diff_for_attribute(c, a, p)
         });
     }
-    let mut out = BTreeMap::new();
+    let mut out = Vec::new();
     let mut current = change.default_action_for_iteration();
     for pass_write_only in [false, true] {
         for (key, attr) in attributes {
@@ -490,7 +490,7 @@ fn process_nested_object<'v, 'a>(
             v.before_explicit = false;
             v.after_explicit = false;
             if attr.write_only {
-                out.insert(key.clone(), terraform_write_only(&v, current));
+                out.push((key.clone(), terraform_write_only(&v, current)));
                 continue;
             }
             let d = compute_diff_for_attribute(&v, attr, current);
@@ -498,17 +498,17 @@ fn process_nested_object<'v, 'a>(
                 continue;
             }
             current = compare_actions(current, d.action);
-            out.insert(key.clone(), d);
+            out.push((key.clone(), d));
         }
     }
-    (out, current)
+    (Keyed::from_pairs(out), current)
 }
 
 fn process_object<'v, 'a, T>(
     change: &Change<'v, 'a>,
     attributes: &'v BTreeMap<String, T>,
     compute: impl Fn(&Change<'v, 'a>, &'v T, Action) -> Diff<'a>,
-) -> (BTreeMap<String, Diff<'a>>, Action) {
+) -> (Keyed<'a>, Action) {
     let mut out = Vec::new();
     let mut current = change.default_action_for_iteration();
     let mut walk = KeyWalk::new(change);
@@ -526,8 +526,8 @@ fn process_object<'v, 'a, T>(
         current = compare_actions(current, d.action);
         out.push((key.clone(), d));
     }
-    // in key order already: built at once (linear, full nodes)
-    (BTreeMap::from_iter(out), current)
+    // in key order already: kept as it is
+    (Keyed::from_pairs(out), current)
 }
 
 /// The diff of a value of a cty type.
@@ -597,8 +597,8 @@ pub fn compute_diff_for_type<'v, 'a>(change: &Change<'v, 'a>, ty: &'v Type) -> D
         }
         Type::Map(elem) => {
             let mut current = map_default_action(change);
-            let mut elements = Vec::new();
             let keys = change.all_keys();
+            let mut elements = Vec::with_capacity(keys.len());
             let mut walk = KeyWalk::new(change);
             for key in keys {
                 let mut v = walk.child(key);
@@ -611,7 +611,7 @@ pub fn compute_diff_for_type<'v, 'a>(change: &Change<'v, 'a>, ty: &'v Type) -> D
             }
             Diff::new(
                 Renderer::Map {
-                    elements: BTreeMap::from_iter(elements),
+                    elements: Keyed::from_pairs(elements),
                     nested: false,
                 },
                 current,
@@ -717,13 +717,10 @@ fn block_diffs_as_set<'v, 'a>(
     (out, current)
 }
 
-fn block_diffs_as_map<'v, 'a>(
-    change: &Change<'v, 'a>,
-    block: &'v Block,
-) -> (BTreeMap<String, Diff<'a>>, Action) {
+fn block_diffs_as_map<'v, 'a>(change: &Change<'v, 'a>, block: &'v Block) -> (Keyed<'a>, Action) {
     let mut current = map_default_action(change);
-    let mut out = Vec::new();
     let keys = change.explicit_keys();
+    let mut out = Vec::with_capacity(keys.len());
     let mut walk = KeyWalk::new(change);
     for key in keys {
         let mut v = walk.child(key);
@@ -734,7 +731,7 @@ fn block_diffs_as_map<'v, 'a>(
         current = compare_actions(current, d.action);
         out.push((key.to_string(), d));
     }
-    (BTreeMap::from_iter(out), current)
+    (Keyed::from_pairs(out), current)
 }
 
 fn process_nested_list<'v, 'a>(change: &Change<'v, 'a>, mut f: impl FnMut(Change<'v, 'a>)) {

@@ -6,12 +6,12 @@ use super::{
     RenderOpts, ensure_valid_attribute_name, forces_replacement, go_quote, indent, symbol,
     write_attributes, write_child, write_unchanged,
 };
-use crate::computed::{Action, BlockEntry, BlockKind, Diff, Hidden, Renderer};
+use crate::computed::{Action, BlockEntry, BlockKind, Diff, Hidden, Keyed, Renderer};
 
 pub(super) fn render_block(
     buf: &mut String,
     diff: &Diff,
-    attributes: &std::collections::BTreeMap<String, Diff>,
+    attributes: &Keyed,
     blocks: &std::collections::BTreeMap<String, BlockEntry>,
     hidden: Hidden,
     ind: usize,

@@ -6,7 +6,7 @@ use super::{
     RenderOpts, forces_replacement, go_quote_into, go_quoted_len, null_suffix, padded_name,
     write_attributes, write_child, write_close, write_unchanged,
 };
-use crate::computed::{Action, Diff, Hidden, Renderer};
+use crate::computed::{Action, Diff, Hidden, Keyed, Renderer};
 
 pub(super) fn render_list(
     buf: &mut String,
@@ -97,7 +97,7 @@ pub(super) fn render_set(
 pub(super) fn render_map(
     buf: &mut String,
     diff: &Diff,
-    elements: &std::collections::BTreeMap<String, Diff>,
+    elements: &Keyed,
     nested: bool,
     ind: usize,
     opts: &RenderOpts,
@@ -146,7 +146,7 @@ pub(super) fn render_map(
 pub(super) fn render_object(
     buf: &mut String,
     diff: &Diff,
-    attributes: &std::collections::BTreeMap<String, Diff>,
+    attributes: &Keyed,
     nested: bool,
     ind: usize,
     opts: &RenderOpts,
