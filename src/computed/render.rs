@@ -214,10 +214,15 @@ fn null(opts: &RenderOpts) -> Cow<'static, str> {
 }
 
 fn indent(n: usize) -> Cow<'static, str> {
+    indent_spaces(4 * n)
+}
+
+/// `n` spaces.
+fn indent_spaces(n: usize) -> Cow<'static, str> {
     const SPACES: &str = "                                                                                                                                ";
-    match SPACES.get(..4 * n) {
+    match SPACES.get(..n) {
         Some(s) => Cow::Borrowed(s),
-        None => Cow::Owned("    ".repeat(n)),
+        None => Cow::Owned(" ".repeat(n)),
     }
 }
 
@@ -257,9 +262,12 @@ fn write_child(
 fn padded_name(name: &mut String, key: &str, width: usize) {
     name.clear();
     name.push_str(key);
-    for _ in key.chars().count()..width {
-        name.push(' ');
-    }
+    let chars = if key.is_ascii() {
+        key.len()
+    } else {
+        key.chars().count()
+    };
+    name.push_str(&indent_spaces(width.saturating_sub(chars)));
     name.push_str(" = ");
 }
 
