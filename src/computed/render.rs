@@ -262,10 +262,15 @@ fn write_child(
 fn padded_name(name: &mut String, key: &str, width: usize) {
     name.clear();
     name.push_str(key);
-    let chars = if key.is_ascii() {
-        key.len()
+    pad_name(name, width);
+}
+
+/// The key already in `name` padded with spaces to `width` characters, then ` = `.
+fn pad_name(name: &mut String, width: usize) {
+    let chars = if name.is_ascii() {
+        name.len()
     } else {
-        key.chars().count()
+        name.chars().count()
     };
     name.push_str(&indent_spaces(width.saturating_sub(chars)));
     name.push_str(" = ");

@@ -3,8 +3,8 @@
 use std::fmt::Write as _;
 
 use super::{
-    RenderOpts, ensure_valid_attribute_name, forces_replacement, go_quote, indent, symbol,
-    write_attributes, write_child, write_unchanged,
+    RenderOpts, attribute_name, forces_replacement, go_quote, indent, symbol, write_attributes,
+    write_child, write_unchanged,
 };
 use crate::computed::{Action, BlockEntry, BlockKind, Diff, Hidden, Keyed, Renderer};
 
@@ -25,6 +25,8 @@ pub(super) fn render_block(
     iopts.show_unchanged_children = true;
     let aopts = opts.child();
     let mut unchanged_blocks = 0;
+    // a nested block's name and map key, written into one buffer
+    let mut name = String::new();
     let _ = writeln!(buf, "{{{}", forces_replacement(diff.replace, opts));
     let unchanged_attrs = write_attributes(buf, ind, attributes, hidden, &iopts, &aopts, opts);
     write_unchanged(buf, ind, "attribute", unchanged_attrs, opts);
@@ -70,7 +72,10 @@ pub(super) fn render_block(
             }
             let mut o = bopts.child();
             o.override_forces_replacement = entry.replace;
-            let name = format!("{}{map_key} ", ensure_valid_attribute_name(key));
+            name.clear();
+            name.push_str(&attribute_name(key));
+            name.push_str(map_key);
+            name.push(' ');
             write_child(buf, ind, &name, d, &o, "");
         };
         match &entry.kind {

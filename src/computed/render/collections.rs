@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use super::{
-    RenderOpts, forces_replacement, go_quote_into, go_quoted_len, null_suffix, padded_name,
+    RenderOpts, forces_replacement, go_quote_into, go_quoted_len, null_suffix, pad_name,
     write_attributes, write_child, write_close, write_unchanged,
 };
 use crate::computed::{Action, Diff, Hidden, Keyed, Renderer};
@@ -122,7 +122,6 @@ pub(super) fn render_map(
     let mut unchanged_count = 0;
     let _ = writeln!(buf, "{{{}", forces_replacement(self_replace, opts));
     let mut name = String::new();
-    let mut key = String::new();
     for (raw, element) in elements {
         if element.action == Action::NoOp && !opts.show_unchanged_children {
             unchanged_count += 1;
@@ -134,9 +133,9 @@ pub(super) fn render_map(
             ""
         };
         let width = if nested { 0 } else { max_len };
-        key.clear();
-        go_quote_into(&mut key, raw);
-        padded_name(&mut name, &key, width);
+        name.clear();
+        go_quote_into(&mut name, raw);
+        pad_name(&mut name, width);
         write_child(buf, ind, &name, element, &eopts, comma);
     }
     write_unchanged(buf, ind, "element", unchanged_count, opts);

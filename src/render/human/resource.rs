@@ -58,10 +58,7 @@ impl HumanRenderer<'_> {
                 buf.push(' ');
             }
             // `action_symbol(action)` coloured and a space, coloured once per theme
-            _ => buf.push_str(&crate::computed::symbol_and_space(
-                action,
-                &self.render_opts(),
-            )),
+            _ => buf.push_str(&crate::computed::symbol_and_space(action, &opts)),
         }
         let _ = write!(buf, "{mode} \"{}\" \"{}\" ", rc.type_, rc.name);
         c.diff.render_human_into(&mut buf, 0, &opts);
