@@ -334,7 +334,7 @@ fn block_of_shape_part(rest: &mut &[u8]) -> Block {
         *rest = tail;
         head
     }
-    let mut attributes = SortedMap::default();
+    let mut attributes = Vec::new();
     let mut block_types = Vec::new();
     while take(rest, 1) == b"K" {
         let len = take(rest, 4).try_into().map_or(0, u32::from_le_bytes) as usize;
@@ -353,7 +353,7 @@ fn block_of_shape_part(rest: &mut &[u8]) -> Block {
                 } else {
                     Type::Dynamic
                 };
-                attributes.push(
+                attributes.push((
                     key,
                     Attribute {
                         type_: Some(type_),
@@ -361,56 +361,14 @@ fn block_of_shape_part(rest: &mut &[u8]) -> Block {
                         implied_non_legacy: take(rest, 1) == [1],
                         ..Attribute::default()
                     },
-                );
+                ));
             }
         }
     }
     // (keys already sorted and unique: the maps are built in one pass)
     Block {
-        attributes: attributes.finish(),
+        attributes: attributes.into_iter().collect(),
         block_types: block_types.into_iter().collect(),
-    }
-}
-
-/// A map built from keys given in ascending order, [`SortedMap::CHUNK`] pairs at a time:
-/// `BTreeMap::from_iter` of a wide resource's attributes would hold the pairs, a sort's
-/// scratch copy of them and the map's nodes at once; a chunk is built and merged into the
-/// map (`append` merges sorted maps without sorting, freeing the old nodes as it goes).
-struct SortedMap<V> {
-    map: BTreeMap<String, V>,
-    chunk: Vec<(String, V)>,
-}
-
-impl<V> Default for SortedMap<V> {
-    fn default() -> Self {
-        SortedMap {
-            map: BTreeMap::new(),
-            chunk: Vec::new(),
-        }
-    }
-}
-
-impl<V> SortedMap<V> {
-    const CHUNK: usize = 4096;
-
-    fn push(&mut self, key: String, value: V) {
-        if self.chunk.len() == Self::CHUNK {
-            self.merge();
-        }
-        self.chunk.push((key, value));
-    }
-
-    fn merge(&mut self) {
-        let mut chunk: BTreeMap<String, V> = self.chunk.drain(..).collect();
-        self.map.append(&mut chunk);
-    }
-
-    fn finish(mut self) -> BTreeMap<String, V> {
-        if self.map.is_empty() {
-            return self.chunk.into_iter().collect();
-        }
-        self.merge();
-        self.map
     }
 }
 
@@ -489,24 +447,6 @@ mod tests {
         assert!(b.attributes.contains_key("sg"));
         assert!(b.block_types.contains_key("blocks"));
         assert!(b.block_types.contains_key("cpu"));
-    }
-
-    #[test]
-    fn implied_block_of_more_keys_than_a_chunk_keeps_every_key() {
-        // SortedMap builds a chunk at a time: keys across chunk boundaries, in order
-        let n = 2 * SortedMap::<()>::CHUNK + 3;
-        let members: Vec<String> = (0..n).map(|i| format!("\"k{i:05}\":{i}")).collect();
-        let json = format!("{{{},\"m\":{{\"a\":\"b\"}}}}", members.join(","));
-        let v: Value = serde_json::from_str(&json).unwrap();
-        let b = implied_block(&[&v]);
-        let mut want: Vec<String> = (0..n).map(|i| format!("k{i:05}")).collect();
-        want.push("m".into());
-        assert_eq!(b.attributes.keys().cloned().collect::<Vec<_>>(), want);
-        assert_eq!(
-            b.attributes["m"].type_,
-            Some(Type::Map(Box::new(Type::Dynamic)))
-        );
-        assert_eq!(b.attributes["k00007"].type_, Some(Type::Dynamic));
     }
 
     #[test]
