@@ -9,6 +9,8 @@
 use std::collections::BTreeMap;
 
 use crate::structured::KeyWalk;
+
+mod hidden;
 pub use crate::structured::{
     Change, Matcher, Rules, Unknown, compare_actions, longest_common_subsequence, process_slice,
     process_slice_terraform,
@@ -109,12 +111,16 @@ fn block_body<'v, 'a>(change: &Change<'v, 'a>, block: &'v Block, mut current: Ac
     let mut walk = KeyWalk::new(change);
     for (key, attr) in ordered {
         let child = walk.child(key);
+        if hide && !crate::computed::always_shown(key) && hidden::unchanged_scalar(&child, attr) {
+            // (what the diff below answers `NoOp` for, without building it)
+            hidden::count(&mut hidden, key);
+            continue;
+        }
         if let Some(d) = diff_child_attribute(child, attr, current) {
             current = compare_actions(current, d.action);
             // what `computed::render::write_attributes` would hide: counted, not kept
             if hide && d.action == Action::NoOp && !crate::computed::always_shown(key) {
-                hidden.count += 1;
-                hidden.width = hidden.width.max(crate::computed::attribute_name(key).len());
+                hidden::count(&mut hidden, key);
                 continue;
             }
             attributes.push((key.clone(), d));

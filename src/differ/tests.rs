@@ -540,3 +540,68 @@ fn hidden_attributes_counted_by_the_differ_render_as_kept_ones() {
     assert_eq!(kept, "{\n        # (2 unchanged attributes hidden)\n    }");
     assert_eq!(render_top_block(block, only, only, true), kept);
 }
+
+#[test]
+fn an_attribute_seen_unchanged_at_once_is_one_the_differ_finds_unchanged() {
+    // every pairing of values, marks, types and rules: where `unchanged_scalar` answers at
+    // once, the whole diff must be a `NoOp` that is shown (hidden, and counted)
+    let values = [
+        r#""a""#,
+        r#""""#,
+        "1",
+        "1.0",
+        "true",
+        "null",
+        r#"{"x":1}"#,
+        "[1]",
+    ];
+    let types = [
+        r#""string""#,
+        r#""number""#,
+        r#""bool""#,
+        r#""dynamic""#,
+        r#"["list","string"]"#,
+    ];
+    let mut seen = 0;
+    for ty in types {
+        let attr: Attribute = serde_json::from_str(&format!(r#"{{"type":{ty}}}"#)).unwrap();
+        for (b, a) in values
+            .iter()
+            .flat_map(|b| values.iter().map(move |a| (b, a)))
+        {
+            let (b, a) = (v(b), v(a));
+            for (unknown, sensitive, terraform) in
+                (0..8).map(|i| (i & 1 == 1, i & 2 == 2, i & 4 == 4))
+            {
+                let mark = |on: bool| if on { TRUE.clone() } else { NULL.clone() };
+                let (u, s) = (mark(unknown), mark(sensitive));
+                let change = Change {
+                    before: &b,
+                    after: &a,
+                    before_explicit: true,
+                    after_explicit: true,
+                    unknown: Unknown::Value(&u),
+                    before_sensitive: &NULL,
+                    after_sensitive: &s,
+                    replace_paths: Matcher::empty(false),
+                    relevant: Matcher::Always,
+                    rules: Rules {
+                        terraform,
+                        ..Rules::default()
+                    },
+                };
+                if hidden::unchanged_scalar(&change, &attr) {
+                    seen += 1;
+                    let d = diff_child_attribute(change.clone(), &attr, Action::Update);
+                    assert_eq!(
+                        d.map(|d| d.action),
+                        Some(Action::NoOp),
+                        "{b:?} {a:?} {ty} unknown {unknown} sensitive {sensitive}"
+                    );
+                }
+            }
+        }
+    }
+    // "a", 1, "1.0" and true on both sides, known and not sensitive, under 4 types and 2 rules
+    assert_eq!(seen, 4 * 4 * 2);
+}
