@@ -102,8 +102,9 @@ pub enum NestingMode {
 pub struct Attribute {
     #[serde(rename = "type", default)]
     pub type_: Option<Type>,
+    /// (boxed: rare, and an attribute is kept per key of a resource's implied schema)
     #[serde(default)]
-    pub nested_type: Option<NestedType>,
+    pub nested_type: Option<Box<NestedType>>,
     #[serde(default)]
     pub sensitive: bool,
     #[serde(default)]

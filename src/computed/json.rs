@@ -3,9 +3,8 @@
 //! `jsondiff`). It sits under both the differ and the renderers, which call it.
 
 use std::cell::Cell;
-use std::collections::BTreeMap;
 
-use super::{Action, Diff, PrimType, Renderer};
+use super::{Action, Diff, Keyed, PrimType, Renderer};
 use crate::plan::Value;
 use crate::structured::{
     Change, FALSE, Matcher, NULL, Rules, Unknown, compare_actions, process_slice,
@@ -157,8 +156,9 @@ fn json_update<'v, 'a>(change: &Change<'v, 'a>, t: JsonType) -> Diff<'a> {
         JsonType::String => json_primitive(change, PrimType::String),
         JsonType::Object => {
             let mut current = map_default_action(change);
-            let mut elements = Vec::new();
-            for key in change.all_keys() {
+            let keys = change.all_keys();
+            let mut elements = Vec::with_capacity(keys.len());
+            for key in keys {
                 let mut c = change.child_key(key);
                 if !c.relevant.matches_partial() {
                     c = c.as_noop();
@@ -169,7 +169,7 @@ fn json_update<'v, 'a>(change: &Change<'v, 'a>, t: JsonType) -> Diff<'a> {
             }
             Diff::new(
                 Renderer::Object {
-                    attributes: BTreeMap::from_iter(elements),
+                    attributes: Keyed::from_pairs(elements),
                     nested: false,
                 },
                 current,

@@ -12,7 +12,10 @@ use std::collections::BTreeMap;
 
 pub use crate::plan::Action;
 use crate::plan::Value;
-pub use render::{RenderOpts, action_symbol, ensure_valid_attribute_name, go_quote};
+pub use render::{
+    RenderOpts, action_symbol, always_shown, attribute_name, ensure_valid_attribute_name, go_quote,
+    symbol_and_space,
+};
 
 /// The primitive type of a [`Renderer::Primitive`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,13 +45,74 @@ impl<'a> Diff<'a> {
     }
 }
 
+/// Diffs by key in key order, as a block, an object or a map holds them: a sorted vector,
+/// built once and walked in order by the renderers. (A `BTreeMap` built at once copies its
+/// pairs into a vector, sorts them with a scratch buffer of their size, then builds its
+/// nodes: three copies of a wide object's children at the peak.)
+#[derive(Debug, Clone, Default)]
+pub struct Keyed<'a>(Vec<(String, Diff<'a>)>);
+
+impl<'a> Keyed<'a> {
+    /// The pairs in key order; of a key given twice, the last stays (as a map's insert
+    /// keeps it). Pairs already in order (the differ's, nearly always) are kept as they are.
+    pub fn from_pairs(mut pairs: Vec<(String, Diff<'a>)>) -> Self {
+        if !pairs.windows(2).all(|w| w[0].0 < w[1].0) {
+            // (stable: of equal keys, the later stays after the earlier)
+            pairs.sort_by(|a, b| a.0.cmp(&b.0));
+            let mut unique: Vec<(String, Diff<'a>)> = Vec::with_capacity(pairs.len());
+            for pair in pairs {
+                match unique.last_mut() {
+                    Some(last) if last.0 == pair.0 => *last = pair,
+                    _ => unique.push(pair),
+                }
+            }
+            pairs = unique;
+        }
+        Keyed(pairs)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// The pairs in key order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (&String, &Diff<'a>)> {
+        self.0.iter().map(|(k, d)| (k, d))
+    }
+
+    pub fn keys(&self) -> impl ExactSizeIterator<Item = &String> {
+        self.0.iter().map(|(k, _)| k)
+    }
+}
+
+impl<'a> FromIterator<(String, Diff<'a>)> for Keyed<'a> {
+    fn from_iter<I: IntoIterator<Item = (String, Diff<'a>)>>(pairs: I) -> Self {
+        Keyed::from_pairs(pairs.into_iter().collect())
+    }
+}
+
+impl<'k, 'a> IntoIterator for &'k Keyed<'a> {
+    type Item = (&'k String, &'k Diff<'a>);
+    type IntoIter = std::iter::Map<
+        std::slice::Iter<'k, (String, Diff<'a>)>,
+        fn(&'k (String, Diff<'a>)) -> (&'k String, &'k Diff<'a>),
+    >;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter().map(|(k, d)| (k, d))
+    }
+}
+
 /// The repeated nested blocks of a block, by kind.
 #[derive(Debug, Clone)]
 pub enum BlockKind<'a> {
     Single(Box<Diff<'a>>),
     List(Vec<Diff<'a>>),
     Set(Vec<Diff<'a>>),
-    Map(BTreeMap<String, Diff<'a>>),
+    Map(Keyed<'a>),
 }
 
 /// A nested block type of a block, with its replace and sensitivity flags.
@@ -61,6 +125,15 @@ pub struct BlockEntry<'a> {
     /// Terraform: the whole list, set or map of blocks becomes unknown; a
     /// `name (known after apply)` line comes before the (deleted) old blocks.
     pub unknown: bool,
+}
+
+/// The unchanged attributes of a block that the differ counted rather than kept (a
+/// resource's top block, whose unchanged attributes the renderer hides): how many, and the
+/// widest of their names as printed, which the shown names are padded to.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Hidden {
+    pub count: usize,
+    pub width: usize,
 }
 
 /// The shape of a diff, and everything needed to print it.
@@ -83,18 +156,14 @@ pub enum Renderer<'a> {
     },
     /// A map; `nested` maps (nested attributes) don't align keys and push the replace
     /// marker and the null suffix down.
-    Map {
-        elements: BTreeMap<String, Diff<'a>>,
-        nested: bool,
-    },
+    Map { elements: Keyed<'a>, nested: bool },
     /// An object; `nested` objects (nested attributes) print `-> null` when deleted.
-    Object {
-        attributes: BTreeMap<String, Diff<'a>>,
-        nested: bool,
-    },
+    Object { attributes: Keyed<'a>, nested: bool },
     Block {
-        attributes: BTreeMap<String, Diff<'a>>,
+        attributes: Keyed<'a>,
         blocks: BTreeMap<String, BlockEntry<'a>>,
+        /// The unchanged attributes the renderer would hide, counted instead of kept.
+        hidden: Hidden,
     },
     Sensitive {
         inner: Box<Diff<'a>>,

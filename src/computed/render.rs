@@ -12,7 +12,7 @@ use block::render_block;
 use collections::{render_list, render_map, render_object, render_set};
 use primitive::render_primitive;
 
-use super::{Action, Diff, Renderer};
+use super::{Action, Diff, Hidden, Keyed, Renderer};
 use crate::theme::Theme;
 
 /// Options passed down the tree while rendering.
@@ -169,6 +169,16 @@ fn symbol(action: Action, opts: &RenderOpts) -> Cow<'static, str> {
     )
 }
 
+/// The action symbol of `action` coloured, and a space (what a resource's header line starts
+/// with), whatever `opts.hide_diff_action_symbols` says.
+pub fn symbol_and_space(action: Action, opts: &RenderOpts) -> Cow<'static, str> {
+    mark(
+        opts,
+        |m| &m.symbols[action as usize],
+        || format!("{} ", opts.c(action_symbol(action))),
+    )
+}
+
 fn null_suffix(action: Action, opts: &RenderOpts) -> Cow<'static, str> {
     if !opts.override_null_suffix && action == Action::Delete {
         mark(
@@ -204,10 +214,15 @@ fn null(opts: &RenderOpts) -> Cow<'static, str> {
 }
 
 fn indent(n: usize) -> Cow<'static, str> {
+    indent_spaces(4 * n)
+}
+
+/// `n` spaces.
+fn indent_spaces(n: usize) -> Cow<'static, str> {
     const SPACES: &str = "                                                                                                                                ";
-    match SPACES.get(..4 * n) {
+    match SPACES.get(..n) {
         Some(s) => Cow::Borrowed(s),
-        None => Cow::Owned("    ".repeat(n)),
+        None => Cow::Owned(" ".repeat(n)),
     }
 }
 
@@ -247,9 +262,17 @@ fn write_child(
 fn padded_name(name: &mut String, key: &str, width: usize) {
     name.clear();
     name.push_str(key);
-    for _ in key.chars().count()..width {
-        name.push(' ');
-    }
+    pad_name(name, width);
+}
+
+/// The key already in `name` padded with spaces to `width` characters, then ` = `.
+fn pad_name(name: &mut String, width: usize) {
+    let chars = if name.is_ascii() {
+        name.len()
+    } else {
+        name.chars().count()
+    };
+    name.push_str(&indent_spaces(width.saturating_sub(chars)));
     name.push_str(" = ");
 }
 
@@ -259,7 +282,8 @@ fn padded_name(name: &mut String, key: &str, width: usize) {
 fn write_attributes(
     buf: &mut String,
     ind: usize,
-    attributes: &std::collections::BTreeMap<String, Diff>,
+    attributes: &Keyed,
+    counted: Hidden,
     important: &RenderOpts,
     rest: &RenderOpts,
     opts: &RenderOpts,
@@ -268,11 +292,16 @@ fn write_attributes(
         .iter()
         .map(|(k, v)| (k.as_str(), attribute_name(k), v))
         .collect();
-    let max_len = escaped.iter().map(|(_, k, _)| k.len()).max().unwrap_or(0);
-    let mut hidden = 0;
+    let max_len = escaped
+        .iter()
+        .map(|(_, k, _)| k.len())
+        .max()
+        .unwrap_or(0)
+        .max(counted.width);
+    let mut hidden = counted.count;
     let mut name = String::new();
     for (raw, key, attr) in &escaped {
-        let important_one = matches!(*raw, "id" | "name" | "tags");
+        let important_one = always_shown(raw);
         if !important_one && attr.action == Action::NoOp && !opts.show_unchanged_children {
             hidden += 1;
             continue;
@@ -325,11 +354,25 @@ pub fn go_quote(s: &str) -> String {
     out
 }
 
+/// Printable ASCII other than `"` and `\\`: what [`go_quote`] copies as it is.
+fn go_plain(b: u8) -> bool {
+    (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\'
+}
+
+/// `go_quote(s).len()`, without building the quoted string when `s` needs no escapes.
+fn go_quoted_len(s: &str) -> usize {
+    if s.bytes().all(go_plain) {
+        s.len() + 2
+    } else {
+        go_quote(s).len()
+    }
+}
+
 /// [`go_quote`], appended to `out`.
 fn go_quote_into(out: &mut String, s: &str) {
     out.push('"');
     // printable ASCII other than `"` and `\\` is copied as it is, a run at a time
-    let plain = |b: u8| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\';
+    let plain = go_plain;
     let mut rest = s;
     loop {
         let run = rest.bytes().position(|b| !plain(b)).unwrap_or(rest.len());
@@ -370,13 +413,18 @@ fn is_go_unprintable(c: char) -> bool {
     crate::escape::unprintable(c)
 }
 
+/// The attributes shown even when unchanged (OpenTofu's "important" attributes).
+pub fn always_shown(key: &str) -> bool {
+    matches!(key, "id" | "name" | "tags")
+}
+
 /// HCL identifiers are printed bare, anything else quoted.
 pub fn ensure_valid_attribute_name(name: &str) -> String {
     attribute_name(name).into_owned()
 }
 
 /// [`ensure_valid_attribute_name`], borrowing a bare name.
-fn attribute_name(name: &str) -> Cow<'_, str> {
+pub fn attribute_name(name: &str) -> Cow<'_, str> {
     let mut chars = name.chars();
     let valid = match chars.next() {
         Some(c) if c.is_alphabetic() || c == '_' => {
@@ -419,9 +467,11 @@ impl Diff<'_> {
             Renderer::Object { attributes, nested } => {
                 render_object(buf, self, attributes, *nested, ind, opts)
             }
-            Renderer::Block { attributes, blocks } => {
-                render_block(buf, self, attributes, blocks, ind, opts)
-            }
+            Renderer::Block {
+                attributes,
+                blocks,
+                hidden,
+            } => render_block(buf, self, attributes, blocks, *hidden, ind, opts),
             // No internal marker reaches the user: the value is shown as the attribute it is.
             Renderer::Unexpected(inner) => inner.render_human_into(buf, ind, opts),
             _ => buf.push_str(&self.render_other(ind, opts)),
@@ -529,6 +579,27 @@ impl Diff<'_> {
             vec![format!("{warning} The value is unchanged.")]
         } else {
             vec![warning]
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoted_length_is_the_quoted_strings() {
+        for s in [
+            "",
+            "tag-1",
+            "a b",
+            "q\"uote",
+            "back\\slash",
+            "tab\t",
+            "é",
+            "\u{200b}",
+        ] {
+            assert_eq!(go_quoted_len(s), go_quote(s).len(), "{s:?}");
         }
     }
 }

@@ -209,8 +209,7 @@ fn list_of_multiline_strings() {
 fn map_sensitivity_warning() {
     let theme = Theme::plain();
     let opts = RenderOpts::new(&theme);
-    let mut elements = std::collections::BTreeMap::new();
-    elements.insert(
+    let elements = Keyed::from_pairs(vec![(
         "element_one".to_string(),
         Diff::new(
             Renderer::Sensitive {
@@ -221,7 +220,7 @@ fn map_sensitivity_warning() {
             Action::Update,
             false,
         ),
-    );
+    )]);
     let map = Diff::new(
         Renderer::Map {
             elements,
@@ -233,5 +232,39 @@ fn map_sensitivity_warning() {
     assert_eq!(
         map.render_human(0, &opts),
         "{\n      # Warning: this attribute value will no longer be marked as sensitive\n      # after applying this change. The value is unchanged.\n      ~ \"element_one\" = (sensitive value)\n    }"
+    );
+}
+
+#[test]
+fn keyed_diffs_are_in_key_order_with_the_last_of_a_key_kept() {
+    let d = |n: i32| {
+        prim(
+            Value::Number(n.to_string().into()),
+            Value::Null,
+            Action::Delete,
+        )
+    };
+    let pairs = |keys: &[(&str, i32)]| {
+        keys.iter()
+            .map(|&(k, n)| (k.to_string(), d(n)))
+            .collect::<Vec<_>>()
+    };
+    let shown = |k: &Keyed| {
+        k.iter()
+            .map(|(key, diff)| match &diff.renderer {
+                Renderer::Primitive { before, .. } => format!("{key}={before:?}"),
+                _ => unreachable!(),
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let sorted = Keyed::from_pairs(pairs(&[("a", 1), ("b", 2), ("c", 3)]));
+    let unsorted = Keyed::from_pairs(pairs(&[("c", 3), ("a", 1), ("b", 9), ("b", 2)]));
+    assert_eq!(shown(&sorted), shown(&unsorted));
+    assert_eq!(unsorted.len(), 3);
+    assert!(
+        shown(&unsorted).contains("b=Number(\"2\")"),
+        "{}",
+        shown(&unsorted)
     );
 }

@@ -9,6 +9,8 @@
 use std::collections::BTreeMap;
 
 use crate::structured::KeyWalk;
+
+mod hidden;
 pub use crate::structured::{
     Change, Matcher, Rules, Unknown, compare_actions, longest_common_subsequence, process_slice,
     process_slice_terraform,
@@ -20,7 +22,7 @@ use crate::computed::json::{
 pub use crate::computed::json::{
     json_transform, json_transform_values, parse_json_string, should_diff_multiline_strings,
 };
-use crate::computed::{BlockEntry, BlockKind, Diff, PrimType, Renderer};
+use crate::computed::{BlockEntry, BlockKind, Diff, Hidden, Keyed, PrimType, Renderer};
 use crate::plan::{Action, Value};
 use crate::schema::{Attribute, Block, NestedType, NestingMode, Type};
 pub(crate) use crate::structured::{FALSE, NULL, TRUE};
@@ -87,6 +89,9 @@ fn block_body<'v, 'a>(change: &Change<'v, 'a>, block: &'v Block, mut current: Ac
     let mut change = change.clone();
     // Terraform: once a block shows a non-legacy feature, the whole resource is non-legacy.
     change.rules.non_legacy |= change.rules.empty_string_by_schema() && non_legacy_features(block);
+    // (this block's alone: its children's attributes are kept)
+    let hide = std::mem::take(&mut change.rules.hide_unchanged_attributes);
+    let mut hidden = Hidden::default();
     let change = &change;
     let terraform = change.rules.terraform;
     // gathered, then built into one map at once (`finish_block`)
@@ -106,8 +111,18 @@ fn block_body<'v, 'a>(change: &Change<'v, 'a>, block: &'v Block, mut current: Ac
     let mut walk = KeyWalk::new(change);
     for (key, attr) in ordered {
         let child = walk.child(key);
+        if hide && !crate::computed::always_shown(key) && hidden::unchanged_scalar(&child, attr) {
+            // (what the diff below answers `NoOp` for, without building it)
+            hidden::count(&mut hidden, key);
+            continue;
+        }
         if let Some(d) = diff_child_attribute(child, attr, current) {
             current = compare_actions(current, d.action);
+            // what `computed::render::write_attributes` would hide: counted, not kept
+            if hide && d.action == Action::NoOp && !crate::computed::always_shown(key) {
+                hidden::count(&mut hidden, key);
+                continue;
+            }
             attributes.push((key.clone(), d));
         }
     }
@@ -197,9 +212,13 @@ fn block_body<'v, 'a>(change: &Change<'v, 'a>, block: &'v Block, mut current: Ac
         }
     }
     // (a stable sort: of a key pushed twice, the last stays, as an insert would keep it)
-    let attributes = BTreeMap::from_iter(attributes);
+    let attributes = Keyed::from_pairs(attributes);
     Diff::new(
-        Renderer::Block { attributes, blocks },
+        Renderer::Block {
+            attributes,
+            blocks,
+            hidden,
+        },
         current,
         change.replace_paths.matches(),
     )
@@ -367,8 +386,8 @@ fn compute_diff_for_nested<'v, 'a>(change: &Change<'v, 'a>, nested: &'v NestedTy
         }
         NestingMode::Map => {
             let mut current = map_default_action(change);
-            let mut elements = Vec::new();
             let keys = change.explicit_keys();
+            let mut elements = Vec::with_capacity(keys.len());
             let mut walk = KeyWalk::new(change);
             for key in keys {
                 let mut v = walk.child(key);
@@ -381,7 +400,7 @@ fn compute_diff_for_nested<'v, 'a>(change: &Change<'v, 'a>, nested: &'v NestedTy
             }
             Diff::new(
                 Renderer::Map {
-                    elements: BTreeMap::from_iter(elements),
+                    elements: Keyed::from_pairs(elements),
                     nested: true,
                 },
                 current,
@@ -457,13 +476,13 @@ fn nested_single<'v, 'a>(
 fn process_nested_object<'v, 'a>(
     change: &Change<'v, 'a>,
     attributes: &'v BTreeMap<String, Attribute>,
-) -> (BTreeMap<String, Diff<'a>>, Action) {
+) -> (Keyed<'a>, Action) {
     if !change.rules.terraform {
         return process_object(change, attributes, |c, a, p| {
             compute_diff_for_attribute(c, a, p)
         });
     }
-    let mut out = BTreeMap::new();
+    let mut out = Vec::new();
     let mut current = change.default_action_for_iteration();
     for pass_write_only in [false, true] {
         for (key, attr) in attributes {
@@ -477,7 +496,7 @@ fn process_nested_object<'v, 'a>(
             v.before_explicit = false;
             v.after_explicit = false;
             if attr.write_only {
-                out.insert(key.clone(), terraform_write_only(&v, current));
+                out.push((key.clone(), terraform_write_only(&v, current)));
                 continue;
             }
             let d = compute_diff_for_attribute(&v, attr, current);
@@ -485,17 +504,17 @@ fn process_nested_object<'v, 'a>(
                 continue;
             }
             current = compare_actions(current, d.action);
-            out.insert(key.clone(), d);
+            out.push((key.clone(), d));
         }
     }
-    (out, current)
+    (Keyed::from_pairs(out), current)
 }
 
 fn process_object<'v, 'a, T>(
     change: &Change<'v, 'a>,
     attributes: &'v BTreeMap<String, T>,
     compute: impl Fn(&Change<'v, 'a>, &'v T, Action) -> Diff<'a>,
-) -> (BTreeMap<String, Diff<'a>>, Action) {
+) -> (Keyed<'a>, Action) {
     let mut out = Vec::new();
     let mut current = change.default_action_for_iteration();
     let mut walk = KeyWalk::new(change);
@@ -513,8 +532,8 @@ fn process_object<'v, 'a, T>(
         current = compare_actions(current, d.action);
         out.push((key.clone(), d));
     }
-    // in key order already: built at once (linear, full nodes)
-    (BTreeMap::from_iter(out), current)
+    // in key order already: kept as it is
+    (Keyed::from_pairs(out), current)
 }
 
 /// The diff of a value of a cty type.
@@ -584,8 +603,8 @@ pub fn compute_diff_for_type<'v, 'a>(change: &Change<'v, 'a>, ty: &'v Type) -> D
         }
         Type::Map(elem) => {
             let mut current = map_default_action(change);
-            let mut elements = Vec::new();
             let keys = change.all_keys();
+            let mut elements = Vec::with_capacity(keys.len());
             let mut walk = KeyWalk::new(change);
             for key in keys {
                 let mut v = walk.child(key);
@@ -598,7 +617,7 @@ pub fn compute_diff_for_type<'v, 'a>(change: &Change<'v, 'a>, ty: &'v Type) -> D
             }
             Diff::new(
                 Renderer::Map {
-                    elements: BTreeMap::from_iter(elements),
+                    elements: Keyed::from_pairs(elements),
                     nested: false,
                 },
                 current,
@@ -704,13 +723,10 @@ fn block_diffs_as_set<'v, 'a>(
     (out, current)
 }
 
-fn block_diffs_as_map<'v, 'a>(
-    change: &Change<'v, 'a>,
-    block: &'v Block,
-) -> (BTreeMap<String, Diff<'a>>, Action) {
+fn block_diffs_as_map<'v, 'a>(change: &Change<'v, 'a>, block: &'v Block) -> (Keyed<'a>, Action) {
     let mut current = map_default_action(change);
-    let mut out = Vec::new();
     let keys = change.explicit_keys();
+    let mut out = Vec::with_capacity(keys.len());
     let mut walk = KeyWalk::new(change);
     for key in keys {
         let mut v = walk.child(key);
@@ -721,7 +737,7 @@ fn block_diffs_as_map<'v, 'a>(
         current = compare_actions(current, d.action);
         out.push((key.to_string(), d));
     }
-    (BTreeMap::from_iter(out), current)
+    (Keyed::from_pairs(out), current)
 }
 
 fn process_nested_list<'v, 'a>(change: &Change<'v, 'a>, mut f: impl FnMut(Change<'v, 'a>)) {

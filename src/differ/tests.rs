@@ -286,6 +286,7 @@ fn terraform_before_1_8_takes_empty_strings_of_any_block_as_null() {
         terraform: true,
         non_legacy: true,
         since: crate::structured::Since::terraform(crate::structured::Version::parse("1.6.6")),
+        ..Rules::default()
     };
     assert_eq!(
         legacy_empty_strings(rules),
@@ -480,4 +481,127 @@ fn terraform_without_a_schema_takes_a_resource_for_a_legacy_sdk_one() {
         ),
         "{\n      ~ cpu  = null -> (known after apply)\n      ~ id   = \"i-1\" -> (known after apply)\n        # (1 unchanged attribute hidden)\n    }"
     );
+}
+
+/// A resource's top block rendered with its unchanged attributes kept (`hide` false) or
+/// counted by the differ (`hide` true): the text must be the same.
+fn render_top_block(block: &str, before: &str, after: &str, hide: bool) -> String {
+    let doc = format!(
+        r#"{{"provider_schemas":{{"p":{{"resource_schemas":{{"t":{{"block":{block}}}}}}}}}}}"#
+    );
+    let schemas = Schemas::parse(std::path::Path::new("s"), doc.as_bytes()).unwrap();
+    let block = schemas.block("p", "managed", "t").unwrap();
+    let (b, a) = (v(before), v(after));
+    let change = Change {
+        before: &b,
+        after: &a,
+        before_explicit: false,
+        after_explicit: false,
+        unknown: Unknown::Value(&NULL),
+        before_sensitive: &NULL,
+        after_sensitive: &NULL,
+        replace_paths: Matcher::empty(false),
+        relevant: Matcher::Always,
+        rules: Rules {
+            hide_unchanged_attributes: hide,
+            ..Rules::default()
+        },
+    };
+    let theme = Theme::plain();
+    compute_diff_for_block(&change, block).render_human(0, &RenderOpts::new(&theme))
+}
+
+#[test]
+fn hidden_attributes_counted_by_the_differ_render_as_kept_ones() {
+    // the widest name is a hidden one (quoted: it is no identifier), a nested block's own
+    // unchanged attributes stay its own, and `id` is shown though unchanged
+    let block = r#"{"attributes":{"a":{"type":"string"},"id":{"type":"string"},
+        "x y z long":{"type":"string"},"z":{"type":"string"}},
+        "block_types":{"nb":{"nesting_mode":"list","block":{"attributes":{
+        "p":{"type":"string"},"q":{"type":"string"}}}}}}"#;
+    let before = r#"{"a":"1","id":"i","x y z long":"k","z":"1","nb":[{"p":"1","q":"1"}]}"#;
+    let after = r#"{"a":"2","id":"i","x y z long":"k","z":"1","nb":[{"p":"2","q":"1"}]}"#;
+    let kept = render_top_block(block, before, after, false);
+    assert!(kept.contains("# (2 unchanged attributes hidden)"), "{kept}");
+    assert!(kept.contains("a            = \"1\" -> \"2\""), "{kept}");
+    assert_eq!(render_top_block(block, before, after, true), kept);
+    // every attribute hidden: the blank line before the blocks stays
+    let before = r#"{"a":"1","z":"1","nb":[{"p":"1","q":"1"}]}"#;
+    let after = r#"{"a":"1","z":"1","nb":[{"p":"2","q":"1"}]}"#;
+    let kept = render_top_block(block, before, after, false);
+    assert!(
+        kept.starts_with("{\n        # (2 unchanged attributes hidden)\n\n"),
+        "{kept}"
+    );
+    assert_eq!(render_top_block(block, before, after, true), kept);
+    // nothing but hidden attributes: no `{}`
+    let only = r#"{"a":"1","z":"1"}"#;
+    let kept = render_top_block(block, only, only, false);
+    assert_eq!(kept, "{\n        # (2 unchanged attributes hidden)\n    }");
+    assert_eq!(render_top_block(block, only, only, true), kept);
+}
+
+#[test]
+fn an_attribute_seen_unchanged_at_once_is_one_the_differ_finds_unchanged() {
+    // every pairing of values, marks, types and rules: where `unchanged_scalar` answers at
+    // once, the whole diff must be a `NoOp` that is shown (hidden, and counted)
+    let values = [
+        r#""a""#,
+        r#""""#,
+        "1",
+        "1.0",
+        "true",
+        "null",
+        r#"{"x":1}"#,
+        "[1]",
+    ];
+    let types = [
+        r#""string""#,
+        r#""number""#,
+        r#""bool""#,
+        r#""dynamic""#,
+        r#"["list","string"]"#,
+    ];
+    let mut seen = 0;
+    for ty in types {
+        let attr: Attribute = serde_json::from_str(&format!(r#"{{"type":{ty}}}"#)).unwrap();
+        for (b, a) in values
+            .iter()
+            .flat_map(|b| values.iter().map(move |a| (b, a)))
+        {
+            let (b, a) = (v(b), v(a));
+            for (unknown, sensitive, terraform) in
+                (0..8).map(|i| (i & 1 == 1, i & 2 == 2, i & 4 == 4))
+            {
+                let mark = |on: bool| if on { TRUE.clone() } else { NULL.clone() };
+                let (u, s) = (mark(unknown), mark(sensitive));
+                let change = Change {
+                    before: &b,
+                    after: &a,
+                    before_explicit: true,
+                    after_explicit: true,
+                    unknown: Unknown::Value(&u),
+                    before_sensitive: &NULL,
+                    after_sensitive: &s,
+                    replace_paths: Matcher::empty(false),
+                    relevant: Matcher::Always,
+                    rules: Rules {
+                        terraform,
+                        ..Rules::default()
+                    },
+                };
+                if hidden::unchanged_scalar(&change, &attr) {
+                    seen += 1;
+                    let d = diff_child_attribute(change.clone(), &attr, Action::Update);
+                    assert_eq!(
+                        d.map(|d| d.action),
+                        Some(Action::NoOp),
+                        "{b:?} {a:?} {ty} unknown {unknown} sensitive {sensitive}"
+                    );
+                }
+            }
+        }
+    }
+    // "a", 1, "1.0" and true on both sides, known and not sensitive, under 4 types and 2 rules
+    assert_eq!(seen, 4 * 4 * 2);
 }

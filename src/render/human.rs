@@ -172,6 +172,11 @@ fn implied_block(values: &[&Value]) -> Rc<Block> {
             return Rc::clone(b);
         }
         let block = Rc::new(schema::block_of_shape(shape));
+        if shape.len() > IMPLIED_CACHED_BYTES {
+            // a wide resource's shape (its every key): not kept, nor its copy in the cache
+            *shape = Vec::new();
+            return block;
+        }
         if blocks.len() >= IMPLIED_CACHED {
             blocks.clear();
         }
@@ -182,6 +187,11 @@ fn implied_block(values: &[&Value]) -> Rc<Block> {
 
 /// How many implied schemas a thread keeps.
 const IMPLIED_CACHED: usize = 1024;
+
+/// The longest shape whose schema a thread keeps (a resource of some 2,000 attributes): a
+/// longer one is a wide resource, rarely repeated, whose shape and schema would stay for the
+/// rest of the run.
+const IMPLIED_CACHED_BYTES: usize = 64 * 1024;
 
 struct ComputedChange<'p, 'a> {
     rc: &'p ResourceChange<'a>,
@@ -205,6 +215,7 @@ impl<'r> HumanRenderer<'r> {
             terraform: self.options.flavor == Flavor::Terraform,
             non_legacy: false,
             since: self.since(),
+            hide_unchanged_attributes: false,
         }
     }
 
@@ -270,7 +281,13 @@ impl<'r> HumanRenderer<'r> {
             &mut implied,
             &[&c.before, &c.after, &c.after_unknown],
         );
-        let mut change = Change::from_plan(&c, relevant).with_rules(self.rules());
+        // the resource's unchanged attributes are hidden unless it is imported
+        // (`render_resource`): counted by the differ, not kept
+        let rules = differ::Rules {
+            hide_unchanged_attributes: !rc.importing(),
+            ..self.rules()
+        };
+        let mut change = Change::from_plan(&c, relevant).with_rules(rules);
         if self.options.flavor == Flavor::Terraform && rc.action() == Action::Forget {
             // Terraform shows a forget-only change as a no-op (its `AsNoOp`).
             change = change.as_noop();

@@ -54,6 +54,10 @@ pub struct Rules {
     pub non_legacy: bool,
     /// Terraform: the rules of the version that wrote the document (the newest by default).
     pub since: super::Since,
+    /// The renderer hides this block's unchanged attributes (a resource's top block, not
+    /// imported): the differ counts them (`computed::Hidden`) instead of keeping their diffs.
+    /// Read by the block it is set on only; its children never see it.
+    pub hide_unchanged_attributes: bool,
 }
 
 impl Rules {
@@ -278,16 +282,65 @@ impl<'v, 'a> Change<'v, 'a> {
     }
 }
 
-/// The keys of several objects, sorted and each once. Each object's keys come sorted: a
-/// stable sort merges those runs in linear time (a wide object's 100k keys).
+/// The keys of several objects, sorted and each once. Each object's keys come sorted: they
+/// are merged, one comparison a key (a wide object's 100k keys).
 fn sorted_keys<'v, 'a: 'v, const N: usize>(
     objects: [Option<&'v std::collections::BTreeMap<std::borrow::Cow<'a, str>, Value<'a>>>; N],
 ) -> Vec<&'v str> {
     let mut keys: Vec<&'v str> = Vec::new();
     for o in objects.into_iter().flatten() {
-        keys.extend(o.keys().map(|k| k.as_ref()));
+        if keys.is_empty() {
+            keys.extend(o.keys().map(|k| k.as_ref()));
+            continue;
+        }
+        if o.is_empty() {
+            continue;
+        }
+        let mut merged = Vec::with_capacity(keys.len().max(o.len()));
+        let mut a = keys.iter().copied().peekable();
+        let mut b = o.keys().map(|k| k.as_ref()).peekable();
+        while let (Some(x), Some(y)) = (a.peek(), b.peek()) {
+            match x.cmp(y) {
+                std::cmp::Ordering::Less => merged.extend(a.next()),
+                std::cmp::Ordering::Greater => merged.extend(b.next()),
+                std::cmp::Ordering::Equal => {
+                    merged.extend(a.next());
+                    b.next();
+                }
+            }
+        }
+        merged.extend(a);
+        merged.extend(b);
+        keys = merged;
     }
-    keys.sort();
-    keys.dedup();
     keys
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn all_keys_are_the_sorted_union_of_the_objects_keys() {
+        let parse = |json| crate::plan::parse_json(json).unwrap();
+        let before = parse(r#"{"a": 1, "c": 1, "e": 1}"#);
+        let after = parse(r#"{"b": 1, "c": 1, "f": 1}"#);
+        let unknown = parse(r#"{"f": true, "g": true}"#);
+        let empty = parse("{}");
+        let sensitive = parse(r#"{"0": true, "a": true}"#);
+        let change = Change {
+            before: &before,
+            after: &after,
+            before_explicit: false,
+            after_explicit: false,
+            unknown: Unknown::Value(&unknown),
+            before_sensitive: &empty,
+            after_sensitive: &sensitive,
+            replace_paths: Matcher::empty(false),
+            relevant: Matcher::Always,
+            rules: Rules::default(),
+        };
+        assert_eq!(change.all_keys(), ["0", "a", "b", "c", "e", "f", "g"]);
+        assert_eq!(change.explicit_keys(), ["a", "b", "c", "e", "f"]);
+    }
 }

@@ -32,15 +32,25 @@ fn entries<'v, 'a>(v: &'v Value<'a>) -> Option<Entries<'v, 'a>> {
     v.as_object().map(|o| o.iter().peekable())
 }
 
-/// The value at `key` in the walked object, passing the smaller keys (`None`: the object
-/// has none there, or the value is not an object).
+/// The value at `key` in the walked object, passing the smaller keys and the one found
+/// (`None`: the object has none there, or the value is not an object). One comparison a
+/// step: keys are asked in strictly ascending order.
 fn seek<'v, 'a>(entries: &mut Option<Entries<'v, 'a>>, key: &str) -> Option<&'v Value<'a>> {
     let entries = entries.as_mut()?;
-    while entries.next_if(|(k, _)| k.as_ref() < key).is_some() {}
-    match entries.peek() {
-        Some((k, v)) if k.as_ref() == key => Some(*v),
-        _ => None,
+    while let Some((k, v)) = entries.peek() {
+        match k.as_ref().cmp(key) {
+            std::cmp::Ordering::Less => {
+                entries.next();
+            }
+            std::cmp::Ordering::Equal => {
+                let v = *v;
+                entries.next();
+                return Some(v);
+            }
+            std::cmp::Ordering::Greater => return None,
+        }
     }
+    None
 }
 
 /// Objects up to this many keys are searched, as `child_key` does: a short search costs less
@@ -80,7 +90,8 @@ impl<'c, 'v, 'a> KeyWalk<'c, 'v, 'a> {
 
     /// The child at `key`, as [`Change::child_key`] gives it.
     pub fn child(&mut self, key: &'c str) -> Change<'v, 'a> {
-        if self.searched || self.last.is_some_and(|last| key < last) {
+        // (a key asked again was passed: searched too)
+        if self.searched || self.last.is_some_and(|last| key <= last) {
             return self.change.child_key(key);
         }
         self.last = Some(key);
@@ -141,9 +152,10 @@ mod tests {
         };
         let mut walk = KeyWalk::new(&change);
         assert!(!walk.searched);
-        // ascending, with absent keys between; then keys below the last (searched)
+        // ascending, with absent keys between and one asked twice (searched the second
+        // time: the walk passed it); then keys below the last (searched)
         for key in [
-            "", "a", "b", "bb", "c", "d", "e", "f", "g", "h", "c", "a", "z",
+            "", "a", "b", "bb", "c", "c", "d", "e", "f", "g", "h", "c", "a", "z",
         ] {
             let (w, s) = (walk.child(key), change.child_key(key));
             let seen = |c: &Change| {

@@ -3,20 +3,21 @@
 use std::fmt::Write as _;
 
 use super::{
-    RenderOpts, ensure_valid_attribute_name, forces_replacement, go_quote, indent, symbol,
-    write_attributes, write_child, write_unchanged,
+    RenderOpts, attribute_name, forces_replacement, go_quote, indent, symbol, write_attributes,
+    write_child, write_unchanged,
 };
-use crate::computed::{Action, BlockEntry, BlockKind, Diff, Renderer};
+use crate::computed::{Action, BlockEntry, BlockKind, Diff, Hidden, Keyed, Renderer};
 
 pub(super) fn render_block(
     buf: &mut String,
     diff: &Diff,
-    attributes: &std::collections::BTreeMap<String, Diff>,
+    attributes: &Keyed,
     blocks: &std::collections::BTreeMap<String, BlockEntry>,
+    hidden: Hidden,
     ind: usize,
     opts: &RenderOpts,
 ) {
-    if attributes.is_empty() && blocks.is_empty() {
+    if attributes.is_empty() && blocks.is_empty() && hidden.count == 0 {
         let _ = write!(buf, "{{}}{}", forces_replacement(diff.replace, opts));
         return;
     }
@@ -24,8 +25,10 @@ pub(super) fn render_block(
     iopts.show_unchanged_children = true;
     let aopts = opts.child();
     let mut unchanged_blocks = 0;
+    // a nested block's name and map key, written into one buffer
+    let mut name = String::new();
     let _ = writeln!(buf, "{{{}", forces_replacement(diff.replace, opts));
-    let unchanged_attrs = write_attributes(buf, ind, attributes, &iopts, &aopts, opts);
+    let unchanged_attrs = write_attributes(buf, ind, attributes, hidden, &iopts, &aopts, opts);
     write_unchanged(buf, ind, "attribute", unchanged_attrs, opts);
 
     for (key, entry) in blocks {
@@ -63,13 +66,16 @@ pub(super) fn render_block(
                 unchanged_blocks += 1;
                 return;
             }
-            if !found_changed && !attributes.is_empty() {
+            if !found_changed && (!attributes.is_empty() || hidden.count > 0) {
                 buf.push('\n');
                 found_changed = true;
             }
             let mut o = bopts.child();
             o.override_forces_replacement = entry.replace;
-            let name = format!("{}{map_key} ", ensure_valid_attribute_name(key));
+            name.clear();
+            name.push_str(&attribute_name(key));
+            name.push_str(map_key);
+            name.push(' ');
             write_child(buf, ind, &name, d, &o, "");
         };
         match &entry.kind {

@@ -3,10 +3,10 @@
 use std::fmt::Write as _;
 
 use super::{
-    RenderOpts, forces_replacement, go_quote, null_suffix, padded_name, write_attributes,
-    write_child, write_close, write_unchanged,
+    RenderOpts, forces_replacement, go_quote_into, go_quoted_len, null_suffix, pad_name,
+    write_attributes, write_child, write_close, write_unchanged,
 };
-use crate::computed::{Action, Diff, Renderer};
+use crate::computed::{Action, Diff, Hidden, Keyed, Renderer};
 
 pub(super) fn render_list(
     buf: &mut String,
@@ -97,7 +97,7 @@ pub(super) fn render_set(
 pub(super) fn render_map(
     buf: &mut String,
     diff: &Diff,
-    elements: &std::collections::BTreeMap<String, Diff>,
+    elements: &Keyed,
     nested: bool,
     ind: usize,
     opts: &RenderOpts,
@@ -113,15 +113,16 @@ pub(super) fn render_map(
         );
         return;
     }
-    let escaped: Vec<(String, &Diff)> = elements.iter().map(|(k, v)| (go_quote(k), v)).collect();
-    let max_len = escaped.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
+    // each key is quoted where it is written, not kept quoted: a wide map would hold a
+    // quoted copy of every key
+    let max_len = elements.keys().map(|k| go_quoted_len(k)).max().unwrap_or(0);
     let mut eopts = opts.child();
     eopts.override_null_suffix = diff.action == Action::Delete || nested;
     eopts.override_forces_replacement = children_replace;
     let mut unchanged_count = 0;
     let _ = writeln!(buf, "{{{}", forces_replacement(self_replace, opts));
     let mut name = String::new();
-    for (key, element) in &escaped {
+    for (raw, element) in elements {
         if element.action == Action::NoOp && !opts.show_unchanged_children {
             unchanged_count += 1;
             continue;
@@ -132,7 +133,9 @@ pub(super) fn render_map(
             ""
         };
         let width = if nested { 0 } else { max_len };
-        padded_name(&mut name, key, width);
+        name.clear();
+        go_quote_into(&mut name, raw);
+        pad_name(&mut name, width);
         write_child(buf, ind, &name, element, &eopts, comma);
     }
     write_unchanged(buf, ind, "element", unchanged_count, opts);
@@ -142,7 +145,7 @@ pub(super) fn render_map(
 pub(super) fn render_object(
     buf: &mut String,
     diff: &Diff,
-    attributes: &std::collections::BTreeMap<String, Diff>,
+    attributes: &Keyed,
     nested: bool,
     ind: usize,
     opts: &RenderOpts,
@@ -161,7 +164,15 @@ pub(super) fn render_object(
     let mut iopts = aopts.child();
     iopts.show_unchanged_children = true;
     let _ = writeln!(buf, "{{{}", forces_replacement(diff.replace, opts));
-    let unchanged_count = write_attributes(buf, ind, attributes, &iopts, &aopts, opts);
+    let unchanged_count = write_attributes(
+        buf,
+        ind,
+        attributes,
+        Hidden::default(),
+        &iopts,
+        &aopts,
+        opts,
+    );
     write_unchanged(buf, ind, "attribute", unchanged_count, opts);
     write_close(buf, ind, '}', diff.action, opts);
 }

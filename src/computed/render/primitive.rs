@@ -281,6 +281,7 @@ fn render_string_as_json(
             terraform: opts.terraform,
             non_legacy: true,
             since: opts.since,
+            hide_unchanged_attributes: false,
         },
     );
     let mut action = diff.action;

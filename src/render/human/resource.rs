@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use super::{Cause, ComputedChange, Flavor, HumanRenderer, raw_json};
-use crate::computed::{action_symbol, go_quote};
+use crate::computed::go_quote;
 use crate::plan::{Action, ResourceChange, Value};
 
 impl HumanRenderer<'_> {
@@ -47,18 +47,20 @@ impl HumanRenderer<'_> {
         } else {
             "data"
         };
-        let _ = write!(
-            buf,
-            "{} {mode} \"{}\" \"{}\" ",
-            self.theme.color(match action {
-                // Terraform's own symbols for the forget actions
-                Action::Forget if terraform => " [red].[reset]",
-                Action::ForgetThenCreate if terraform => " [green]+[reset]/[red].[reset]",
-                _ => action_symbol(action),
-            }),
-            rc.type_,
-            rc.name,
-        );
+        match action {
+            // Terraform's own symbols for the forget actions
+            Action::Forget if terraform => {
+                buf.push_str(&self.theme.color(" [red].[reset]"));
+                buf.push(' ');
+            }
+            Action::ForgetThenCreate if terraform => {
+                buf.push_str(&self.theme.color(" [green]+[reset]/[red].[reset]"));
+                buf.push(' ');
+            }
+            // `action_symbol(action)` coloured and a space, coloured once per theme
+            _ => buf.push_str(&crate::computed::symbol_and_space(action, &opts)),
+        }
+        let _ = write!(buf, "{mode} \"{}\" \"{}\" ", rc.type_, rc.name);
         c.diff.render_human_into(&mut buf, 0, &opts);
         Some(buf)
     }
