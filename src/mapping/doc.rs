@@ -7,6 +7,8 @@
 //! and shared ([`Interner`]): keys, regions, and the resources that are the same before and
 //! after the change cost one tree, not one per occurrence.
 
+mod valid;
+
 use super::jq;
 use jaq_json::Val;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
@@ -63,6 +65,12 @@ pub(crate) fn build_keeping(text: &str, strip: bool, values: Option<&[String]>) 
     .ok()?;
     de.end().ok()?;
     Some(v)
+}
+
+/// [`build_keeping`] of a slice of a document already parsed (a resource slot's `RawValue`),
+/// read without serde where it can be (`valid`), with serde where not.
+pub(crate) fn build_slice(text: &str, strip: bool, values: Option<&[String]>) -> Option<Val> {
+    valid::build(text, strip, values).or_else(|| build_keeping(text, strip, values))
 }
 
 /// A JSON integer as jaq's (an integer when it fits `isize`, as jaq's own parser gives it).
