@@ -197,12 +197,21 @@ impl<'e> RCx<'e, '_, '_> {
             return None;
         }
         let n = self.e.filters[fid].native.as_ref()?;
-        let out: Vec<Result<Val, String>> = n
-            .run(input, phs)?
-            .into_iter()
-            .take(jq::MAX_OUTPUTS)
-            .map(|r| r.map_err(|e| e.to_string()))
-            .collect();
+        let run = || -> Option<Vec<Result<Val, String>>> {
+            Some(
+                n.run(input, phs)?
+                    .into_iter()
+                    .take(jq::MAX_OUTPUTS)
+                    .map(|r| r.map_err(|e| e.to_string()))
+                    .collect(),
+            )
+        };
+        // a filter that reads only its placeholders gives what it gave for the same ones
+        let out = if n.reads_input() || self.e.check_native.is_some() {
+            run()?
+        } else {
+            kept::outputs(fid, phs, run)?
+        };
         MapStats::add(&self.stats.native_runs, 1);
         if profiling() {
             super::profile::count_native(fid);
@@ -637,5 +646,113 @@ fn contains_true(v: &Val) -> bool {
         Val::Arr(a) => a.iter().any(contains_true),
         Val::Obj(o) => o.values().any(contains_true),
         _ => false,
+    }
+}
+
+/// The outputs of native filters that read only their placeholders, kept per thread by filter
+/// and placeholder values: `${instance_info}.InstanceStorage | select(…) | …` runs once per
+/// instance type, not once per instance. Arrays and objects are told apart by allocation
+/// (the entry keeps them alive, so an address is never reused while it is kept), the rest by
+/// value.
+mod kept {
+    use crate::mapping::FastMap;
+    use jaq_json::Val;
+    use std::cell::RefCell;
+
+    type Outputs = Vec<Result<Val, String>>;
+
+    /// By hash: the filter, its placeholder values and its outputs.
+    type Table = FastMap<u64, (usize, Vec<Val>, Outputs)>;
+
+    /// Entries per thread; past this, the table starts again.
+    const ENTRIES: usize = 1024;
+
+    fn same(a: &Val, b: &Val) -> bool {
+        match (a, b) {
+            (Val::Arr(x), Val::Arr(y)) => jaq_json::Rc::ptr_eq(x, y),
+            (Val::Obj(x), Val::Obj(y)) => jaq_json::Rc::ptr_eq(x, y),
+            (Val::Arr(_) | Val::Obj(_), _) | (_, Val::Arr(_) | Val::Obj(_)) => false,
+            _ => a == b,
+        }
+    }
+
+    fn hash(fid: usize, phs: &[Val]) -> u64 {
+        use std::hash::{BuildHasher, Hash, Hasher};
+        let mut h = foldhash::fast::FixedState::with_seed(0x6b65).build_hasher();
+        h.write_usize(fid);
+        for v in phs {
+            match v {
+                Val::Arr(a) => h.write_usize(jaq_json::Rc::as_ptr(a) as *const u8 as usize),
+                Val::Obj(o) => h.write_usize(jaq_json::Rc::as_ptr(o) as *const u8 as usize),
+                v => v.hash(&mut h),
+            }
+        }
+        h.finish()
+    }
+
+    /// Filter `fid`'s outputs for placeholder values `phs`: kept ones, or `run`'s (kept when
+    /// it knows them).
+    pub(super) fn outputs(
+        fid: usize,
+        phs: &[Val],
+        run: impl FnOnce() -> Option<Outputs>,
+    ) -> Option<Outputs> {
+        thread_local! {
+            static KEPT: RefCell<Table> = RefCell::default();
+        }
+        let h = hash(fid, phs);
+        let found = KEPT.with_borrow(|k| {
+            k.get(&h)
+                .filter(|(f, p, _)| {
+                    *f == fid && p.len() == phs.len() && p.iter().zip(phs).all(|(a, b)| same(a, b))
+                })
+                .map(|(_, _, out)| out.clone())
+        });
+        if found.is_some() {
+            return found;
+        }
+        let out = run()?;
+        KEPT.with_borrow_mut(|k| {
+            if k.len() >= ENTRIES {
+                k.clear();
+            }
+            k.insert(h, (fid, phs.to_vec(), out.clone()));
+        });
+        Some(out)
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn kept_outputs_are_told_apart_by_filter_and_placeholders() {
+            let obj = |n: isize| {
+                Val::obj(std::iter::once((crate::mapping::jq::s("n"), Val::from(n))).collect())
+            };
+            let (a, b) = (obj(1), obj(1));
+            let runs = std::cell::Cell::new(0);
+            let run = |v: &Val| {
+                let v = v.clone();
+                let runs = &runs;
+                move || {
+                    runs.set(runs.get() + 1);
+                    Some(vec![Ok(v)])
+                }
+            };
+            let got = |fid, phs: &[Val]| outputs(fid, phs, run(&phs[0])).unwrap();
+            assert_eq!(got(1, std::slice::from_ref(&a)), vec![Ok(a.clone())]);
+            assert_eq!(got(1, std::slice::from_ref(&a)), vec![Ok(a.clone())]);
+            assert_eq!(runs.get(), 1, "the same placeholder again: kept");
+            // an equal object built apart, another filter, a scalar: run again
+            got(1, std::slice::from_ref(&b));
+            got(2, std::slice::from_ref(&a));
+            got(1, &[Val::Null]);
+            got(1, &[Val::Null]);
+            assert_eq!(runs.get(), 4);
+            // what the filter does not know is not kept
+            assert_eq!(outputs(3, &[Val::Null], || None), None);
+            assert_eq!(outputs(3, &[Val::Null], || Some(vec![])), Some(vec![]));
+        }
     }
 }
