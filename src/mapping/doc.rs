@@ -7,9 +7,12 @@
 //! and shared ([`Interner`]): keys, regions, and the resources that are the same before and
 //! after the change cost one tree, not one per occurrence.
 
+mod valid;
+
 use super::jq;
 use jaq_json::Val;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt;
@@ -62,6 +65,12 @@ pub(crate) fn build_keeping(text: &str, strip: bool, values: Option<&[String]>) 
     .ok()?;
     de.end().ok()?;
     Some(v)
+}
+
+/// [`build_keeping`] of a slice of a document already parsed (a resource slot's `RawValue`),
+/// read without serde where it can be (`valid`), with serde where not.
+pub(crate) fn build_slice(text: &str, strip: bool, values: Option<&[String]>) -> Option<Val> {
+    valid::build(text, strip, values).or_else(|| build_keeping(text, strip, values))
 }
 
 /// A JSON integer as jaq's (an integer when it fits `isize`, as jaq's own parser gives it).
@@ -141,8 +150,8 @@ impl<'de> Visitor<'de> for Plain<'_> {
         Ok(Val::Arr(out.into()))
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Val, A::Error> {
-        let mut out: Vec<(String, Val)> = Vec::new();
-        while let Some(k) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+        let mut out: Vec<(Cow<'de, str>, Val)> = Vec::new();
+        while let Some(k) = map.next_key::<Cow<'de, str>>()? {
             let skip = (self.strip && k == "sensitive_values")
                 || self.only.is_some_and(|only| !only.iter().any(|o| *o == k));
             if skip {
@@ -157,7 +166,7 @@ impl<'de> Visitor<'de> for Plain<'_> {
                 _ => self.child(),
             };
             let v = map.next_value_seed(seed)?;
-            out.push((k.into_owned(), v));
+            out.push((k, v));
         }
         Ok(object(out))
     }
@@ -165,19 +174,43 @@ impl<'de> Visitor<'de> for Plain<'_> {
 
 /// An object from its members in document order, as `serde_json::Map` keeps them (sorted by key,
 /// the last of duplicate keys winning), so both parsing paths give the same values.
-fn object(mut members: Vec<(String, Val)>) -> Val {
-    if !members.is_sorted_by(|a, b| a.0 < b.0) {
+fn object<K: AsRef<str>>(mut members: Vec<(K, Val)>) -> Val {
+    if !members.is_sorted_by(|a, b| a.0.as_ref() < b.0.as_ref()) {
         members.reverse();
         // stable: of equal keys, the last one in the document comes first and is kept
-        members.sort_by(|a, b| a.0.cmp(&b.0));
-        members.dedup_by(|b, a| a.0 == b.0);
+        members.sort_by(|a, b| a.0.as_ref().cmp(b.0.as_ref()));
+        members.dedup_by(|b, a| a.0.as_ref() == b.0.as_ref());
     }
     Val::obj(
         members
             .into_iter()
-            .map(|(k, v)| (Val::utf8_str(k.into_bytes()), v))
+            .map(|(k, v)| (key(k.as_ref()), v))
             .collect(),
     )
+}
+
+/// The most object keys [`key`] keeps per thread (a plan's attribute names are a few hundred;
+/// past this, keys are built each time).
+const KEYS_KEPT: usize = 4096;
+
+/// An object key as a jaq string, shared with the equal keys built before on this thread:
+/// resources built one at a time (`Slot::value`) spell the same few hundred names again and
+/// again, and a shared key costs a reference count instead of an allocation.
+fn key(k: &str) -> Val {
+    thread_local! {
+        static KEYS: RefCell<HashMap<Box<str>, Val, foldhash::fast::RandomState>> =
+            RefCell::default();
+    }
+    KEYS.with_borrow_mut(|keys| {
+        if let Some(v) = keys.get(k) {
+            return v.clone();
+        }
+        let v = Val::utf8_str(k.as_bytes().to_vec());
+        if keys.len() < KEYS_KEPT {
+            keys.insert(k.into(), v.clone());
+        }
+        v
+    })
 }
 
 /// Equal values of one document, built once. jaq's strings, arrays and objects are

@@ -9,7 +9,7 @@ use super::model::{
     ResourceMapping, Src,
 };
 use super::placeholder::{self, PhKind};
-use super::{DataResolver, MappingError};
+use super::{DataResolver, FastMap, MappingError};
 use regex::Regex;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -45,9 +45,9 @@ pub struct Engine {
     set: MappingSet,
     program: Program,
     filters: Vec<FilterInfo>,
-    regexes: HashMap<String, Regex>,
+    regexes: FastMap<String, Regex>,
     /// `json_data` tables by file name; their entries are converted when first looked up.
-    data: HashMap<String, super::table::Table>,
+    data: FastMap<String, super::table::Table>,
     ignored: HashMap<String, Vec<Regex>>,
     /// The paths of `index_props`, which each resource slot reads a key at.
     wanted: super::source::Wanted,
@@ -56,11 +56,11 @@ pub struct Engine {
     whole: Uses,
     /// The members of `values` each shipped resource mapping reads, for those whose filters
     /// say so plainly (`filters::values_read`): its resources are built with only those.
-    partial: HashMap<String, Vec<String>>,
+    partial: FastMap<String, Vec<String>>,
     /// Per shipped resource mapping, per property, the members of `values` its filters and
     /// the mapping's variables read (`filters::values_read`); a property missing here reads
     /// the whole resource (`mapping::taint`).
-    reads: HashMap<String, HashMap<String, Vec<String>>>,
+    reads: FastMap<String, FastMap<String, Vec<String>>>,
     /// Resource mappings none of whose filters reads an address or an index: their
     /// count/for_each instances equal in what the mapping sees are mapped once (`engine::map`).
     memo_ok: HashSet<String>,
@@ -78,7 +78,7 @@ pub struct Engine {
 
 /// Per property of a resource mapping, the members of `values` its filters (and the mapping's
 /// variables, which any of them may use) read, when they say so plainly.
-fn property_reads(m: &ResourceMapping) -> HashMap<String, Vec<String>> {
+fn property_reads(m: &ResourceMapping) -> FastMap<String, Vec<String>> {
     let mut variables = Vec::new();
     collect_texts(&m.variables, &mut variables);
     m.properties
@@ -550,7 +550,7 @@ impl Engine {
         }
 
         // regexes
-        let mut regexes = HashMap::new();
+        let mut regexes = FastMap::default();
         let mut pats = Vec::new();
         for r in set.resources.values() {
             walk_regexes(&r.variables, &mut pats);
@@ -599,7 +599,7 @@ impl Engine {
         }
 
         // data files
-        let mut data = HashMap::new();
+        let mut data = FastMap::default();
         let mut declared = HashSet::new();
         for g in set.general.values() {
             for (name, (file, loc)) in &g.json_data {

@@ -146,6 +146,25 @@ impl Fast {
         (!matches!(cur, Val::Null)).then_some(cur)
     }
 
+    /// The first output of [`Fast::run`], without collecting the others.
+    pub fn first(&self, input: &Val, phs: &[Val]) -> Option<Val> {
+        if self.head == Head::EmptyObject || self.has_iter() {
+            return self.run(input, phs).into_iter().next();
+        }
+        let v = self.single(input, phs)?;
+        match self.tail {
+            None => Some(v.clone()),
+            Some(Tail::DiskKey) if jq::str_ref(v).is_none() => None,
+            Some(t) => Some(match jq::str_ref(v) {
+                Some(s) => jq::s(&tail(t, s)),
+                None => match jq::str_of(v) {
+                    Some(s) => jq::s(&tail(t, &s)),
+                    None => v.clone(),
+                },
+            }),
+        }
+    }
+
     /// Outputs (nulls and errors dropped) on `input` with placeholder values `phs`.
     pub fn run(&self, input: &Val, phs: &[Val]) -> Vec<Val> {
         if self.head != Head::EmptyObject && !self.has_iter() {
@@ -610,5 +629,64 @@ mod pred_tests {
             }
         }
         assert_eq!(pred("select(.a != null and .b)"), None);
+    }
+}
+
+#[cfg(test)]
+mod first_tests {
+    use super::*;
+    use serde_json::json;
+
+    fn json_value() -> impl proptest::strategy::Strategy<Value = serde_json::Value> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(json!(null)),
+            any::<bool>().prop_map(|b| json!(b)),
+            (-5i64..5).prop_map(|n| json!(n)),
+            prop::sample::select(vec![
+                "",
+                "x",
+                "us-east-1a",
+                "europe-west1-b",
+                "/dev/sdb",
+                "A b"
+            ])
+            .prop_map(|s| json!(s)),
+        ];
+        leaf.prop_recursive(3, 24, 4, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(serde_json::Value::Array),
+                prop::collection::btree_map(
+                    prop::sample::select(vec!["a", "b", "values"]).prop_map(String::from),
+                    inner,
+                    0..3
+                )
+                .prop_map(|m| serde_json::Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+        /// `Fast::first` is the first output of `Fast::run`, on any value and placeholder.
+        #[test]
+        fn first_is_the_first_output_of_run(input in json_value(), ph in json_value()) {
+            let filters = [
+                ".", ".a", ".a.b", ".values.a", ".a[0]", ".a[1]?.b", ".a[]?", ".a[]?.b",
+                "$__ph_0", "$__ph_0.a", "\"\\($__ph_0)\"", "{}", ".a | cbf::zone_to_region",
+                ".a | cbf::aws_zone_to_region", ".b | cbf::region_of_location",
+                ".a | cbf::extract_disk_key", ".a[]? | cbf::zone_to_region",
+            ];
+            let v = jq::to_val(&input);
+            let phs = [jq::to_val(&ph)];
+            for f in filters {
+                let fast = parse(f).unwrap();
+                proptest::prop_assert_eq!(
+                    fast.first(&v, &phs),
+                    fast.run(&v, &phs).into_iter().next(),
+                    "`{}` on {} with {}", f, input, ph
+                );
+            }
+        }
     }
 }

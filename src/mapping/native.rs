@@ -92,12 +92,19 @@ fn key(s: &str) -> Val {
 pub struct Native {
     expr: Expr,
     vars: usize,
+    /// Whether its outputs depend on its input (else on its placeholders alone).
+    reads_input: bool,
 }
 
 /// Compile a (placeholder-rewritten) filter text, if it uses only what the evaluator knows.
 pub fn parse(text: &str) -> Option<Native> {
     let (expr, vars) = parse::parse(text)?;
-    Some(Native { expr, vars })
+    let reads_input = reads_input(&expr);
+    Some(Native {
+        expr,
+        vars,
+        reads_input,
+    })
 }
 
 /// The answer jaq would give is not known here: run the filter in jaq.
@@ -110,7 +117,44 @@ struct Env<'p> {
     vars: Vec<Val>,
 }
 
+/// Whether `e` can read its input (`.`, or a builtin of it); `false` when its outputs depend on
+/// placeholders, literals and its own variables only.
+fn reads_input(e: &Expr) -> bool {
+    match e {
+        Expr::Id => true,
+        Expr::Lit(_) | Expr::Ph(_) | Expr::Var(_) => false,
+        Expr::Path(base, steps) => {
+            reads_input(base)
+                || steps
+                    .iter()
+                    .any(|s| matches!(s, Step::Index(i, _) if reads_input(i)))
+        }
+        Expr::Arr(e) | Expr::ObjSingle(_, e) | Expr::Text(e) => reads_input(e),
+        // the right side reads the left side's outputs
+        Expr::Pipe(l, _) => reads_input(l),
+        Expr::Bind(l, _, r)
+        | Expr::Comma(l, r)
+        | Expr::Alt(l, r)
+        | Expr::Logic(l, _, r)
+        | Expr::Math(l, _, r)
+        | Expr::Cmp(l, _, r) => reads_input(l) || reads_input(r),
+        Expr::If(c, t, f) => reads_input(c) || reads_input(t) || reads_input(f),
+        Expr::Call(Fun::Empty, _) => false,
+        // `error(f)`, `range(f)`: `f` on the input
+        Expr::Call(Fun::Error | Fun::Range, args) => {
+            args.is_empty() || args.iter().any(reads_input)
+        }
+        Expr::Call(..) => true,
+    }
+}
+
 impl Native {
+    /// Whether its outputs can depend on its input: when not, they are a function of its
+    /// placeholders' values alone (the engine keeps them: `engine::eval`).
+    pub fn reads_input(&self) -> bool {
+        self.reads_input
+    }
+
     /// Every output of the filter on `input` with placeholder values `phs`, errors included, as
     /// jaq gives them; `None`: run it in jaq.
     pub fn run(&self, input: &Val, phs: &[Val]) -> Option<Vec<Out>> {
@@ -483,6 +527,46 @@ mod tests {
         "$__ph_0 | select((.vcpus // 0 | select(type == \"number\")) > 0) | . as $s | [range(.vcpus)] | map($s) | .[]",
         ".a | select((.b // 0 | select(type == \"number\")) > 0) | [range(.b)] | .[] | {}",
     ];
+
+    /// A filter said not to read its input gives the same outputs on every input; the ones
+    /// that read it are told so.
+    #[test]
+    fn what_reads_no_input_gives_the_same_on_every_input() {
+        let free = [
+            "$__ph_0.values.block_device_mappings[]? | select((.ebs // []) | length > 0)",
+            "$__ph_0.InstanceStorage | select((.Count // 0) > 0) | . as $s | [range(.Count)] | map($s) | .[]",
+            "\"none\"",
+            "error(\"unsupported\")",
+            "$__ph_0 as $x | [$x, 1]",
+        ];
+        let reading = [
+            ".",
+            ".a",
+            "length",
+            "select(.a)",
+            "$__ph_0 as $x | .a",
+            "error(.a)",
+            "{a: .b}",
+            "[.[]?]",
+            "$__ph_0[.a]?",
+        ];
+        for f in free {
+            let n = parse(f).unwrap_or_else(|| panic!("{f}"));
+            assert!(!n.reads_input(), "{f}");
+            let phs = [jq::to_val(
+                &json!({"values": {"block_device_mappings": [{"ebs": [1]}]}, "InstanceStorage": {"Count": 2}}),
+            )];
+            let first = n.run(&Val::Null, &phs).map(|o| format!("{o:?}"));
+            for input in inputs() {
+                let out = n.run(&jq::to_val(&input), &phs).map(|o| format!("{o:?}"));
+                assert_eq!(out, first, "{f} on {input}");
+            }
+        }
+        for f in reading {
+            let n = parse(f).unwrap_or_else(|| panic!("{f}"));
+            assert!(n.reads_input(), "{f}");
+        }
+    }
 
     fn inputs() -> Vec<serde_json::Value> {
         vec![

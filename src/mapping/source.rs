@@ -14,7 +14,7 @@ use super::doc;
 mod read;
 use jaq_json::Val;
 use read::{Changes, Dig, LenientStr, read_resource};
-pub(crate) use read::{Members, member, split_members};
+pub(crate) use read::{Members, member, skip_ws, split_members, string_end, value_end};
 use serde::de;
 use serde_json::value::RawValue;
 use std::borrow::Cow;
@@ -247,13 +247,13 @@ impl<'a> Slot<'a> {
     /// The resource as a jaq value, built now (a side keeps the ones lookups find:
     /// `engine::side`).
     pub fn value(&self) -> Val {
-        doc::build(self.raw.get(), true).unwrap_or(Val::Null)
+        doc::build_slice(self.raw.get(), true, None).unwrap_or(Val::Null)
     }
 
     /// [`Slot::value`] with only the members of `values` a mapping reads (`engine::filters::
     /// values_read`); the rest of the resource whole.
     pub fn value_keeping(&self, values: &[String]) -> Val {
-        doc::build_keeping(self.raw.get(), true, Some(values)).unwrap_or(Val::Null)
+        doc::build_slice(self.raw.get(), true, Some(values)).unwrap_or(Val::Null)
     }
 
     /// What a mapping that builds only the members `keep` of `values` sees of this resource

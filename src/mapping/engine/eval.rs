@@ -8,10 +8,9 @@ use crate::mapping::config::Config;
 use crate::mapping::jq::{self, PerResource};
 use crate::mapping::model::{PropDef, Reference, ResourceMapping};
 use crate::mapping::placeholder::PhKind;
-use crate::mapping::{DiskKind, Storage};
+use crate::mapping::{DiskKind, FastMap, Storage};
 use jaq_json::Val;
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 #[derive(Default)]
 pub(super) struct Notes {
@@ -20,9 +19,18 @@ pub(super) struct Notes {
 }
 
 #[derive(Clone)]
-pub(super) struct Found {
+pub(super) struct Found<'e> {
     pub(super) val: Val,
-    pub(super) unit: Option<String>,
+    pub(super) unit: Option<&'e str>,
+}
+
+/// One item of a list property: its properties found, by name, in the mapping's order.
+pub(super) struct Item<'e>(Vec<(&'e str, Found<'e>)>);
+
+impl<'e> Item<'e> {
+    pub(super) fn get(&self, name: &str) -> Option<&Found<'e>> {
+        self.0.iter().find(|(k, _)| *k == name).map(|(_, f)| f)
+    }
 }
 
 /// Evaluation context of one resource.
@@ -37,20 +45,47 @@ pub(super) struct RCx<'e, 's, 'a> {
     pub(super) family: &'e str,
     pub(super) m: &'e ResourceMapping,
     pub(super) per: PerResource,
-    pub(super) vars: RefCell<HashMap<String, Option<Val>>>,
+    pub(super) vars: RefCell<FastMap<&'e str, Option<Val>>>,
     pub(super) notes: RefCell<Notes>,
 }
 
-impl RCx<'_, '_, '_> {
-    fn eval(&self, fid: usize, input: &Val, key: Option<&Val>) -> Vec<Val> {
-        if fid == usize::MAX {
-            return vec![];
+impl<'e> RCx<'e, '_, '_> {
+    /// The first output of [`RCx::eval`]: a plain path (`mapping::fast`) gives it without
+    /// collecting its outputs.
+    fn eval_first(&self, fid: usize, input: &Val, key: Option<&Val>) -> Option<Val> {
+        let info = self.e.filters.get(fid)?;
+        let plain = info.indexed.is_none()
+            && info.referrers.is_none()
+            && !self.e.native_off
+            && self.e.check_native.is_none();
+        match info.fast.as_ref().filter(|_| plain) {
+            Some(f) => {
+                let phs = self.placeholders(info, key);
+                if profiling() {
+                    super::profile::count_native(fid);
+                }
+                f.first(self.input_of(info, input), &phs)
+            }
+            None => self.eval(fid, input, key).into_iter().next(),
         }
-        let info = &self.e.filters[fid];
+    }
+
+    /// What a filter reads as its input: a lookup reads the document (or nothing).
+    fn input_of<'v>(&'v self, info: &super::filters::FilterInfo, input: &'v Val) -> &'v Val {
+        // a lookup that reads nothing of its input gets null, not the whole document
+        match (info.on_root, info.input_free) {
+            (true, true) => &Val::Null,
+            (true, false) => &self.side.root,
+            (false, _) => input,
+        }
+    }
+
+    /// The values of a filter's placeholders, in order.
+    fn placeholders(&self, info: &'e super::filters::FilterInfo, key: Option<&Val>) -> Vec<Val> {
         let mut phs = Vec::with_capacity(info.placeholders.len());
         for (ph, this_id) in &info.placeholders {
             let v = match &ph.kind {
-                PhKind::This(_) => self.eval(*this_id, &self.res, None).into_iter().next(),
+                PhKind::This(_) => self.eval_first(*this_id, &self.res, None),
                 PhKind::Key => key.cloned(),
                 PhKind::Config(p) => {
                     let mut c = &self.e.config;
@@ -62,14 +97,24 @@ impl RCx<'_, '_, '_> {
                 PhKind::Var(n) => self.var(n),
             };
             phs.push(if ph.in_string {
-                jq::s(
-                    &v.filter(|v| !matches!(*v, Val::Null))
-                        .map_or_else(|| ".not_found".to_string(), |v| jq::display(&v)),
-                )
+                match v.filter(|v| !matches!(*v, Val::Null)) {
+                    // a string is its own text
+                    Some(v @ Val::TStr(_)) if jq::str_ref(&v).is_some() => v,
+                    v => jq::s(&v.map_or_else(|| ".not_found".to_string(), |v| jq::display(&v))),
+                }
             } else {
                 v.unwrap_or(Val::Null)
             });
         }
+        phs
+    }
+
+    fn eval(&self, fid: usize, input: &Val, key: Option<&Val>) -> Vec<Val> {
+        if fid == usize::MAX {
+            return vec![];
+        }
+        let info = &self.e.filters[fid];
+        let phs = self.placeholders(info, key);
         if let Some(sel) = &info.indexed
             && let Some(out) = self.native_select(sel, &phs)
         {
@@ -78,12 +123,7 @@ impl RCx<'_, '_, '_> {
         if let Some((first, types)) = &info.referrers {
             return self.native_referrers(*first, types);
         }
-        // a lookup that reads nothing of its input gets null, not the whole document
-        let input = match (info.on_root, info.input_free) {
-            (true, true) => &Val::Null,
-            (true, false) => &self.side.root,
-            (false, _) => input,
-        };
+        let input = self.input_of(info, input);
         if let Some(f) = info.fast.as_ref().filter(|_| !self.e.native_off) {
             if profiling() {
                 super::profile::count_native(fid);
@@ -157,12 +197,21 @@ impl RCx<'_, '_, '_> {
             return None;
         }
         let n = self.e.filters[fid].native.as_ref()?;
-        let out: Vec<Result<Val, String>> = n
-            .run(input, phs)?
-            .into_iter()
-            .take(jq::MAX_OUTPUTS)
-            .map(|r| r.map_err(|e| e.to_string()))
-            .collect();
+        let run = || -> Option<Vec<Result<Val, String>>> {
+            Some(
+                n.run(input, phs)?
+                    .into_iter()
+                    .take(jq::MAX_OUTPUTS)
+                    .map(|r| r.map_err(|e| e.to_string()))
+                    .collect(),
+            )
+        };
+        // a filter that reads only its placeholders gives what it gave for the same ones
+        let out = if n.reads_input() || self.e.check_native.is_some() {
+            run()?
+        } else {
+            kept::outputs(fid, phs, run)?
+        };
         MapStats::add(&self.stats.native_runs, 1);
         if profiling() {
             super::profile::count_native(fid);
@@ -255,11 +304,11 @@ impl RCx<'_, '_, '_> {
             .collect()
     }
 
-    fn var(&self, name: &str) -> Option<Val> {
+    fn var(&self, name: &'e str) -> Option<Val> {
         if let Some(v) = self.vars.borrow().get(name) {
             return v.clone();
         }
-        self.vars.borrow_mut().insert(name.to_string(), None); // cycle guard
+        self.vars.borrow_mut().insert(name, None); // cycle guard
         let v = self
             .m
             .variables
@@ -267,11 +316,11 @@ impl RCx<'_, '_, '_> {
             .find(|(k, _)| k == name)
             .and_then(|(_, defs)| self.prop(defs, &self.res, false))
             .map(|f| f.val);
-        self.vars.borrow_mut().insert(name.to_string(), v.clone());
+        self.vars.borrow_mut().insert(name, v.clone());
         v
     }
 
-    pub(super) fn scalar(&self, name: &str) -> Option<Found> {
+    pub(super) fn scalar(&self, name: &str) -> Option<Found<'e>> {
         let (_, defs) = self.m.properties.iter().find(|(k, _)| k == name)?;
         // only the figures the estimate depends on get "unknown until apply" notes
         let noted = matches!(
@@ -282,25 +331,25 @@ impl RCx<'_, '_, '_> {
     }
 
     /// Resolve a property from its ordered sources.
-    fn prop(&self, defs: &[PropDef], input: &Val, top: bool) -> Option<Found> {
+    fn prop(&self, defs: &'e [PropDef], input: &Val, top: bool) -> Option<Found<'e>> {
         for d in defs.iter().filter(|d| !d.list) {
             let found = d
                 .paths
                 .iter()
-                .find_map(|p| self.eval(p.id, input, None).into_iter().next());
+                .find_map(|p| self.eval_first(p.id, input, None));
             if let Some(v) = found
                 && let Some(v) = self.post(d, v)
             {
                 return Some(Found {
                     val: v,
-                    unit: d.unit.clone(),
+                    unit: d.unit.as_deref(),
                 });
             }
         }
         for d in defs.iter().filter(|d| !d.list) {
             let Some(def) = &d.default else { continue };
             let v = match &d.default_filter {
-                Some(f) => self.eval(f.id, input, None).into_iter().next(),
+                Some(f) => self.eval_first(f.id, input, None),
                 None => Some(jq::to_val(def)),
             };
             let v = v.and_then(|v| self.post(d, v));
@@ -313,7 +362,7 @@ impl RCx<'_, '_, '_> {
             }
             return v.map(|v| Found {
                 val: v,
-                unit: d.unit.clone(),
+                unit: d.unit.as_deref(),
             });
         }
         if top && let Some(attr) = self.unknown_attr(defs) {
@@ -355,12 +404,14 @@ impl RCx<'_, '_, '_> {
     fn post(&self, d: &PropDef, mut v: Val) -> Option<Val> {
         if let (Some(p), Val::Obj(_)) = (&d.property, &v) {
             v = if p.id != usize::MAX {
-                self.eval(p.id, &v, None).into_iter().next()?
+                self.eval_first(p.id, &v, None)?
             } else {
                 jq::get(&v, p.text.trim()).cloned()?
             };
         }
-        if let (Some(r), Some(sv)) = (&d.regex, jq::str_of(&v)) {
+        if let Some(r) = &d.regex
+            && let Some(sv) = jq::str_of(&v)
+        {
             let re = self.e.regexes.get(&r.pattern)?;
             let caps = re.captures(&sv)?;
             let g = caps.get(r.group)?.as_str().to_string();
@@ -373,7 +424,7 @@ impl RCx<'_, '_, '_> {
             }
         }
         if let Some(r) = &d.reference
-            && (jq::str_of(&v).is_some() || jq::num(&v).is_some())
+            && (matches!(v, Val::TStr(_) | Val::BStr(_)) || jq::num(&v).is_some())
         {
             v = self.reference(r, v)?;
         }
@@ -413,7 +464,7 @@ impl RCx<'_, '_, '_> {
             let table = self.e.data.get(&file.0)?;
             let item = table.get(&key_s)?;
             return match &r.property {
-                Some(p) if p.id != usize::MAX => self.eval(p.id, item, None).into_iter().next(),
+                Some(p) if p.id != usize::MAX => self.eval_first(p.id, item, None),
                 Some(p) => jq::get(item, p.text.trim())
                     .cloned()
                     .filter(|v| !matches!(*v, Val::Null)),
@@ -433,7 +484,7 @@ impl RCx<'_, '_, '_> {
                 if let Some(prop) = &r.property {
                     for it in &items {
                         let v = if prop.id != usize::MAX {
-                            self.eval(prop.id, it, None).into_iter().next()
+                            self.eval_first(prop.id, it, None)
                         } else {
                             jq::get(it, prop.text.trim()).cloned()
                         };
@@ -456,25 +507,23 @@ impl RCx<'_, '_, '_> {
 
     /// `ssd`/`hdd` for a provider disk type, via general.<provider>.disk_types.
     fn disk_kind_name(&self, t: &str) -> &'static str {
-        let lower = t.to_ascii_lowercase();
-        if lower == "ssd" || lower == "hdd" {
-            return if lower == "ssd" { "ssd" } else { "hdd" };
+        if t.eq_ignore_ascii_case("ssd") {
+            return "ssd";
+        }
+        if t.eq_ignore_ascii_case("hdd") {
+            return "hdd";
         }
         let g = self.e.set.general.get(self.family);
-        let mapped = g
+        let d = g
             .and_then(|g| g.disk_types.get(t))
-            .map(|s| s.to_ascii_lowercase());
-        let d = mapped.or_else(|| {
-            g.and_then(|g| g.disk_default.clone())
-                .map(|s| s.to_ascii_lowercase())
-        });
-        match d.as_deref() {
-            Some("hdd") => "hdd",
+            .or_else(|| g.and_then(|g| g.disk_default.as_ref()));
+        match d {
+            Some(d) if d.eq_ignore_ascii_case("hdd") => "hdd",
             _ => "ssd",
         }
     }
 
-    pub(super) fn list(&self, name: &str) -> Vec<HashMap<String, Found>> {
+    pub(super) fn list(&self, name: &str) -> Vec<Item<'e>> {
         let Some((_, defs)) = self.m.properties.iter().find(|(k, _)| k == name) else {
             return vec![];
         };
@@ -493,13 +542,16 @@ impl RCx<'_, '_, '_> {
                             _ => vec![],
                         };
                         for el in elems {
-                            let mut props = HashMap::new();
+                            let mut props: Vec<(&str, Found)> =
+                                Vec::with_capacity(it.properties.len());
                             for (k, pdefs) in &it.properties {
                                 if let Some(f) = self.prop(pdefs, &el, false) {
-                                    props.insert(k.clone(), f);
+                                    // a name given twice: the last one found wins
+                                    props.retain(|(n, _)| n != k);
+                                    props.push((k, f));
                                 }
                             }
-                            out.push(props);
+                            out.push(Item(props));
                         }
                     }
                 }
@@ -521,7 +573,7 @@ impl RCx<'_, '_, '_> {
             let Some(n) = jq::num(&size.val) else {
                 continue;
             };
-            let gb = match size.unit.as_deref() {
+            let gb = match size.unit {
                 Some("mb") => n / 1024.0,
                 Some("tb") => n * 1024.0,
                 Some("kb") => n / 1024.0 / 1024.0,
@@ -556,7 +608,7 @@ impl RCx<'_, '_, '_> {
         }
         // one storage per key: the lowest override_priority wins (first one on a tie)
         let mut out: Vec<Storage> = Vec::new();
-        let mut best: HashMap<String, (usize, f64)> = HashMap::new();
+        let mut best: FastMap<String, (usize, f64)> = FastMap::default();
         for s in all {
             match &s.st.key {
                 None => out.push(s.st),
@@ -594,5 +646,113 @@ fn contains_true(v: &Val) -> bool {
         Val::Arr(a) => a.iter().any(contains_true),
         Val::Obj(o) => o.values().any(contains_true),
         _ => false,
+    }
+}
+
+/// The outputs of native filters that read only their placeholders, kept per thread by filter
+/// and placeholder values: `${instance_info}.InstanceStorage | select(…) | …` runs once per
+/// instance type, not once per instance. Arrays and objects are told apart by allocation
+/// (the entry keeps them alive, so an address is never reused while it is kept), the rest by
+/// value.
+mod kept {
+    use crate::mapping::FastMap;
+    use jaq_json::Val;
+    use std::cell::RefCell;
+
+    type Outputs = Vec<Result<Val, String>>;
+
+    /// By hash: the filter, its placeholder values and its outputs.
+    type Table = FastMap<u64, (usize, Vec<Val>, Outputs)>;
+
+    /// Entries per thread; past this, the table starts again.
+    const ENTRIES: usize = 1024;
+
+    fn same(a: &Val, b: &Val) -> bool {
+        match (a, b) {
+            (Val::Arr(x), Val::Arr(y)) => jaq_json::Rc::ptr_eq(x, y),
+            (Val::Obj(x), Val::Obj(y)) => jaq_json::Rc::ptr_eq(x, y),
+            (Val::Arr(_) | Val::Obj(_), _) | (_, Val::Arr(_) | Val::Obj(_)) => false,
+            _ => a == b,
+        }
+    }
+
+    fn hash(fid: usize, phs: &[Val]) -> u64 {
+        use std::hash::{BuildHasher, Hash, Hasher};
+        let mut h = foldhash::fast::FixedState::with_seed(0x6b65).build_hasher();
+        h.write_usize(fid);
+        for v in phs {
+            match v {
+                Val::Arr(a) => h.write_usize(jaq_json::Rc::as_ptr(a) as *const u8 as usize),
+                Val::Obj(o) => h.write_usize(jaq_json::Rc::as_ptr(o) as *const u8 as usize),
+                v => v.hash(&mut h),
+            }
+        }
+        h.finish()
+    }
+
+    /// Filter `fid`'s outputs for placeholder values `phs`: kept ones, or `run`'s (kept when
+    /// it knows them).
+    pub(super) fn outputs(
+        fid: usize,
+        phs: &[Val],
+        run: impl FnOnce() -> Option<Outputs>,
+    ) -> Option<Outputs> {
+        thread_local! {
+            static KEPT: RefCell<Table> = RefCell::default();
+        }
+        let h = hash(fid, phs);
+        let found = KEPT.with_borrow(|k| {
+            k.get(&h)
+                .filter(|(f, p, _)| {
+                    *f == fid && p.len() == phs.len() && p.iter().zip(phs).all(|(a, b)| same(a, b))
+                })
+                .map(|(_, _, out)| out.clone())
+        });
+        if found.is_some() {
+            return found;
+        }
+        let out = run()?;
+        KEPT.with_borrow_mut(|k| {
+            if k.len() >= ENTRIES {
+                k.clear();
+            }
+            k.insert(h, (fid, phs.to_vec(), out.clone()));
+        });
+        Some(out)
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn kept_outputs_are_told_apart_by_filter_and_placeholders() {
+            let obj = |n: isize| {
+                Val::obj(std::iter::once((crate::mapping::jq::s("n"), Val::from(n))).collect())
+            };
+            let (a, b) = (obj(1), obj(1));
+            let runs = std::cell::Cell::new(0);
+            let run = |v: &Val| {
+                let v = v.clone();
+                let runs = &runs;
+                move || {
+                    runs.set(runs.get() + 1);
+                    Some(vec![Ok(v)])
+                }
+            };
+            let got = |fid, phs: &[Val]| outputs(fid, phs, run(&phs[0])).unwrap();
+            assert_eq!(got(1, std::slice::from_ref(&a)), vec![Ok(a.clone())]);
+            assert_eq!(got(1, std::slice::from_ref(&a)), vec![Ok(a.clone())]);
+            assert_eq!(runs.get(), 1, "the same placeholder again: kept");
+            // an equal object built apart, another filter, a scalar: run again
+            got(1, std::slice::from_ref(&b));
+            got(2, std::slice::from_ref(&a));
+            got(1, &[Val::Null]);
+            got(1, &[Val::Null]);
+            assert_eq!(runs.get(), 4);
+            // what the filter does not know is not kept
+            assert_eq!(outputs(3, &[Val::Null], || None), None);
+            assert_eq!(outputs(3, &[Val::Null], || Some(vec![])), Some(vec![]));
+        }
     }
 }

@@ -15,7 +15,6 @@ use jaq_json::Val;
 use rayon::prelude::*;
 use regex::Regex;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 impl Engine {
@@ -428,7 +427,7 @@ impl Engine {
             family,
             m,
             per,
-            vars: RefCell::new(HashMap::new()),
+            vars: RefCell::default(),
             notes: RefCell::new(Notes::default()),
         };
         let mut out = MappedResource {
@@ -452,15 +451,16 @@ impl Engine {
             out.vcpus = jq::num(&f.val);
         }
         if let Some(f) = cx.scalar("memory") {
-            out.memory_gb =
-                jq::num(&f.val).map(|n| n * unit_factor_gb(f.unit.as_deref().unwrap_or("mb")));
+            out.memory_gb = jq::num(&f.val).map(|n| n * unit_factor_gb(f.unit.unwrap_or("mb")));
         }
         // what each field was read from: a field read from a sensitive member is marked
         let marked = crate::mapping::taint::Marked::of(slot);
         let taints = |props: &[&str]| {
-            props.iter().any(|p| {
-                marked.taints(self.reads(&m.name, p)) && m.properties.iter().any(|(n, _)| n == p)
-            })
+            marked != crate::mapping::taint::Marked::Nothing
+                && props.iter().any(|p| {
+                    m.properties.iter().any(|(n, _)| n == p)
+                        && marked.taints(self.reads(&m.name, p))
+                })
         };
         out.tainted = crate::mapping::taint::Tainted {
             machine_type: taints(&["machine_type"]),

@@ -371,7 +371,7 @@ pub(crate) fn split_members(text: &str) -> Option<Vec<(Cow<'_, str>, &str)>> {
     }
 }
 
-fn skip_ws(b: &[u8], mut i: usize) -> usize {
+pub(crate) fn skip_ws(b: &[u8], mut i: usize) -> usize {
     while b
         .get(i)
         .is_some_and(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r'))
@@ -382,7 +382,7 @@ fn skip_ws(b: &[u8], mut i: usize) -> usize {
 }
 
 /// Past the closing quote of the string that starts at `i`, and whether it holds an escape.
-fn string_end(b: &[u8], i: usize) -> Option<(usize, bool)> {
+pub(crate) fn string_end(b: &[u8], i: usize) -> Option<(usize, bool)> {
     if b.get(i) != Some(&b'"') {
         return None;
     }
@@ -420,7 +420,7 @@ fn has_byte(w: u64, c: u8) -> u64 {
 }
 
 /// Past the value that starts at `i`.
-fn value_end(b: &[u8], i: usize) -> Option<usize> {
+pub(crate) fn value_end(b: &[u8], i: usize) -> Option<usize> {
     match b.get(i)? {
         b'"' => string_end(b, i).map(|e| e.0),
         b'{' | b'[' => {
