@@ -51,6 +51,25 @@ fn strip_index(seg: &str) -> &str {
 
 /// (module path without instance keys, e.g. `module.a.module.b`; resource address within it, e.g. `aws_instance.web`).
 pub fn config_address(addr: &str) -> (String, String) {
+    // an address without instance keys (nothing bracketed, nothing quoted) is its own module
+    // path and resource address, split after the last leading `module.NAME` (each resource
+    // of a plan asks, some twice: no list of segments for them)
+    if !addr.bytes().any(|b| b == b'[' || b == b'"') {
+        let (mut module_end, mut rest) = (0, 0);
+        while addr[rest..].starts_with("module.") {
+            let name = rest + "module.".len();
+            match addr[name..].find('.') {
+                Some(dot) => (module_end, rest) = (name + dot, name + dot + 1),
+                None => (module_end, rest) = (addr.len(), addr.len()),
+            }
+        }
+        return (addr[..module_end].to_string(), addr[rest..].to_string());
+    }
+    config_address_split(addr)
+}
+
+/// [`config_address`] of any address, by its segments.
+fn config_address_split(addr: &str) -> (String, String) {
     let segs = split_address(addr);
     let mut module = String::new();
     let mut i = 0;
@@ -521,6 +540,40 @@ pub fn aws_zone_region(z: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An address without brackets or quotes is split as the segments split it.
+    #[test]
+    fn a_plain_address_splits_as_its_segments_do() {
+        for addr in [
+            "",
+            "aws_instance.web",
+            "module",
+            "module.",
+            "module.a",
+            "module.a.",
+            "module.a.module",
+            "module.a.module.b",
+            "module.a.module.b.aws_instance.web",
+            "module.a.data.aws_ami.x",
+            "modulex.a.aws_instance.web",
+            "module..aws_instance.web",
+            "module.module.module.x",
+            "aws_instance.module.x",
+            "data.aws_ami.module",
+        ] {
+            assert_eq!(config_address(addr), config_address_split(addr), "{addr:?}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Addresses of `module.NAME` prefixes, dots and names: split as their segments split.
+        #[test]
+        fn any_plain_address_splits_as_its_segments_do(
+            addr in "((module|mod|x)?\\.?){0,6}[a-z_.]{0,8}"
+        ) {
+            proptest::prop_assert_eq!(config_address(&addr), config_address_split(&addr));
+        }
+    }
     use serde_json::json;
 
     #[test]
