@@ -392,6 +392,8 @@ fn override_regions(
             continue;
         };
         if r.region.as_deref() != Some(region.as_str()) {
+            // its own figures (a body it shares is copied first)
+            let r = &mut **r;
             r.assumed.push(match &r.region {
                 Some(was) => {
                     format!("region {region} from the configuration (the plan says {was})")
