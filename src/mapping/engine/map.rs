@@ -14,6 +14,7 @@ use crate::mapping::{Body, FastMap, MappedPlan, MappedResource};
 use jaq_json::Val;
 use rayon::prelude::*;
 use regex::Regex;
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -38,13 +39,15 @@ impl Engine {
 
     /// [`Engine::map_sections`], and what it took.
     pub fn map_sections_stats(&self, s: &Sections<'_>) -> (MappedPlan, MapStats) {
-        self.map_with_config_stats(s, &Config::new(s.configuration))
+        self.map_with_config_stats(s, s.unknown.clone(), &Config::new(s.configuration))
     }
 
     /// [`Engine::map_sections`] with the document's configuration already read (it is read
-    /// once for a plan mapped in two parts: `mapping::fallback`).
-    pub fn map_with_config(&self, s: &Sections<'_>, configs: &Config<'_>) -> MappedPlan {
-        self.map_with_config_stats(s, configs).0
+    /// once for a plan mapped in two parts: `mapping::fallback`). The sections are taken, so
+    /// that the list of unknown marks is freed once it is filed.
+    pub fn map_with_config(&self, mut s: Sections<'_>, configs: &Config<'_>) -> MappedPlan {
+        let unknown = std::mem::take(&mut s.unknown);
+        self.map_with_config_stats(&s, unknown, configs).0
     }
 
     /// Whether a loaded filter reads the whole document (`cbf::root`, a path from
@@ -53,9 +56,10 @@ impl Engine {
         self.whole.root
     }
 
-    fn map_with_config_stats(
+    fn map_with_config_stats<'a>(
         &self,
-        s: &Sections<'_>,
+        s: &Sections<'a>,
+        marks: Vec<(Cow<'a, str>, &'a str)>,
         configs: &Config<'_>,
     ) -> (MappedPlan, MapStats) {
         let stats = MapStats::default();
@@ -65,11 +69,12 @@ impl Engine {
         let regions = Regions::new(configs, s.variables);
         // each change's after_unknown marks, when they mark something (a later change of the
         // same address replaces an earlier one)
-        let mut unknown: FastMap<&str, &str> = FastMap::default();
-        for (a, u) in &s.unknown {
+        // (the list is consumed: it is not held beside its map)
+        let mut unknown: Unknown<'a> = FastMap::default();
+        for (a, u) in marks {
             let u = u.trim();
             if u.starts_with('{') && u[1..].trim_start() != "}" {
-                unknown.insert(a.as_ref(), u);
+                unknown.insert(a, u);
             }
         }
         // the whole document, for filters that read it
@@ -161,7 +166,7 @@ impl Engine {
         root: &Val,
         configs: &Config<'_>,
         regions: &Regions,
-        unknown: FastMap<&str, &str>,
+        unknown: Unknown<'_>,
         stats: &MapStats,
         bodies: &Bodies,
     ) -> (Vec<MappedResource>, Vec<String>, Vec<String>) {
@@ -214,7 +219,9 @@ impl Engine {
             }
         }
         drop(scope);
-        work.sort_by_key(|w| w.0);
+        drop(by_type);
+        // (each resource is taken once: its position alone orders it)
+        work.sort_unstable_by_key(|w| w.0);
         phase("  side: entry paths", t);
         let t = std::time::Instant::now();
         let mut block_size: FastMap<&str, usize> = FastMap::default();
@@ -321,7 +328,9 @@ impl Engine {
             .collect();
         // the side's indexes, the resources its lookups built and the unknown marks are not
         // read again: gone before the copies are made
-        drop((side, by_type, unknown));
+        drop((side, unknown));
+        // what other threads freed, handed back before the copies are allocated (mimalloc)
+        crate::memory::release();
         // in the plan's order; an instance equal to a representative (which comes first) shares
         // its body
         let mut mapped: Vec<MappedResource> = Vec::with_capacity(work.len());
@@ -370,12 +379,7 @@ impl Engine {
     /// provider it is mapped with), its `after_unknown` and what `m` reads of it: the members of
     /// `values` a shipped mapping says it reads and every member but `values`, `address` and
     /// `index` ([`Slot::seen`]), else the whole body. `None`: not to be memoised.
-    fn memo_key(
-        &self,
-        m: &ResourceMapping,
-        r: &Slot<'_>,
-        unknown: &FastMap<&str, &str>,
-    ) -> Option<u64> {
+    fn memo_key(&self, m: &ResourceMapping, r: &Slot<'_>, unknown: &Unknown<'_>) -> Option<u64> {
         use std::hash::{BuildHasher, Hasher};
         let mut h = foldhash::fast::FixedState::with_seed(0x3e30).build_hasher();
         h.write(m.name.as_bytes());
@@ -644,6 +648,9 @@ impl MapStats {
         )
     }
 }
+
+/// Each resource change's `after_unknown` text by its address, when it marks something.
+type Unknown<'a> = FastMap<Cow<'a, str>, &'a str>;
 
 /// One body of each kind a run's mapping gave (`Body::same`): a resource whose figures equal
 /// another's (the instances of a block, resources of one type, size and region anywhere in
