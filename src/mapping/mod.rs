@@ -183,6 +183,16 @@ impl Body {
             && *tainted == o.tainted
     }
 
+    /// Whether `==` holds between this body and itself: none of its figures is NaN (and it has
+    /// no usage, whose figures are not looked into).
+    pub fn equals_itself(&self) -> bool {
+        let number = |v: Option<f64>| v.is_none_or(|x| !x.is_nan());
+        number(self.vcpus)
+            && number(self.memory_gb)
+            && self.storage.iter().all(|d| !d.size_gb.is_nan())
+            && self.usage.is_none()
+    }
+
     /// Feeds `h` with what [`Body::same`] compares (but the taint marks, rare): bodies that
     /// are the same hash alike.
     pub fn hash_bits(&self, h: &mut impl std::hash::Hasher) {
