@@ -220,7 +220,7 @@ pub fn sections<'a>(plan: &'a Plan<'_>) -> mapping::Sections<'a> {
 fn map(plan: &Plan<'_>, engine: &mapping::Engine, c: &CarbonOptions) -> mapping::MappedPlan {
     let t = std::time::Instant::now();
     let config = mapping::config::Config::new(plan.configuration);
-    let mut m = engine.map_with_config(&sections(plan), &config);
+    let mut m = engine.map_with_config(sections(plan), &config);
     phase("map", t);
     if mapping::engine::profiling() {
         engine.dump_prof(true);
@@ -251,7 +251,7 @@ pub fn usage_template(input: &Input, c: &CarbonOptions, file: &Path) -> Result<S
     let engine = load_engine(c)?;
     let plan = parse_plan(&input.display_path(), &bytes)?;
     let config = mapping::config::Config::new(plan.configuration);
-    let mut m = engine.map_with_config(&sections(&plan), &config);
+    let mut m = engine.map_with_config(sections(&plan), &config);
     mapping::fallback::fill_from_changes(&plan, &mut m, &engine, &config);
     let entries = crate::usage::entries_of(&m);
     let new = entries
@@ -392,6 +392,8 @@ fn override_regions(
             continue;
         };
         if r.region.as_deref() != Some(region.as_str()) {
+            // its own figures (a body it shares is copied first)
+            let r = &mut **r;
             r.assumed.push(match &r.region {
                 Some(was) => {
                     format!("region {region} from the configuration (the plan says {was})")

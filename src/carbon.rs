@@ -491,7 +491,7 @@ fn at(i: Option<u32>, side: &[MappedResource]) -> Option<&MappedResource> {
 }
 
 /// For each entry of `order`, the entry whose report it shares: the first one with the same
-/// type and actions whose mapped resources are equal but for their addresses and names
+/// type and actions whose mapped resources are equal but for their addresses
 /// ([`alike`]: the instances of a `count` or `for_each` block, and the resources of one type,
 /// size and region across the plan), else itself. Candidates are found by a hash of what
 /// [`alike`] compares, so that the whole plan is searched in one pass.
@@ -575,20 +575,21 @@ fn hash_alike(h: &mut impl std::hash::Hasher, m: Option<&MappedResource>) {
     m.warnings.hash(h);
 }
 
-/// Whether two mapped resources are equal but for their addresses and names, so that one
-/// report entry can stand for both (every other field is named, so that a new one is
-/// compared too; the name is the block's label, which nothing that prices or words an entry
-/// reads).
+/// Whether two mapped resources are equal but for their addresses, so that one report entry
+/// can stand for both (every field of their bodies is named, so that a new one is compared
+/// too).
 fn alike(a: Option<&MappedResource>, b: Option<&MappedResource>) -> bool {
     let (a, b) = match (a, b) {
         (None, None) => return true,
         (Some(a), Some(b)) => (a, b),
         _ => return false,
     };
-    let MappedResource {
-        address: _,
+    // one body (the engine keeps one of each kind): equal, unless a figure is not a number
+    if std::sync::Arc::ptr_eq(&a.body, &b.body) && a.body.equals_itself() {
+        return true;
+    }
+    let crate::mapping::Body {
         resource_type,
-        name: _,
         provider,
         region,
         zone,
@@ -604,7 +605,7 @@ fn alike(a: Option<&MappedResource>, b: Option<&MappedResource>) -> bool {
         warnings,
         usage,
         tainted,
-    } = a;
+    } = &*a.body;
     *resource_type == b.resource_type
         && *provider == b.provider
         && *region == b.region

@@ -80,10 +80,30 @@ impl Redactor {
         }
     }
 
+    /// Whether [`Redactor::mapped`] would change something of `r`.
+    fn holds_secret(&self, r: &MappedResource) -> bool {
+        let field = |v: &String| self.is_secret(v) || self.redact(v).is_some();
+        [&r.region, &r.zone, &r.machine_type]
+            .into_iter()
+            .flatten()
+            .chain(&r.gpus)
+            .chain(&r.cpu_types)
+            .any(field)
+            || r.assumed
+                .iter()
+                .chain(&r.warnings)
+                .any(|t| self.redact(t).is_some())
+    }
+
     /// Hides sensitive values in what the mappings found, before anything is built from it:
     /// reasons and warnings then quote the placeholder, never the value.
     pub fn mapped(&self, m: &mut MappedPlan) {
         let one = |r: &mut MappedResource| {
+            // most resources hold nothing to hide: their body, maybe shared, is left alone
+            if !self.holds_secret(r) {
+                return;
+            }
+            let r = &mut **r;
             for f in [&mut r.region, &mut r.zone, &mut r.machine_type]
                 .into_iter()
                 .flatten()
@@ -115,6 +135,7 @@ pub fn tainted(m: &mut MappedPlan) {
         }
         // the fields hidden, as a reader knows them
         let mut hidden = Vec::new();
+        let r = &mut **r;
         let mut hide = |v: &mut Option<String>, on: bool, name: &'static str| {
             if on && v.is_some() {
                 *v = Some(SENSITIVE.to_string());
@@ -294,6 +315,35 @@ mod tests {
     use crate::estimate::Period;
     use crate::report::fixtures::create;
     use proptest::prelude::*;
+
+    /// What the mappings found is redacted where it holds a secret, and only there: resources
+    /// that share their figures with others keep sharing them (a body is copied when it is
+    /// written to).
+    #[test]
+    fn mapped_figures_are_hidden_where_they_hold_a_secret_and_shared_elsewhere() {
+        use crate::mapping::{Body, MappedPlan, MappedResource};
+        let body = std::sync::Arc::new(Body {
+            machine_type: Some("m5.large".into()),
+            region: Some("eu-west-1".into()),
+            ..Body::default()
+        });
+        let at = |a: &str| MappedResource {
+            address: a.into(),
+            body: body.clone(),
+        };
+        let mut secret = at("aws_instance.s");
+        secret.zone = Some("s3cret-zone".into());
+        let mut m = MappedPlan {
+            after: vec![at("aws_instance.a"), secret, at("aws_instance.b")],
+            ..MappedPlan::default()
+        };
+        Redactor::new(&["s3cret-zone"]).unwrap().mapped(&mut m);
+        assert_eq!(m.after[1].zone.as_deref(), Some(SENSITIVE));
+        assert_eq!(m.after[1].machine_type.as_deref(), Some("m5.large"));
+        assert!(std::sync::Arc::ptr_eq(&m.after[0].body, &body));
+        assert!(std::sync::Arc::ptr_eq(&m.after[2].body, &body));
+        assert_eq!(m.after[0].zone, None);
+    }
 
     #[test]
     fn a_report_hides_sensitive_strings() {

@@ -62,11 +62,14 @@ pub fn cleanest_region(provider: Provider, region: &str) -> Option<&'static tabl
 /// machine type, vCPUs, memory and microarchitectures are the target's.
 pub fn as_type(m: &MappedResource, target: &data::Instance) -> MappedResource {
     MappedResource {
-        machine_type: Some(target.name.clone()),
-        vcpus: Some(target.vcpus),
-        memory_gb: Some(target.memory_gib),
-        cpu_types: target.cpu_architectures.clone(),
-        ..m.clone()
+        address: m.address.clone(),
+        body: std::sync::Arc::new(crate::mapping::Body {
+            machine_type: Some(target.name.clone()),
+            vcpus: Some(target.vcpus),
+            memory_gb: Some(target.memory_gib),
+            cpu_types: target.cpu_architectures.clone(),
+            ..(*m.body).clone()
+        }),
     }
 }
 

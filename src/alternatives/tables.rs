@@ -169,9 +169,12 @@ mod tests {
 
     fn resource(provider: &str, t: &str) -> MappedResource {
         MappedResource {
-            provider: provider.into(),
-            machine_type: Some(t.into()),
-            ..MappedResource::default()
+            body: std::sync::Arc::new(crate::mapping::Body {
+                provider: provider.into(),
+                machine_type: Some(t.into()),
+                ..Default::default()
+            }),
+            ..Default::default()
         }
     }
 

@@ -27,25 +27,26 @@ fn mapping_notes_lose_the_validator_wrapper() {
     // an assumption note is not a reason to leave a storage-only resource unestimated
     let disk = MappedResource {
         address: "aws_fsx_lustre_file_system.f".into(),
-        resource_type: "aws_fsx_lustre_file_system".into(),
-        provider: "aws".into(),
-        region: Some("us-east-1".into()),
-        storage: vec![Storage {
-            size_gb: 100.0,
-            kind: DiskKind::Ssd,
-            key: None,
-        }],
-        count: 1,
-        replication_factor: 1,
-        warnings: vec![r#"validator: "assumed: x""#.into()],
-        ..Default::default()
+        body: std::sync::Arc::new(crate::mapping::Body {
+            resource_type: "aws_fsx_lustre_file_system".into(),
+            provider: "aws".into(),
+            region: Some("us-east-1".into()),
+            storage: vec![Storage {
+                size_gb: 100.0,
+                kind: DiskKind::Ssd,
+                key: None,
+            }],
+            count: 1,
+            replication_factor: 1,
+            warnings: vec![r#"validator: "assumed: x""#.into()],
+            ..Default::default()
+        }),
     };
     assert!(price(&disk, Settings::default()).is_ok());
-    let bucket = MappedResource {
-        storage: vec![],
-        warnings: vec![r#"validator: "unsupported: the amount stored is not in the plan""#.into()],
-        ..disk
-    };
+    let mut bucket = disk.clone();
+    bucket.storage = vec![];
+    bucket.warnings =
+        vec![r#"validator: "unsupported: the amount stored is not in the plan""#.into()];
     assert_eq!(
         price(&bucket, Settings::default()).err().as_deref(),
         Some("unsupported: the amount stored is not in the plan")
@@ -60,13 +61,17 @@ fn mapping_notes_lose_the_validator_wrapper() {
 fn a_mapping_unsupported_note_makes_the_resource_unsupported_not_not_estimated() {
     let bucket = MappedResource {
         address: "google_storage_bucket.assets".into(),
-        resource_type: "google_storage_bucket".into(),
-        provider: "gcp".into(),
-        region: Some("europe-west1".into()),
-        count: 1,
-        replication_factor: 1,
-        warnings: vec![r#"validator: "unsupported: the amount stored is not in the plan""#.into()],
-        ..Default::default()
+        body: std::sync::Arc::new(crate::mapping::Body {
+            resource_type: "google_storage_bucket".into(),
+            provider: "gcp".into(),
+            region: Some("europe-west1".into()),
+            count: 1,
+            replication_factor: 1,
+            warnings: vec![
+                r#"validator: "unsupported: the amount stored is not in the plan""#.into(),
+            ],
+            ..Default::default()
+        }),
     };
     let mut unknown = m5("aws_instance.odd", Some("us-east-1"));
     unknown.machine_type = Some("zz9.plural".into());
@@ -113,13 +118,11 @@ fn a_mapping_unsupported_note_makes_the_resource_unsupported_not_not_estimated()
 /// from a hand table, were credited to "plan"; the table is now a source of the figure.
 #[test]
 fn a_shape_read_from_a_hand_table_names_that_table_as_its_source() {
-    let cluster = MappedResource {
-        resource_type: "aws_redshift_cluster".into(),
-        machine_type: Some("dc2.large".into()),
-        vcpus: Some(2.0),
-        memory_gb: Some(15.0),
-        ..m5("aws_redshift_cluster.dw", Some("us-east-1"))
-    };
+    let mut cluster = m5("aws_redshift_cluster.dw", Some("us-east-1"));
+    cluster.resource_type = "aws_redshift_cluster".into();
+    cluster.machine_type = Some("dc2.large".into());
+    cluster.vcpus = Some(2.0);
+    cluster.memory_gb = Some(15.0);
     let p = price(&cluster, Settings::default()).unwrap();
     assert!(
         p.side.sources.contains("aws_redshift_nodes"),
@@ -154,21 +157,22 @@ fn a_shape_read_from_a_hand_table_names_that_table_as_its_source() {
 fn m5(address: &str, region: Option<&str>) -> MappedResource {
     MappedResource {
         address: address.into(),
-        resource_type: "aws_instance".into(),
-        name: "x".into(),
-        provider: "aws".into(),
-        region: region.map(Into::into),
-        machine_type: Some("m5.large".into()),
-        vcpus: Some(2.0),
-        memory_gb: Some(8.0),
-        storage: vec![Storage {
-            size_gb: 100.0,
-            kind: DiskKind::Ssd,
-            key: None,
-        }],
-        count: 1,
-        replication_factor: 1,
-        ..MappedResource::default()
+        body: std::sync::Arc::new(crate::mapping::Body {
+            resource_type: "aws_instance".into(),
+            provider: "aws".into(),
+            region: region.map(Into::into),
+            machine_type: Some("m5.large".into()),
+            vcpus: Some(2.0),
+            memory_gb: Some(8.0),
+            storage: vec![Storage {
+                size_gb: 100.0,
+                kind: DiskKind::Ssd,
+                key: None,
+            }],
+            count: 1,
+            replication_factor: 1,
+            ..Default::default()
+        }),
     }
 }
 
@@ -469,14 +473,15 @@ fn unmapped_gpu_is_a_warning_not_zero_silently() {
 fn vm(provider: &str, machine_type: &str, region: &str) -> MappedResource {
     MappedResource {
         address: format!("vm.{machine_type}"),
-        resource_type: "vm".into(),
-        name: "x".into(),
-        provider: provider.into(),
-        region: Some(region.into()),
-        machine_type: Some(machine_type.into()),
-        count: 1,
-        replication_factor: 1,
-        ..MappedResource::default()
+        body: std::sync::Arc::new(crate::mapping::Body {
+            resource_type: "vm".into(),
+            provider: provider.into(),
+            region: Some(region.into()),
+            machine_type: Some(machine_type.into()),
+            count: 1,
+            replication_factor: 1,
+            ..Default::default()
+        }),
     }
 }
 
@@ -646,16 +651,13 @@ fn no_gpu_type_in_the_tables_leaves_a_gpu_out() {
 /// priced one by one, alternatives included.
 #[test]
 fn resources_alike_anywhere_in_the_plan_share_one_entry_and_say_the_same() {
-    let named = |address: &str, name: &str, region: &str| MappedResource {
-        name: name.into(),
-        ..m5(address, Some(region))
-    };
+    let named = |address: &str, region: &str| m5(address, Some(region));
     let plan = MappedPlan {
         after: vec![
-            named("aws_instance.a", "a", "eu-west-1"),
-            named("aws_instance.b", "b", "us-east-1"),
-            named("module.m.aws_instance.c", "c", "eu-west-1"),
-            named("aws_instance.d", "d", "us-east-1"),
+            named("aws_instance.a", "eu-west-1"),
+            named("aws_instance.b", "us-east-1"),
+            named("module.m.aws_instance.c", "eu-west-1"),
+            named("aws_instance.d", "us-east-1"),
         ],
         ..MappedPlan::default()
     };

@@ -121,7 +121,7 @@ pub fn fill_from_changes(
                 .collect(),
             ..Default::default()
         };
-        engine.map_with_config(&sections, config)
+        engine.map_with_config(sections, config)
     };
     let mut added = 0;
     if !after.is_empty() {

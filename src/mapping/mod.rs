@@ -28,6 +28,7 @@ pub use source::Sections;
 
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// A hash map with a fast hasher (keys are addresses and names from the plan; no hash
 /// flooding concern for a one-shot run over a file the user gave).
@@ -69,13 +70,48 @@ pub struct Storage {
     pub key: Option<String>,
 }
 
-/// The figures of one resource instance.
+/// The figures of one resource instance: where it sits (its address) and its [`Body`],
+/// everything else, read through `Deref` (`m.region`, `m.storage`…). Resources equal in all
+/// but their addresses share one body: the instances of a block the
+/// engine maps once, and every resource whose figures equal another's (the engine keeps one
+/// body of each kind per run, `engine::map`'s `Bodies`). A write through `DerefMut` gives the
+/// resource a body of its own first when it shares one (`Arc::make_mut`).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct MappedResource {
     /// Full address incl. module path and index, e.g. `module.a.aws_instance.web["x"]`.
     pub address: String,
+    pub body: Arc<Body>,
+}
+
+impl MappedResource {
+    /// A resource at `address` with these figures.
+    pub fn new(address: impl Into<String>, body: Body) -> MappedResource {
+        MappedResource {
+            address: address.into(),
+            body: Arc::new(body),
+        }
+    }
+}
+
+impl std::ops::Deref for MappedResource {
+    type Target = Body;
+    fn deref(&self) -> &Body {
+        &self.body
+    }
+}
+
+impl std::ops::DerefMut for MappedResource {
+    /// The resource's own body, copied first if it shares it.
+    fn deref_mut(&mut self) -> &mut Body {
+        Arc::make_mut(&mut self.body)
+    }
+}
+
+/// What a mapped resource is, apart from where it sits: what pricing, wording and the report
+/// read (`carbon::alike` compares exactly this).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Body {
     pub resource_type: String,
-    pub name: String,
     /// `aws` | `gcp` | `azure`.
     pub provider: String,
     pub region: Option<String>,
@@ -99,6 +135,88 @@ pub struct MappedResource {
     /// The fields read from a value the plan marks sensitive (`taint`): hidden before they
     /// are priced or printed (`redact::tainted`).
     pub tainted: taint::Tainted,
+}
+
+impl Body {
+    /// Whether two bodies are the same to the bit (numbers compared by their bits, so that
+    /// `0.0` and `-0.0` stay apart): one may stand for the other. A body with a usage (given
+    /// after mapping, `usage::apply`) is the same as none.
+    pub fn same(&self, o: &Body) -> bool {
+        let Body {
+            resource_type,
+            provider,
+            region,
+            zone,
+            machine_type,
+            vcpus,
+            memory_gb,
+            gpus,
+            cpu_types,
+            storage,
+            count,
+            replication_factor,
+            assumed,
+            warnings,
+            usage,
+            tainted,
+        } = self;
+        let bits = |v: &Option<f64>| v.map(f64::to_bits);
+        *resource_type == o.resource_type
+            && *provider == o.provider
+            && *region == o.region
+            && *zone == o.zone
+            && *machine_type == o.machine_type
+            && bits(vcpus) == bits(&o.vcpus)
+            && bits(memory_gb) == bits(&o.memory_gb)
+            && *gpus == o.gpus
+            && *cpu_types == o.cpu_types
+            && storage.len() == o.storage.len()
+            && storage.iter().zip(&o.storage).all(|(a, b)| {
+                a.size_gb.to_bits() == b.size_gb.to_bits() && a.kind == b.kind && a.key == b.key
+            })
+            && *count == o.count
+            && *replication_factor == o.replication_factor
+            && *assumed == o.assumed
+            && *warnings == o.warnings
+            && usage.is_none()
+            && o.usage.is_none()
+            && *tainted == o.tainted
+    }
+
+    /// Whether `==` holds between this body and itself: none of its figures is NaN (and it has
+    /// no usage, whose figures are not looked into).
+    pub fn equals_itself(&self) -> bool {
+        let number = |v: Option<f64>| v.is_none_or(|x| !x.is_nan());
+        number(self.vcpus)
+            && number(self.memory_gb)
+            && self.storage.iter().all(|d| !d.size_gb.is_nan())
+            && self.usage.is_none()
+    }
+
+    /// Feeds `h` with what [`Body::same`] compares (but the taint marks, rare): bodies that
+    /// are the same hash alike.
+    pub fn hash_bits(&self, h: &mut impl std::hash::Hasher) {
+        use std::hash::Hash;
+        self.resource_type.hash(h);
+        self.provider.hash(h);
+        self.region.hash(h);
+        self.zone.hash(h);
+        self.machine_type.hash(h);
+        self.vcpus.map(f64::to_bits).hash(h);
+        self.memory_gb.map(f64::to_bits).hash(h);
+        self.gpus.hash(h);
+        self.cpu_types.hash(h);
+        self.storage.len().hash(h);
+        for d in &self.storage {
+            d.size_gb.to_bits().hash(h);
+            (d.kind == DiskKind::Ssd).hash(h);
+            d.key.hash(h);
+        }
+        self.count.hash(h);
+        self.replication_factor.hash(h);
+        self.assumed.hash(h);
+        self.warnings.hash(h);
+    }
 }
 
 /// Every mapped resource of a document, before and after the change.

@@ -593,9 +593,11 @@ mod tests {
     fn unplaced(address: &str, provider: &str) -> crate::mapping::MappedResource {
         crate::mapping::MappedResource {
             address: address.into(),
-            provider: provider.into(),
-            warnings: vec!["region unknown".into()],
-            ..Default::default()
+            body: std::sync::Arc::new(crate::mapping::Body {
+                provider: provider.into(),
+                warnings: vec!["region unknown".into()],
+                ..Default::default()
+            }),
         }
     }
 

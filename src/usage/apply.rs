@@ -200,10 +200,13 @@ fn resource(
                 m.warnings.retain(|w| !is_busy_note(w));
             }
             (Kind::Storage { .. } | Kind::Network, false) => {
-                let text = format!("unsupported: {}", reason(t.kind));
-                for w in &mut m.warnings {
-                    if is_unsupported_note(w) {
-                        *w = note(&text);
+                // (its figures written only when a note is there: a body it shares stays shared)
+                if m.warnings.iter().any(|w| is_unsupported_note(w)) {
+                    let text = format!("unsupported: {}", reason(t.kind));
+                    for w in &mut m.warnings {
+                        if is_unsupported_note(w) {
+                            *w = note(&text);
+                        }
                     }
                 }
                 return;

@@ -134,13 +134,15 @@ fn resource(address: &str, provider: &str, region: &str) -> MappedResource {
     let t = address.split('.').next().unwrap();
     MappedResource {
         address: address.into(),
-        resource_type: t.into(),
-        provider: provider.into(),
-        region: Some(region.into()),
-        count: 1,
-        replication_factor: 1,
-        warnings: vec![r#"validator: "unsupported: the amount is not in the plan""#.into()],
-        ..Default::default()
+        body: std::sync::Arc::new(crate::mapping::Body {
+            resource_type: t.into(),
+            provider: provider.into(),
+            region: Some(region.into()),
+            count: 1,
+            replication_factor: 1,
+            warnings: vec![r#"validator: "unsupported: the amount is not in the plan""#.into()],
+            ..Default::default()
+        }),
     }
 }
 
@@ -233,14 +235,12 @@ fn worked_figures_a_bucket_a_nat_gateway_a_function() {
     // 730: share 0.0913242; one vCPU at 50 %: 0.74 + 0.5 × 2.76 = 2.12 W; memory 1769/1024 GiB
     // × 0.392 W = 0.677203 W; 2.797203 W × 1.135 ÷ 1000 × 379.069 = 1.203477 g/h operational,
     // plus the AWS embodied fallback per vCPU-hour; × share
-    let f = MappedResource {
-        vcpus: Some(1.0),
-        memory_gb: Some(1769.0 / 1024.0),
-        warnings: vec![
+    let mut f = resource("aws_lambda_function.api", "aws", "us-east-1");
+    f.vcpus = Some(1.0);
+    f.memory_gb = Some(1769.0 / 1024.0);
+    f.warnings = vec![
             r#"validator: "assumed: one execution environment busy all hour (invocations are not in the plan)""#.into(),
-        ],
-        ..resource("aws_lambda_function.api", "aws", "us-east-1")
-    };
+        ];
     let usage = parse(
         "carbon-usage.yml",
         "resource_usage:\n  aws_lambda_function.api:\n    monthly_requests: 2000000\n    average_duration_ms: 120\n",
@@ -337,12 +337,10 @@ fn defaults_wildcards_and_warnings() {
 /// setting for it alone.
 #[test]
 fn monthly_hours_and_utilization_apply_to_any_resource() {
-    let vm = MappedResource {
-        vcpus: Some(2.0),
-        memory_gb: Some(8.0),
-        warnings: vec![],
-        ..resource("aws_instance.dev", "aws", "us-east-1")
-    };
+    let mut vm = resource("aws_instance.dev", "aws", "us-east-1");
+    vm.vcpus = Some(2.0);
+    vm.memory_gb = Some(8.0);
+    vm.warnings = vec![];
     let (_, full) = total_g_per_hour(vm.clone(), None);
     let usage = parse(
         "u.yml",

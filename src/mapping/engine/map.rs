@@ -10,12 +10,14 @@ use crate::mapping::jq::{self, PerResource};
 use crate::mapping::model::ResourceMapping;
 use crate::mapping::region::{self, Regions};
 use crate::mapping::source::{self, Sections, Seen, Slot};
-use crate::mapping::{FastMap, MappedPlan, MappedResource};
+use crate::mapping::{Body, FastMap, MappedPlan, MappedResource};
 use jaq_json::Val;
 use rayon::prelude::*;
 use regex::Regex;
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 impl Engine {
     /// Map a plan (or state) document given as a parsed value (tests, library users).
@@ -36,13 +38,15 @@ impl Engine {
 
     /// [`Engine::map_sections`], and what it took.
     pub fn map_sections_stats(&self, s: &Sections<'_>) -> (MappedPlan, MapStats) {
-        self.map_with_config_stats(s, &Config::new(s.configuration))
+        self.map_with_config_stats(s, s.unknown.clone(), &Config::new(s.configuration))
     }
 
     /// [`Engine::map_sections`] with the document's configuration already read (it is read
-    /// once for a plan mapped in two parts: `mapping::fallback`).
-    pub fn map_with_config(&self, s: &Sections<'_>, configs: &Config<'_>) -> MappedPlan {
-        self.map_with_config_stats(s, configs).0
+    /// once for a plan mapped in two parts: `mapping::fallback`). The sections are taken, so
+    /// that the list of unknown marks is freed once it is filed.
+    pub fn map_with_config(&self, mut s: Sections<'_>, configs: &Config<'_>) -> MappedPlan {
+        let unknown = std::mem::take(&mut s.unknown);
+        self.map_with_config_stats(&s, unknown, configs).0
     }
 
     /// Whether a loaded filter reads the whole document (`cbf::root`, a path from
@@ -51,9 +55,10 @@ impl Engine {
         self.whole.root
     }
 
-    fn map_with_config_stats(
+    fn map_with_config_stats<'a>(
         &self,
-        s: &Sections<'_>,
+        s: &Sections<'a>,
+        marks: Vec<(Cow<'a, str>, &'a str)>,
         configs: &Config<'_>,
     ) -> (MappedPlan, MapStats) {
         let stats = MapStats::default();
@@ -63,11 +68,12 @@ impl Engine {
         let regions = Regions::new(configs, s.variables);
         // each change's after_unknown marks, when they mark something (a later change of the
         // same address replaces an earlier one)
-        let mut unknown: FastMap<&str, &str> = FastMap::default();
-        for (a, u) in &s.unknown {
+        // (the list is consumed: it is not held beside its map)
+        let mut unknown: Unknown<'a> = FastMap::default();
+        for (a, u) in marks {
             let u = u.trim();
             if u.starts_with('{') && u[1..].trim_start() != "}" {
-                unknown.insert(a.as_ref(), u);
+                unknown.insert(a, u);
             }
         }
         // the whole document, for filters that read it
@@ -84,10 +90,20 @@ impl Engine {
         crate::memory::release();
         phase("  resources", t);
         let mut plan = MappedPlan::default();
-        let empty = FastMap::default();
+        // one body of each kind, for both sides (a resource the change leaves alone has the
+        // same figures before and after)
+        let bodies = Bodies::default();
         if let (Some(before), Some(keys)) = (&before, before_keys) {
-            let (mapped, _, _) =
-                self.map_side(before, keys, &root, configs, &regions, &empty, &stats);
+            let (mapped, _, _) = self.map_side(
+                before,
+                keys,
+                &root,
+                configs,
+                &regions,
+                FastMap::default(),
+                &stats,
+                &bodies,
+            );
             // ignored / unsupported are reported for the state after the change
             plan.before = mapped;
             crate::memory::release();
@@ -112,8 +128,9 @@ impl Engine {
         });
         let (after, after_keys) = after.unzip();
         if let (Some(after), Some(keys)) = (&after, after_keys) {
-            let (mapped, ignored, unsupported) =
-                self.map_side(after, keys, &root, configs, &regions, &unknown, &stats);
+            let (mapped, ignored, unsupported) = self.map_side(
+                after, keys, &root, configs, &regions, unknown, &stats, &bodies,
+            );
             plan.after = mapped;
             plan.ignored = ignored;
             plan.unsupported = unsupported;
@@ -130,6 +147,13 @@ impl Engine {
             &mut plan.after,
         );
         phase("  regions from references", t);
+        if profiling() {
+            eprintln!(
+                "  bodies: {} kept for {} mapped resources",
+                bodies.len(),
+                plan.before.len() + plan.after.len()
+            );
+        }
         (plan, stats)
     }
 
@@ -141,8 +165,9 @@ impl Engine {
         root: &Val,
         configs: &Config<'_>,
         regions: &Regions,
-        unknown: &FastMap<&str, &str>,
+        unknown: Unknown<'_>,
         stats: &MapStats,
+        bodies: &Bodies,
     ) -> (Vec<MappedResource>, Vec<String>, Vec<String>) {
         let t = std::time::Instant::now();
         let side = SideCx::new(
@@ -193,7 +218,9 @@ impl Engine {
             }
         }
         drop(scope);
-        work.sort_by_key(|w| w.0);
+        drop(by_type);
+        // (each resource is taken once: its position alone orders it)
+        work.sort_unstable_by_key(|w| w.0);
         phase("  side: entry paths", t);
         let t = std::time::Instant::now();
         let mut block_size: FastMap<&str, usize> = FastMap::default();
@@ -214,7 +241,7 @@ impl Engine {
             .map(|k| {
                 let (i, m) = work[k];
                 memo(k)
-                    .then(|| self.memo_key(m, &slots[i], unknown))
+                    .then(|| self.memo_key(m, &slots[i], &unknown))
                     .flatten()
             })
             .collect();
@@ -232,9 +259,11 @@ impl Engine {
         for (k, &r) in rep.iter().enumerate() {
             followed[r] |= r != k;
         }
-        let views: Vec<Option<Seen<'_>>> = (0..work.len())
+        // (only the representatives followed: a map, not a list as long as the side's)
+        let views: FastMap<usize, Seen<'_>> = (0..work.len())
             .into_par_iter()
-            .map(|k| followed[k].then(|| self.memo_view(work[k].1, &slots[work[k].0]))?)
+            .filter(|k| followed[*k])
+            .filter_map(|k| Some((k, self.memo_view(work[k].1, &slots[work[k].0])?)))
             .collect();
         let rep: Vec<usize> = rep
             .par_iter()
@@ -250,7 +279,7 @@ impl Engine {
                 let same = ma.name == mb.name
                     && block_of(&a.address) == block_of(&b.address)
                     && unknown.get(a.address.as_ref()) == unknown.get(b.address.as_ref())
-                    && match (self.partial.contains_key(&ma.name), &views[r]) {
+                    && match (self.partial.contains_key(&ma.name), views.get(&r)) {
                         (true, Some(seen)) => self.memo_view(ma, a).as_ref() == Some(seen),
                         (true, None) => false,
                         (false, _) => a.same_body(b),
@@ -268,53 +297,58 @@ impl Engine {
         }
         phase("  side: prepare", t);
         let t = std::time::Instant::now();
-        let mut own: Vec<Option<MappedResource>> = work
+        // the representatives only: what is allocated while the side's indexes are held
+        let reps: Vec<MappedResource> = work
             .par_iter()
             .enumerate()
-            .map(|(k, (i, m))| {
-                (rep[k] == k).then(|| {
-                    let r = &slots[*i];
-                    let addr = r.address.as_ref();
-                    let (modpath, rel) = region::config_address(addr);
-                    let per = PerResource {
-                        unknown: unknown
-                            .get(addr)
-                            .and_then(|u| crate::mapping::doc::build(u, false))
-                            .filter(|u| matches!(u, Val::Obj(o) if !o.is_empty()))
-                            .unwrap_or(Val::Null),
-                        config: configs.block(&modpath, &rel),
-                        modprefix: jq::s(&module_prefix(addr)),
-                        modconfig: if self.whole.modconfig {
-                            configs.module_list(&modpath)
-                        } else {
-                            Val::Null
-                        },
-                    };
-                    self.map_resource(m, r, &side, configs, stats, regions, per)
-                })
+            .filter(|(k, _)| rep[*k] == *k)
+            .map(|(_, (i, m))| {
+                let r = &slots[*i];
+                let addr = r.address.as_ref();
+                let (modpath, rel) = region::config_address(addr);
+                let per = PerResource {
+                    unknown: unknown
+                        .get(addr)
+                        .and_then(|u| crate::mapping::doc::build(u, false))
+                        .filter(|u| matches!(u, Val::Obj(o) if !o.is_empty()))
+                        .unwrap_or(Val::Null),
+                    config: configs.block(&modpath, &rel),
+                    modprefix: jq::s(&module_prefix(addr)),
+                    modconfig: if self.whole.modconfig {
+                        configs.module_list(&modpath)
+                    } else {
+                        Val::Null
+                    },
+                };
+                let mut r = self.map_resource(m, r, &side, configs, stats, regions, per);
+                r.body = bodies.intern(r.body);
+                r
             })
             .collect();
-        // the instances equal to a representative (which comes first) copy it, in place
-        for k in 0..work.len() {
-            if own[k].is_none()
-                && let Some(mut r) = own[rep[k]].clone()
-            {
-                r.address = slots[work[k].0].address.to_string();
-                own[k] = Some(r);
+        // the side's indexes, the resources its lookups built and the unknown marks are not
+        // read again: gone before the copies are made
+        drop((side, unknown));
+        // what other threads freed, handed back before the copies are allocated (mimalloc)
+        crate::memory::release();
+        // in the plan's order; an instance equal to a representative (which comes first) shares
+        // its body
+        let mut mapped: Vec<MappedResource> = Vec::with_capacity(work.len());
+        let mut reps = reps.into_iter();
+        for (k, (i, _)) in work.iter().enumerate() {
+            let slot = &slots[*i];
+            let mut r = match (rep[k] == k).then(|| reps.next()).flatten() {
+                Some(r) => r,
+                None => MappedResource {
+                    address: slot.address.to_string(),
+                    body: Arc::clone(&mapped[rep[k]].body),
+                },
+            };
+            // a deposed object shares its address with the current object: keep them apart
+            if let Some(key) = slot.deposed_key.as_deref().filter(|k| !k.is_empty()) {
+                r.address = crate::mapping::deposed_address(&r.address, key);
             }
+            mapped.push(r);
         }
-        let mapped: Vec<MappedResource> = own
-            .into_iter()
-            .zip(&work)
-            .filter_map(|(r, (i, _))| {
-                let mut r = r?;
-                // a deposed object shares its address with the current object: keep them apart
-                if let Some(key) = slots[*i].deposed_key.as_deref().filter(|k| !k.is_empty()) {
-                    r.address = crate::mapping::deposed_address(&r.address, key);
-                }
-                Some(r)
-            })
-            .collect();
 
         phase("  side: map resources", t);
         let mut ignored = Vec::new();
@@ -344,12 +378,7 @@ impl Engine {
     /// provider it is mapped with), its `after_unknown` and what `m` reads of it: the members of
     /// `values` a shipped mapping says it reads and every member but `values`, `address` and
     /// `index` ([`Slot::seen`]), else the whole body. `None`: not to be memoised.
-    fn memo_key(
-        &self,
-        m: &ResourceMapping,
-        r: &Slot<'_>,
-        unknown: &FastMap<&str, &str>,
-    ) -> Option<u64> {
+    fn memo_key(&self, m: &ResourceMapping, r: &Slot<'_>, unknown: &Unknown<'_>) -> Option<u64> {
         use std::hash::{BuildHasher, Hasher};
         let mut h = foldhash::fast::FixedState::with_seed(0x3e30).build_hasher();
         h.write(m.name.as_bytes());
@@ -430,10 +459,8 @@ impl Engine {
             vars: RefCell::default(),
             notes: RefCell::new(Notes::default()),
         };
-        let mut out = MappedResource {
-            address: address.clone(),
+        let mut out = Body {
             resource_type: get("type"),
-            name: get("name"),
             provider: family.to_string(),
             count: 1,
             replication_factor: 1,
@@ -537,7 +564,10 @@ impl Engine {
         out.storage.shrink_to_fit();
         out.assumed.shrink_to_fit();
         out.warnings.shrink_to_fit();
-        out
+        MappedResource {
+            address,
+            body: Arc::new(out),
+        }
     }
 }
 
@@ -548,15 +578,16 @@ fn slots_of<'a>(
     raws: Vec<&'a serde_json::value::RawValue>,
     wanted: &source::Wanted,
 ) -> (Vec<Slot<'a>>, Vec<Vec<(u64, u32)>>) {
-    let read: Vec<(Slot<'a>, Vec<(u16, u64)>)> =
-        raws.par_iter().map(|r| Slot::new(r, wanted)).collect();
+    // the slots straight into their own vector (one buffer of their exact length: not read
+    // into pairs first and moved, which held both at once)
+    let (slots, read): (Vec<Slot<'a>>, Vec<Vec<(u16, u64)>>) =
+        raws.par_iter().map(|r| Slot::new(r, wanted)).unzip();
+    drop(raws);
     let mut keys = vec![Vec::new(); wanted.props.len()];
-    let mut slots = Vec::with_capacity(read.len());
-    for (i, (slot, ks)) in read.into_iter().enumerate() {
+    for (i, ks) in read.into_iter().enumerate() {
         for (p, h) in ks {
             keys[p as usize].push((h, i as u32));
         }
-        slots.push(slot);
     }
     (slots, keys)
 }
@@ -615,5 +646,51 @@ impl MapStats {
             g(&self.scanned),
             g(&self.indexed),
         )
+    }
+}
+
+/// Each resource change's `after_unknown` text by its address, when it marks something.
+type Unknown<'a> = FastMap<Cow<'a, str>, &'a str>;
+
+/// One body of each kind a run's mapping gave (`Body::same`): a resource whose figures equal
+/// another's (the instances of a block, resources of one type, size and region anywhere in
+/// the plan, a resource the change leaves alone on both sides) shares its body.
+#[derive(Default)]
+pub(super) struct Bodies(Mutex<std::collections::HashSet<Kept, foldhash::fast::RandomState>>);
+
+/// A body as [`Bodies`] keeps it: hashed and compared by [`Body::same`].
+struct Kept(Arc<Body>);
+
+impl std::hash::Hash for Kept {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.0.hash_bits(h)
+    }
+}
+
+impl PartialEq for Kept {
+    fn eq(&self, o: &Kept) -> bool {
+        Arc::ptr_eq(&self.0, &o.0) || self.0.same(&o.0)
+    }
+}
+
+impl Eq for Kept {}
+
+impl Bodies {
+    /// The body kept that is the same as `b`, else `b`, kept from now on.
+    fn intern(&self, b: Arc<Body>) -> Arc<Body> {
+        let b = Kept(b);
+        // a panic elsewhere while it was held leaves the set as it was: still usable
+        let mut set = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(k) = set.get(&b) {
+            return Arc::clone(&k.0);
+        }
+        let out = Arc::clone(&b.0);
+        set.insert(b);
+        out
+    }
+
+    /// How many bodies it keeps.
+    fn len(&self) -> usize {
+        self.0.lock().map_or(0, |s| s.len())
     }
 }
