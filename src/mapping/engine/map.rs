@@ -279,7 +279,7 @@ impl Engine {
                     let per = PerResource {
                         unknown: unknown
                             .get(addr)
-                            .and_then(|u| crate::mapping::doc::build(u, false))
+                            .and_then(|u| crate::mapping::doc::build_slice(u, false, None))
                             .filter(|u| matches!(u, Val::Obj(o) if !o.is_empty()))
                             .unwrap_or(Val::Null),
                         config: configs.block(&modpath, &rel),
@@ -290,7 +290,7 @@ impl Engine {
                             Val::Null
                         },
                     };
-                    self.map_resource(m, r, &side, configs, stats, regions, per)
+                    self.map_resource(m, r, &side, configs, stats, regions, per, modpath)
                 })
             })
             .collect();
@@ -392,6 +392,8 @@ impl Engine {
             .collect()
     }
 
+    /// Map one resource by `m`; `modpath`: its module path without instance keys (the first
+    /// half of `region::config_address`, worked out once by `map_side`).
     #[allow(clippy::too_many_arguments)]
     fn map_resource(
         &self,
@@ -402,6 +404,7 @@ impl Engine {
         stats: &MapStats,
         regions: &Regions,
         per: PerResource,
+        modpath: String,
     ) -> MappedResource {
         MapStats::add(&stats.resources, 1);
         let _scope = crate::mapping::limits::resource(&slot.address);
@@ -422,7 +425,7 @@ impl Engine {
             side,
             configs,
             stats,
-            modpath: region::config_address(&address).0,
+            modpath,
             res: res.clone(),
             family,
             m,
