@@ -7,12 +7,12 @@
 //! its top-level keys (each to the byte range of its value), and each entry is parsed and
 //! converted on its first lookup, then kept.
 
+use super::FastMap;
 use super::jq;
 use jaq_json::Val;
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -20,7 +20,7 @@ use std::sync::OnceLock;
 pub struct Table {
     text: Cow<'static, str>,
     /// Top-level key → its entry; built on the first lookup (empty for a non-object table).
-    entries: OnceLock<HashMap<Box<str>, Entry>>,
+    entries: OnceLock<FastMap<Box<str>, Entry>>,
 }
 
 struct Entry {
@@ -66,9 +66,9 @@ fn is_embedded(text: &str) -> bool {
 
 /// Top-level keys of an object text and the byte ranges of their values (a later duplicate key
 /// wins, as in a parse into a map). Not an object: no keys.
-fn index(text: &str) -> HashMap<Box<str>, Entry> {
-    let Ok(map) = serde_json::from_str::<HashMap<String, &RawValue>>(text) else {
-        return HashMap::new();
+fn index(text: &str) -> FastMap<Box<str>, Entry> {
+    let Ok(map) = serde_json::from_str::<FastMap<String, &RawValue>>(text) else {
+        return FastMap::default();
     };
     let base = text.as_ptr() as usize;
     map.into_iter()

@@ -309,7 +309,7 @@ impl Engine {
                 let per = PerResource {
                     unknown: unknown
                         .get(addr)
-                        .and_then(|u| crate::mapping::doc::build(u, false))
+                        .and_then(|u| crate::mapping::doc::build_slice(u, false, None))
                         .filter(|u| matches!(u, Val::Obj(o) if !o.is_empty()))
                         .unwrap_or(Val::Null),
                     config: configs.block(&modpath, &rel),
@@ -320,7 +320,7 @@ impl Engine {
                         Val::Null
                     },
                 };
-                let mut r = self.map_resource(m, r, &side, configs, stats, regions, per);
+                let mut r = self.map_resource(m, r, &side, configs, stats, regions, per, modpath);
                 r.body = bodies.intern(r.body);
                 r
             })
@@ -421,6 +421,8 @@ impl Engine {
             .collect()
     }
 
+    /// Map one resource by `m`; `modpath`: its module path without instance keys (the first
+    /// half of `region::config_address`, worked out once by `map_side`).
     #[allow(clippy::too_many_arguments)]
     fn map_resource(
         &self,
@@ -431,6 +433,7 @@ impl Engine {
         stats: &MapStats,
         regions: &Regions,
         per: PerResource,
+        modpath: String,
     ) -> MappedResource {
         MapStats::add(&stats.resources, 1);
         let _scope = crate::mapping::limits::resource(&slot.address);
@@ -451,7 +454,7 @@ impl Engine {
             side,
             configs,
             stats,
-            modpath: region::config_address(&address).0,
+            modpath,
             res: res.clone(),
             family,
             m,
