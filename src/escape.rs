@@ -74,12 +74,20 @@ fn all_printable(s: &str) -> bool {
         let Some(c) = s.get(i..).and_then(|rest| rest.chars().next()) else {
             return false;
         };
-        if unprintable(c) {
+        if !plainly_printable(c as u32) && unprintable(c) {
             return false;
         }
         i += c.len_utf8();
     }
     true
+}
+
+/// Whether `u` lies in a block of the characters carbon-show's own wording uses (`·`, `×`,
+/// `–`, `→`, `≈`, `⚠`) that holds no [`unprintable`] character: Latin-1 past the controls but
+/// the soft hyphen, through Hebrew; the dashes and quotes before U+2028; the arrows,
+/// mathematical operators and symbols up to U+2FFF.
+fn plainly_printable(u: u32) -> bool {
+    matches!(u, 0xa1..=0xac | 0xae..=0x5ff | 0x2010..=0x2027 | 0x2030..=0x205e | 0x2070..=0x2fff)
 }
 
 /// Appends `c` as Go writes an unprintable character inside a quoted string.
@@ -277,6 +285,19 @@ mod tests {
         for c in (0u8..0x80).map(char::from) {
             let general = c.is_control() || (c.is_whitespace() && c != ' ');
             assert_eq!(unprintable(c), general, "{:?}", c);
+        }
+    }
+
+    /// No character of the blocks `plainly_printable` takes without a look is unprintable.
+    #[test]
+    fn plainly_printable_blocks_hold_no_unprintable_character() {
+        for c in (0x80..0x3000).filter_map(char::from_u32) {
+            if plainly_printable(c as u32) {
+                assert!(!unprintable(c), "{:x}", c as u32);
+            }
+        }
+        for c in ['·', '×', '–', '→', '≈', '⚠', '↳'] {
+            assert!(plainly_printable(c as u32), "{c}");
         }
     }
 
