@@ -56,6 +56,40 @@ pub fn unprintable(c: char) -> bool {
         || (0xfdd0..=0xfdef).contains(&u)
 }
 
+/// Whether no character of `s` is [`unprintable`]: `!s.chars().any(unprintable)`, with the
+/// ASCII bytes (nearly all of a line) checked as bytes, without decoding a character.
+fn all_printable(s: &str) -> bool {
+    let bytes = s.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b < 0x80 {
+            if b < 0x20 || b == 0x7f {
+                return false;
+            }
+            i += 1;
+            continue;
+        }
+        // a character of several bytes starts here (`i` is on a boundary)
+        let Some(c) = s.get(i..).and_then(|rest| rest.chars().next()) else {
+            return false;
+        };
+        if !plainly_printable(c as u32) && unprintable(c) {
+            return false;
+        }
+        i += c.len_utf8();
+    }
+    true
+}
+
+/// Whether `u` lies in a block of the characters carbon-show's own wording uses (`·`, `×`,
+/// `–`, `→`, `≈`, `⚠`) that holds no [`unprintable`] character: Latin-1 past the controls but
+/// the soft hyphen, through Hebrew; the dashes and quotes before U+2028; the arrows,
+/// mathematical operators and symbols up to U+2FFF.
+fn plainly_printable(u: u32) -> bool {
+    matches!(u, 0xa1..=0xac | 0xae..=0x5ff | 0x2010..=0x2027 | 0x2030..=0x205e | 0x2070..=0x2fff)
+}
+
 /// Appends `c` as Go writes an unprintable character inside a quoted string.
 fn push_go_escape(out: &mut String, c: char) {
     use std::fmt::Write as _;
@@ -88,7 +122,7 @@ pub fn value(s: &str) -> Cow<'_, str> {
 /// escape (`\n`, `\x1b`, `\u202e`), so the text stays on its line and moves no cursor. Quotes
 /// and backslashes stay as they are (the line is carbon-show's wording around values).
 pub fn line(s: &str) -> Cow<'_, str> {
-    if !s.chars().any(unprintable) {
+    if all_printable(s) {
         return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len() + 8);
@@ -251,6 +285,30 @@ mod tests {
         for c in (0u8..0x80).map(char::from) {
             let general = c.is_control() || (c.is_whitespace() && c != ' ');
             assert_eq!(unprintable(c), general, "{:?}", c);
+        }
+    }
+
+    /// No character of the blocks `plainly_printable` takes without a look is unprintable.
+    #[test]
+    fn plainly_printable_blocks_hold_no_unprintable_character() {
+        for c in (0x80..0x3000).filter_map(char::from_u32) {
+            if plainly_printable(c as u32) {
+                assert!(!unprintable(c), "{:x}", c as u32);
+            }
+        }
+        for c in ['·', '×', '–', '→', '≈', '⚠', '↳'] {
+            assert!(plainly_printable(c as u32), "{c}");
+        }
+    }
+
+    proptest::proptest! {
+        /// The byte-wise check answers as `chars().any(unprintable)` does, over any text
+        /// (controls, separators, bidi and private-use characters among plain ones).
+        #[test]
+        fn all_printable_agrees_with_every_char_checked(
+            s in "(\\PC|[\u{0}-\u{1f}\u{7f}-\u{a0}\u{2028}\u{202e}\u{e000}\u{feff}≈·–→×]){0,40}"
+        ) {
+            proptest::prop_assert_eq!(all_printable(&s), !s.chars().any(unprintable), "{:?}", s);
         }
     }
 

@@ -253,71 +253,128 @@ impl fmt::Display for Mass {
         } else {
             (g, "g")
         };
-        write!(f, "{} {unit}CO2eq", sig3(value))
+        let mut s = String::with_capacity(16);
+        push_sig3(&mut s, value);
+        s.push(' ');
+        s.push_str(unit);
+        s.push_str("CO2eq");
+        f.write_str(&s)
     }
+}
+
+/// Appends `Mass(g)` as it displays (`23.1 gCO2eq`), without `fmt`'s machinery.
+pub fn push_mass(out: &mut String, g: f64) {
+    let (value, unit) = if g.abs() >= 1e6 {
+        (g / 1e6, "t")
+    } else if g.abs() >= 1e3 {
+        (g / 1e3, "kg")
+    } else {
+        (g, "g")
+    };
+    push_sig3(out, value);
+    out.push(' ');
+    out.push_str(unit);
+    out.push_str("CO2eq");
 }
 
 /// Formats with three significant figures (docs/ARCHITECTURE.md §4, "Figures"): `0.0123`,
 /// `1.80`, `12.9`, `581`, `1200` (1204); the count is taken after rounding, so 99.97 is `100`,
 /// not `100.0`.
 pub fn sig3(v: f64) -> String {
+    let mut s = String::with_capacity(8);
+    push_sig3(&mut s, v);
+    s
+}
+
+/// Appends [`sig3`]`(v)` to `out`, without a string of its own.
+pub fn push_sig3(out: &mut String, v: f64) {
+    use std::fmt::Write as _;
     if v == 0.0 || !v.is_finite() {
-        return if v.is_finite() {
-            "0".into()
+        if v.is_finite() {
+            out.push('0');
         } else {
-            v.to_string()
-        };
+            let _ = write!(out, "{v}");
+        }
+        return;
     }
+    let start = out.len();
     // the power of ten of the first significant figure, once rounded to three
     let mut exp = v.abs().log10().floor() as i32;
     let step = 10f64.powi(exp - 2);
     if ((v.abs() / step).round() * step) >= 10f64.powi(exp + 1) {
         exp += 1;
     }
-    let s = if exp >= 2 {
+    if exp >= 2 {
         let step = 10f64.powi(exp - 2);
         let r = (v / step).round() * step;
         // a whole number that an i64 holds exactly prints as `{:.0}` prints it
         if r.fract() == 0.0 && r.abs() < 9.0e15 {
-            (r as i64).to_string()
+            push_int(out, r as i64);
         } else {
-            format!("{r:.0}")
+            let _ = write!(out, "{r:.0}");
         }
     } else {
         let decimals = (2 - exp).min(9) as usize;
-        fixed(v, decimals).unwrap_or_else(|| format!("{v:.decimals$}"))
-    };
-    if s.starts_with("-0")
-        && s.trim_start_matches('-')
-            .chars()
-            .all(|c| c == '0' || c == '.')
-    {
-        s[1..].to_string()
-    } else {
-        s
+        if !push_fixed(out, v, decimals) {
+            let _ = write!(out, "{v:.decimals$}");
+        }
+    }
+    // a negative figure that rounds to zero is written without its sign
+    let s = &out[start..];
+    if s.starts_with("-0") && s[1..].bytes().all(|c| c == b'0' || c == b'.') {
+        out.remove(start);
     }
 }
 
-/// `format!("{v:.decimals$}")` for a `v` of at most a few digits before the point, without
-/// the exact decimal expansion `fmt` does: `|v| × 10^decimals` rounded to the nearest whole
-/// number. `None` when that product lies within 1e-6 of a tie, where only the exact expansion
+/// Appends the decimal digits of `n` (what `n.to_string()` writes).
+pub fn push_int(out: &mut String, n: i64) {
+    let mut buf = [0u8; 20];
+    let digits = digits_of(n.unsigned_abs(), 1, &mut buf);
+    if n < 0 {
+        out.push('-');
+    }
+    out.push_str(digits);
+}
+
+/// The decimal digits of `n`, with zeros before them up to `width` digits, written at the end
+/// of `buf`.
+fn digits_of(mut n: u64, width: usize, buf: &mut [u8; 20]) -> &str {
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    while buf.len() - i < width.min(buf.len()) {
+        i -= 1;
+        buf[i] = b'0';
+    }
+    std::str::from_utf8(&buf[i..]).unwrap_or("0")
+}
+
+/// Appends `format!("{v:.decimals$}")` for a `v` of at most a few digits before the point,
+/// without the exact decimal expansion `fmt` does: `|v| × 10^decimals` rounded to the nearest
+/// whole number. `false`, with nothing written, when that product lies within 1e-6 of a tie, where only the exact expansion
 /// decides (the product's own error is below 1e-12 for the values [`sig3`] passes, under
 /// 10⁴ once scaled), and for values too large for the shortcut.
-fn fixed(v: f64, decimals: usize) -> Option<String> {
+fn push_fixed(out: &mut String, v: f64, decimals: usize) -> bool {
     let scaled = v.abs() * 10f64.powi(decimals as i32);
     if scaled >= 1e6 || decimals > 9 {
-        return None;
+        return false;
     }
     let whole = scaled.floor();
     let frac = scaled - whole;
     if (frac - 0.5).abs() < 1e-6 {
-        return None;
+        return false;
     }
     let n = if frac > 0.5 { whole + 1.0 } else { whole } as u64;
     // the digits, with zeros before them for at least one digit before the point
-    let digits = format!("{n:0width$}", width = decimals + 1);
+    let mut buf = [0u8; 20];
+    let digits = digits_of(n, decimals + 1, &mut buf);
     let point = digits.len() - decimals;
-    let mut out = String::with_capacity(digits.len() + 2);
     if v < 0.0 {
         out.push('-');
     }
@@ -326,7 +383,7 @@ fn fixed(v: f64, decimals: usize) -> Option<String> {
         out.push('.');
         out.push_str(&digits[point..]);
     }
-    Some(out)
+    true
 }
 
 /// A limit on added emissions per period, as given to `--fail-over` (e.g. `10kg/month`).
@@ -390,7 +447,7 @@ impl FromStr for Budget {
 mod tests {
     use super::*;
 
-    /// `sig3` as it was written before its shortcut ([`fixed`]): through `fmt`'s exact
+    /// `sig3` as it was written before its shortcut ([`push_fixed`]): through `fmt`'s exact
     /// decimal expansion every time.
     fn sig3_by_fmt(v: f64) -> String {
         if v == 0.0 || !v.is_finite() {
@@ -469,6 +526,54 @@ mod tests {
             for v in [v, -v] {
                 assert_eq!(sig3(v), sig3_by_fmt(v), "{v:e}");
             }
+        }
+    }
+
+    /// The digits written without `fmt` are the ones `fmt` writes: integers of every length
+    /// and sign, and masses (`Mass`'s display, `push_mass`) as `write!` wrote them.
+    #[test]
+    fn push_int_and_push_mass_write_what_fmt_writes() {
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut ints = vec![
+            0,
+            1,
+            -1,
+            9,
+            10,
+            -10,
+            99,
+            100,
+            i64::MAX,
+            i64::MIN,
+            123_456_789,
+        ];
+        let mut masses = vec![0.0, -0.0, 0.0004, -0.0004, 999.5, 999_499.0, 1e6, -2.5e9];
+        for _ in 0..50_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            ints.push((x as i64) >> (x % 63));
+            let m = (x % 10_000_000) as f64 / 1000.0 * 10f64.powi((x >> 50) as i32 % 12 - 3);
+            masses.extend([m, -m]);
+        }
+        for n in ints {
+            let mut s = String::new();
+            push_int(&mut s, n);
+            assert_eq!(s, n.to_string());
+        }
+        for g in masses {
+            let (value, unit) = if g.abs() >= 1e6 {
+                (g / 1e6, "t")
+            } else if g.abs() >= 1e3 {
+                (g / 1e3, "kg")
+            } else {
+                (g, "g")
+            };
+            let by_fmt = format!("{} {unit}CO2eq", sig3_by_fmt(value));
+            assert_eq!(Mass(g).to_string(), by_fmt, "{g:e}");
+            let mut s = String::from("≈ ");
+            push_mass(&mut s, g);
+            assert_eq!(s, format!("≈ {by_fmt}"), "{g:e}");
         }
     }
 

@@ -5,8 +5,8 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
-use super::{COLUMNS, band, short, sign, signed, trim_num};
-use crate::estimate::{Mass, Period};
+use super::{COLUMNS, push_band, push_short, push_signed, push_trim_num, sign, trim_num};
+use crate::estimate::{Period, push_mass};
 use crate::mapping;
 use crate::plan::ResourceChange;
 use crate::render::Annotator;
@@ -46,16 +46,23 @@ pub fn annotation(r: &ResourceReport, period: Period) -> Vec<String> {
     };
     let hours = period.hours();
     let per = period.unit();
-    let headline = |g: f64, range: (f64, f64), signed_figure: bool| {
-        let m = if signed_figure {
-            signed(g * hours)
+    // `lead` and the headline figure over the period, `/month`, and its band
+    let headline = |lead: &str, g: f64, range: (f64, f64), signed_figure: bool| {
+        let mut t = String::with_capacity(48);
+        t.push_str(lead);
+        if signed_figure {
+            push_signed(&mut t, g * hours);
         } else {
-            Mass(g * hours).to_string()
-        };
-        let b = band(g * hours, range.0 * hours, range.1 * hours)
-            .map(|b| format!(" {b}"))
-            .unwrap_or_default();
-        format!("{m}/{per}{b}")
+            push_mass(&mut t, g * hours);
+        }
+        t.push('/');
+        t.push_str(per);
+        let at = t.len();
+        t.push(' ');
+        if !push_band(&mut t, g * hours, range.0 * hours, range.1 * hours) {
+            t.truncate(at);
+        }
+        Part::keep(t)
     };
     let own = |s: &Side| {
         (
@@ -68,60 +75,58 @@ pub fn annotation(r: &ResourceReport, period: Period) -> Vec<String> {
         r.delta_range_per_hour.high.total_gco2eq,
     );
     let hourly = |g: f64, signed_figure: bool| -> Option<Part> {
-        (period != Period::Hour).then(|| Part {
-            text: if signed_figure {
-                format!("{}{}/h", sign(g), short(g))
-            } else {
-                format!("{}/h", short(g))
-            },
-            // first to go: the headline already says it over the period, while the hardware
-            // and regions say why the figure is what it is
-            drop: PER_HOUR,
+        (period != Period::Hour).then(|| {
+            let mut text = String::with_capacity(16);
+            if signed_figure {
+                text.push_str(sign(g));
+            }
+            push_short(&mut text, g);
+            text.push_str("/h");
+            Part {
+                text,
+                // first to go: the headline already says it over the period, while the
+                // hardware and regions say why the figure is what it is
+                drop: PER_HOUR,
+            }
         })
     };
     let footprint = r.actions.iter().all(|a| &**a == "no-op");
     let d = r.delta_per_hour.total_gco2eq;
-    let mut parts: Vec<Part> = Vec::new();
+    let mut parts: Vec<Part> = Vec::with_capacity(8);
     match (&r.before, &r.after) {
         (Some(b), None) if kept_before.is_some() => {
-            parts.push(Part::keep(format!(
-                "≈ before {}",
-                headline(b.per_hour.total_gco2eq, own(b), false)
-            )));
-            parts.extend(hourly(b.per_hour.total_gco2eq, false));
-            parts.extend(describe(b));
+            let g = b.per_hour.total_gco2eq;
+            parts.push(headline("≈ before ", g, own(b), false));
+            parts.extend(hourly(g, false));
+            describe(b, &mut parts);
         }
         // a state's resource, or one the plan leaves as it is: what it emits
         (_, Some(a)) if footprint => {
-            parts.push(Part::keep(format!(
-                "≈ {}",
-                headline(a.per_hour.total_gco2eq, own(a), false)
-            )));
-            parts.extend(hourly(a.per_hour.total_gco2eq, false));
-            parts.extend(describe(a));
+            let g = a.per_hour.total_gco2eq;
+            parts.push(headline("≈ ", g, own(a), false));
+            parts.extend(hourly(g, false));
+            describe(a, &mut parts);
         }
         (None, Some(a)) => {
-            parts.push(Part::keep(format!("≈ {}", headline(d, delta_band, true))));
+            parts.push(headline("≈ ", d, delta_band, true));
             parts.extend(hourly(d, true));
-            parts.extend(describe(a));
+            describe(a, &mut parts);
         }
         (Some(b), None) => {
-            parts.push(Part::keep(format!("≈ {}", headline(d, delta_band, true))));
+            parts.push(headline("≈ ", d, delta_band, true));
             parts.extend(hourly(d, true));
-            parts.extend(describe(b));
+            describe(b, &mut parts);
         }
         (Some(b), Some(a)) if d == 0.0 => {
-            parts.push(Part::keep(format!(
-                "≈ unchanged at {}",
-                headline(a.per_hour.total_gco2eq, own(a), false)
-            )));
-            parts.extend(hourly(a.per_hour.total_gco2eq, false));
-            parts.extend(describe_change(b, a));
+            let g = a.per_hour.total_gco2eq;
+            parts.push(headline("≈ unchanged at ", g, own(a), false));
+            parts.extend(hourly(g, false));
+            describe_change(b, a, &mut parts);
         }
         (Some(b), Some(a)) => {
-            parts.push(Part::keep(format!("≈ {}", headline(d, delta_band, true))));
+            parts.push(headline("≈ ", d, delta_band, true));
             parts.extend(hourly(d, true));
-            parts.extend(describe_change(b, a));
+            describe_change(b, a, &mut parts);
         }
         (None, None) => return Vec::new(),
     }
@@ -191,8 +196,13 @@ fn shorten(mut parts: Vec<Part>) -> String {
         };
         parts.remove(i);
     }
-    let texts: Vec<&str> = parts.iter().map(|p| p.text.as_str()).collect();
-    texts.join(" · ")
+    let mut parts = parts.into_iter();
+    let mut line = parts.next().map(|p| p.text).unwrap_or_default();
+    for p in parts {
+        line.push_str(" · ");
+        line.push_str(&p.text);
+    }
+    line
 }
 
 /// A kind of figure on a side: its value, unit and how readily it is left out.
@@ -223,43 +233,54 @@ fn instances(n: f64) -> Option<String> {
     (n != 1.0).then(|| format!("{}×", trim_num(n)))
 }
 
-/// `2× 4 vCPU · 16 GiB · 100 GB SSD · us-east-1`: the hardware that is there, and the region.
-fn describe(s: &Side) -> Vec<Part> {
-    let mut parts: Vec<Part> = Vec::new();
+/// `2× 4 vCPU · 16 GiB · 100 GB SSD · us-east-1`: the hardware that is there, and the region,
+/// after the `parts` already there.
+fn describe(s: &Side, parts: &mut Vec<Part>) {
+    let first = parts.len();
     for (_, v, unit, drop) in hardware(s) {
         if v != 0.0 {
             parts.push(Part {
-                text: format!("{} {unit}", trim_num(v)),
+                text: figure(v, unit),
                 drop,
             });
         }
     }
-    prefix_instances(&mut parts, instances(s.instances));
+    prefix_instances(parts, first, instances(s.instances));
     parts.push(Part {
         text: place(s),
         drop: if s.region.is_some() { 1 } else { 0 },
     });
-    parts
 }
 
-/// Before and after in one description: unchanged parts once, changed ones as `2 → 4 vCPU`
-/// (kept longer than the unchanged ones when the line is short of room).
-fn describe_change(b: &Side, a: &Side) -> Vec<Part> {
-    let mut parts: Vec<Part> = Vec::new();
+/// `4 vCPU`: a hardware figure and its unit.
+fn figure(v: f64, unit: &str) -> String {
+    let mut text = String::with_capacity(8 + unit.len());
+    push_trim_num(&mut text, v);
+    text.push(' ');
+    text.push_str(unit);
+    text
+}
+
+/// Before and after in one description, after the `parts` already there: unchanged parts
+/// once, changed ones as `2 → 4 vCPU` (kept longer than the unchanged ones when the line is
+/// short of room).
+fn describe_change(b: &Side, a: &Side, parts: &mut Vec<Part>) {
+    let first = parts.len();
     for ((_, x, unit, drop), (_, y, _, _)) in hardware(b).into_iter().zip(hardware(a)) {
         if x == 0.0 && y == 0.0 {
             continue;
         }
         parts.push(if x == y {
             Part {
-                text: format!("{} {unit}", trim_num(y)),
+                text: figure(y, unit),
                 drop: drop + 1,
             }
         } else {
-            Part {
-                text: format!("{} → {} {unit}", trim_num(x), trim_num(y)),
-                drop,
-            }
+            let mut text = String::with_capacity(16 + unit.len());
+            push_trim_num(&mut text, x);
+            text.push_str(" → ");
+            text.push_str(&figure(y, unit));
+            Part { text, drop }
         });
     }
     let count = if b.instances == a.instances {
@@ -271,7 +292,7 @@ fn describe_change(b: &Side, a: &Side) -> Vec<Part> {
             trim_num(a.instances)
         ))
     };
-    prefix_instances(&mut parts, count);
+    prefix_instances(parts, first, count);
     let (pb, pa) = (place(b), place(a));
     parts.push(Part {
         text: if pb == pa {
@@ -281,15 +302,16 @@ fn describe_change(b: &Side, a: &Side) -> Vec<Part> {
         },
         drop: 1,
     });
-    parts
 }
 
-/// `3×` goes before the first hardware figure (or stands alone when there is none).
-fn prefix_instances(parts: &mut Vec<Part>, prefix: Option<String>) {
-    let Some(prefix) = prefix else { return };
-    match parts.first_mut() {
+/// `3×` goes before the first hardware figure, `parts[first]` (or stands alone when there is
+/// none).
+fn prefix_instances(parts: &mut Vec<Part>, first: usize, prefix: Option<String>) {
+    let Some(mut prefix) = prefix else { return };
+    match parts.get_mut(first) {
         Some(p) => {
-            p.text = format!("{prefix} {}", p.text);
+            prefix.push(' ');
+            p.text.insert_str(0, &prefix);
             p.drop = 0;
         }
         None => parts.push(Part::keep(prefix)),

@@ -19,7 +19,7 @@ pub use line::{CarbonAnnotator, annotation};
 pub use markdown::{Capture, CommentOptions, Cut, PlanText, write_comment};
 pub use summary::{DocumentKind, Group, Summary, Verdict, write_human, write_human_within};
 
-use crate::estimate::{Mass, sig3};
+use crate::estimate::{push_int, push_mass, push_sig3, sig3};
 
 /// Annotation and summary lines aim to fit this many columns (the resource header's `  # `
 /// included), dropping detail that `--format json` keeps.
@@ -72,11 +72,26 @@ pub(crate) fn sign(v: f64) -> &'static str {
 
 /// A signed mass with its unit: `+10.3 kgCO2eq`, `-6.53 kgCO2eq`, `0 gCO2eq`.
 pub(crate) fn signed(g: f64) -> String {
-    format!("{}{}", sign(g), Mass(g))
+    let mut s = String::with_capacity(16);
+    push_signed(&mut s, g);
+    s
+}
+
+/// Appends [`signed`]`(g)`.
+pub(crate) fn push_signed(out: &mut String, g: f64) {
+    out.push_str(sign(g));
+    push_mass(out, g);
 }
 
 /// A mass in the short form used beside a headline: `14.2 g`, `-1.25 kg`.
 pub(crate) fn short(g: f64) -> String {
+    let mut s = String::with_capacity(8);
+    push_short(&mut s, g);
+    s
+}
+
+/// Appends [`short`]`(g)`.
+pub(crate) fn push_short(out: &mut String, g: f64) {
     let (v, unit) = if g.abs() >= 1e6 {
         (g / 1e6, "t")
     } else if g.abs() >= 1e3 {
@@ -84,10 +99,12 @@ pub(crate) fn short(g: f64) -> String {
     } else {
         (g, "g")
     };
-    format!("{} {unit}", sig3(v))
+    push_sig3(out, v);
+    out.push(' ');
+    out.push_str(unit);
 }
 
-/// The grams per unit [`Mass`] shows `g` in (1, 1e3 or 1e6).
+/// The grams per unit [`Mass`](crate::estimate::Mass) shows `g` in (1, 1e3 or 1e6).
 pub(crate) fn unit_scale(g: f64) -> f64 {
     if g.abs() >= 1e6 {
         1e6
@@ -98,13 +115,20 @@ pub(crate) fn unit_scale(g: f64) -> f64 {
     }
 }
 
-/// The band of a figure, its ends to three significant figures: in the unit [`Mass`] shows
+/// The band of a figure, its ends to three significant figures: in the unit
+/// [`Mass`](crate::estimate::Mass) shows
 /// `central` in (`[8.10–12.9]`, `[-12.9 to -8.10]` when an end is negative), or, when its
 /// larger end reaches the next unit, in that end's unit, named (`[0.457–1.20 kg]`); `None`
 /// when low, central and high are one value.
 pub fn band(central: f64, low: f64, high: f64) -> Option<String> {
+    let mut s = String::new();
+    push_band(&mut s, central, low, high).then_some(s)
+}
+
+/// Appends [`band`]`(central, low, high)`; `false`, with nothing written, where it is `None`.
+pub(crate) fn push_band(out: &mut String, central: f64, low: f64, high: f64) -> bool {
     if low == central && high == central {
-        return None;
+        return false;
     }
     let k = unit_scale(central);
     let larger = if low.abs() > high.abs() { low } else { high };
@@ -117,16 +141,29 @@ pub fn band(central: f64, low: f64, high: f64) -> Option<String> {
     } else {
         "–"
     };
-    Some(format!("[{}{sep}{}{unit}]", sig3(low / k), sig3(high / k)))
+    out.push('[');
+    push_sig3(out, low / k);
+    out.push_str(sep);
+    push_sig3(out, high / k);
+    out.push_str(unit);
+    out.push(']');
+    true
 }
 
 /// A number without a trailing `.0` (`4`, `0.5`, `3.75`).
 pub fn trim_num(v: f64) -> String {
+    let mut s = String::with_capacity(8);
+    push_trim_num(&mut s, v);
+    s
+}
+
+/// Appends [`trim_num`]`(v)`.
+pub(crate) fn push_trim_num(out: &mut String, v: f64) {
     if v.fract() == 0.0 && v.abs() < 1e15 {
-        format!("{}", v as i64)
+        push_int(out, v as i64);
     } else {
         let s = format!("{v:.2}");
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
+        out.push_str(s.trim_end_matches('0').trim_end_matches('.'));
     }
 }
 
@@ -329,6 +366,89 @@ pub(crate) fn type_counts<'a>(addresses: impl IntoIterator<Item = &'a str>) -> V
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `signed`, `short`, `band` and `trim_num` as they were written before they appended
+    /// to one string: through `format!`, `Mass`'s display and `sig3`'s own strings.
+    mod by_fmt {
+        use crate::estimate::{Mass, sig3};
+
+        pub fn signed(g: f64) -> String {
+            format!("{}{}", super::sign(g), Mass(g))
+        }
+
+        pub fn short(g: f64) -> String {
+            let (v, unit) = if g.abs() >= 1e6 {
+                (g / 1e6, "t")
+            } else if g.abs() >= 1e3 {
+                (g / 1e3, "kg")
+            } else {
+                (g, "g")
+            };
+            format!("{} {unit}", sig3(v))
+        }
+
+        pub fn band(central: f64, low: f64, high: f64) -> Option<String> {
+            if low == central && high == central {
+                return None;
+            }
+            let k = super::unit_scale(central);
+            let larger = if low.abs() > high.abs() { low } else { high };
+            let (k, unit) = match super::unit_scale(larger) {
+                end if end > k => (end, if end >= 1e6 { " t" } else { " kg" }),
+                _ => (k, ""),
+            };
+            let sep = if low < 0.0 || high < 0.0 {
+                " to "
+            } else {
+                "–"
+            };
+            Some(format!("[{}{sep}{}{unit}]", sig3(low / k), sig3(high / k)))
+        }
+
+        pub fn trim_num(v: f64) -> String {
+            if v.fract() == 0.0 && v.abs() < 1e15 {
+                format!("{}", v as i64)
+            } else {
+                let s = format!("{v:.2}");
+                s.trim_end_matches('0').trim_end_matches('.').to_string()
+            }
+        }
+    }
+
+    /// The figures appended to one string read as they did through `format!`: over masses of
+    /// every unit and sign, bands about them (equal, narrow, crossing zero, reaching the next
+    /// unit) and hardware counts whole and fractional.
+    #[test]
+    fn appended_figures_read_as_formatted_ones() {
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut values = vec![
+            0.0, -0.0, 1.0, 0.5, 999.5, 1000.0, 999_999.0, 1e6, 3.75, 1e15,
+        ];
+        for _ in 0..30_000 {
+            let r = next();
+            let v = (r % 100_000) as f64 / 100.0 * 10f64.powi((r >> 40) as i32 % 10 - 3);
+            values.extend([v, -v, v.round()]);
+        }
+        for (i, &g) in values.iter().enumerate() {
+            assert_eq!(signed(g), by_fmt::signed(g), "{g:e}");
+            assert_eq!(short(g), by_fmt::short(g), "{g:e}");
+            assert_eq!(trim_num(g), by_fmt::trim_num(g), "{g:e}");
+            let other = values[(i * 7 + 3) % values.len()];
+            for (low, high) in [(g, g), (g * 0.8, g * 1.25), (other, g), (-g, g), (g, other)] {
+                assert_eq!(
+                    band(g, low, high),
+                    by_fmt::band(g, low, high),
+                    "{g:e} {low:e} {high:e}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn wrap_cuts_at_spaces_within_the_width() {
