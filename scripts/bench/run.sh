@@ -161,7 +161,7 @@ busy=$(awk -v l="${LOAD_BEFORE%% *}" -v c="$(nproc)" 'BEGIN{print (l > 0.5 * c) 
 for n in "${SIZE_LIST[@]}"; do
   l="$(label "$n")"
   f="$OUT/$(stem)-$l.json"
-  BYTES[$n]=$(stat -c %s "$f")
+  BYTES[$n]=$(stat -L -c %s "$f")
   human="$BIN $HUMAN_ARGS $f"
   json="$BIN $JSON_ARGS $f"
   jqc="jq . $f"
