@@ -1,0 +1,353 @@
+//! Building an [`Engine`] from mapping files, step by step: the model parsed, the filters
+//! compiled, the regexes and `ignored_resources` patterns, the data files, and what the
+//! filters read (the indexes the mapping keeps, the values each mapping reads).
+
+use super::*;
+
+impl Engine {
+    /// The engine of `files` (none when no filter compiles), and every diagnostic.
+    pub(super) fn build(
+        files: &[MappingFile],
+        resolver: &DataResolver,
+    ) -> (Option<Engine>, Vec<Diagnostic>) {
+        let mut diags = Vec::new();
+        let mut set = MappingSet::default();
+        let mut texts = HashMap::new();
+        for f in files {
+            model::parse_into(&mut set, &f.path, f.folder.as_deref(), &f.text, &mut diags);
+            texts.insert(Arc::<str>::from(f.path.as_str()), f.text.clone());
+        }
+        let Some((program, filters, texts_v, locs)) = compile_filters(&mut set, &texts, &mut diags)
+        else {
+            return (None, diags);
+        };
+        let regexes = compile_regexes(&set, &mut diags);
+        let ignored = compile_ignored(&set, &mut diags);
+        let data = load_data(&set, resolver, &mut diags);
+        let wanted = indexed_props(&texts_v);
+        let whole = whole_uses(&filters, &texts_v);
+        let partial = set
+            .resources
+            .values()
+            .filter(|r| {
+                crate::mapping::BUILTIN
+                    .iter()
+                    .any(|(_, p, _)| *p == &*r.loc.file)
+            })
+            .filter_map(|r| {
+                let mut texts = Vec::new();
+                collect_texts(&r.variables, &mut texts);
+                collect_texts(&r.properties, &mut texts);
+                Some((r.name.clone(), filters::values_read(&texts)?))
+            })
+            .collect();
+        let reads = set
+            .resources
+            .values()
+            .filter(|r| {
+                crate::mapping::BUILTIN
+                    .iter()
+                    .any(|(_, p, _)| *p == &*r.loc.file)
+            })
+            .map(|r| (r.name.clone(), property_reads(r)))
+            .collect();
+        let memo_ok = set
+            .resources
+            .values()
+            .filter(|r| {
+                let mut texts = Vec::new();
+                collect_texts(&r.variables, &mut texts);
+                collect_texts(&r.properties, &mut texts);
+                !texts
+                    .iter()
+                    .any(|t| t.contains("address") || t.contains("index"))
+            })
+            .map(|r| r.name.clone())
+            .collect();
+        let engine = Engine {
+            set,
+            program,
+            filters,
+            regexes,
+            data,
+            ignored,
+            wanted,
+            whole,
+            partial,
+            reads,
+            memo_ok,
+            texts: texts_v,
+            locs,
+            config: default_config(),
+            diagnostics: diags.clone(),
+            native_off: false,
+            check_native: None,
+        };
+        (Some(engine), diags)
+    }
+}
+
+/// The filters of every mapping, registered and compiled as one jq program; a filter that
+/// does not parse or compile is reported and replaced by `empty`. Also: the filters' texts and
+/// where each comes from. `None`: no program compiled.
+#[allow(clippy::needless_range_loop, clippy::type_complexity)]
+fn compile_filters(
+    set: &mut MappingSet,
+    texts: &HashMap<Arc<str>, String>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(Program, Vec<FilterInfo>, Vec<String>, Vec<String>)> {
+    // filters
+    let mut b = Builder {
+        filters: vec![],
+        by_text: HashMap::new(),
+        rests: HashSet::new(),
+        texts,
+    };
+    for r in set.resources.values_mut() {
+        for p in r.paths.iter_mut() {
+            b.src(p, true);
+        }
+        b.props(&mut r.variables);
+        b.props(&mut r.properties);
+    }
+    let nph = b
+        .filters
+        .iter()
+        .map(|f| f.1.placeholders.len())
+        .max()
+        .unwrap_or(0);
+    let mut texts_v: Vec<String> = b.filters.iter().map(|f| f.0.clone()).collect();
+    let mut program = None;
+    let mut parsed_each = false;
+    for _round in 0..12 {
+        let refs: Vec<&str> = texts_v.iter().map(String::as_str).collect();
+        match Program::compile(&refs, nph) {
+            Ok(p) => {
+                program = Some(p);
+                break;
+            }
+            Err(errs) => {
+                if !parsed_each {
+                    // syntax errors stop the parser at the first one: check each filter on its own
+                    parsed_each = true;
+                    for i in 0..texts_v.len() {
+                        if let Err((off, msg)) = jq::parse_one(&texts_v[i]) {
+                            if !b.rests.contains(&i) {
+                                diags.push(Diagnostic {
+                                    loc: b.locate(i, off),
+                                    kind: DiagKind::Jq,
+                                    message: format!("jq: {msg}"),
+                                });
+                            }
+                            texts_v[i] = "empty".into();
+                        }
+                    }
+                    continue;
+                }
+                for e in &errs {
+                    let i = e.filter;
+                    if i < texts_v.len() && texts_v[i] != "empty" {
+                        if !b.rests.contains(&i) {
+                            diags.push(Diagnostic {
+                                loc: b.locate(i, e.offset),
+                                kind: if e.forbidden {
+                                    DiagKind::Unsafe
+                                } else {
+                                    DiagKind::Jq
+                                },
+                                message: format!("jq: {}", e.message),
+                            });
+                        }
+                        texts_v[i] = "empty".into();
+                    }
+                }
+            }
+        }
+    }
+    let locs = b
+        .filters
+        .iter()
+        .map(|(_, _, l, _)| format!("{}:{}", l.file, l.line))
+        .collect();
+    let program = program?;
+    let mut filters: Vec<FilterInfo> = b.filters.into_iter().map(|f| f.1).collect();
+    // a filter jaq did not compile gives nothing, natively too
+    for (f, t) in filters.iter_mut().zip(&texts_v) {
+        if t == "empty" {
+            f.native = None;
+        }
+    }
+    Some((program, filters, texts_v, locs))
+}
+
+/// The regexes the mappings' properties match with, each compiled once.
+fn compile_regexes(set: &MappingSet, diags: &mut Vec<Diagnostic>) -> FastMap<String, Regex> {
+    // regexes
+    let mut regexes = FastMap::default();
+    let mut pats = Vec::new();
+    for r in set.resources.values() {
+        walk_regexes(&r.variables, &mut pats);
+        walk_regexes(&r.properties, &mut pats);
+    }
+    for (p, loc) in pats {
+        match Regex::new(&p) {
+            Ok(re) => {
+                regexes.insert(p, re);
+            }
+            Err(e) => {
+                let msg = e
+                    .to_string()
+                    .lines()
+                    .last()
+                    .unwrap_or("invalid")
+                    .trim()
+                    .to_string();
+                diags.push(Diagnostic {
+                    loc,
+                    kind: DiagKind::Regex,
+                    message: format!("bad regex {p:?}: {msg}"),
+                })
+            }
+        }
+    }
+    regexes
+}
+
+/// Each provider's `ignored_resources` patterns, as one regex where they combine.
+fn compile_ignored(set: &MappingSet, diags: &mut Vec<Diagnostic>) -> HashMap<String, Vec<Regex>> {
+    let mut ignored: HashMap<String, Vec<Regex>> = HashMap::new();
+    for (prov, g) in &set.general {
+        if let Some(re) =
+            crate::mapping::ignored::combined(g.ignored.iter().map(|(p, _)| p.as_str()))
+        {
+            ignored.insert(prov.clone(), vec![re]);
+            continue;
+        }
+        for (pat, loc) in &g.ignored {
+            match Regex::new(&format!("^(?:{pat})$")) {
+                Ok(re) => ignored.entry(prov.clone()).or_default().push(re),
+                Err(e) => diags.push(Diagnostic {
+                    loc: loc.clone(),
+                    kind: DiagKind::Regex,
+                    message: format!(
+                        "bad ignored_resources pattern {pat:?}: {}",
+                        e.to_string().lines().last().unwrap_or("").trim()
+                    ),
+                }),
+            }
+        }
+    }
+    ignored
+}
+
+/// The data files the mappings declare (`json_data`), read through `resolver`; and a
+/// diagnostic for each `json_file` no mapping declares.
+fn load_data(
+    set: &MappingSet,
+    resolver: &DataResolver,
+    diags: &mut Vec<Diagnostic>,
+) -> FastMap<String, crate::mapping::table::Table> {
+    // data files
+    let mut data = FastMap::default();
+    let mut declared = HashSet::new();
+    for g in set.general.values() {
+        for (name, (file, loc)) in &g.json_data {
+            declared.insert(name.clone());
+            if data.contains_key(file) {
+                continue;
+            }
+            if !crate::mapping::plain_data_name(file) {
+                diags.push(Diagnostic {
+                    loc: loc.clone(),
+                    kind: DiagKind::Data,
+                    message: format!(
+                        "data file {file:?}: give a name inside the --data folder (no \
+                         absolute path, no `..`)"
+                    ),
+                });
+                continue;
+            }
+            match resolver(file) {
+                None => diags.push(Diagnostic {
+                    loc: loc.clone(),
+                    kind: DiagKind::Data,
+                    message: format!("data file {file:?} not found"),
+                }),
+                Some(text) => match crate::mapping::table::Table::new(text) {
+                    Ok(t) => {
+                        data.insert(file.clone(), t);
+                    }
+                    Err(e) => diags.push(Diagnostic {
+                        loc: loc.clone(),
+                        kind: DiagKind::Data,
+                        message: format!("data file {file:?}: {e}"),
+                    }),
+                },
+            }
+        }
+    }
+    let mut refs = Vec::new();
+    for r in set.resources.values() {
+        walk_json_files(&r.variables, &mut refs);
+        walk_json_files(&r.properties, &mut refs);
+    }
+    for (name, loc) in refs {
+        if !declared.contains(&name) {
+            diags.push(Diagnostic {
+                loc,
+                kind: DiagKind::Data,
+                message: format!(
+                    "json_file {name:?} is not declared in any general.<provider>.json_data"
+                ),
+            });
+        }
+    }
+    data
+}
+
+/// The properties the filters ask `all_select` about, which the mapping indexes.
+fn indexed_props(texts_v: &[String]) -> crate::mapping::source::Wanted {
+    // properties all_select is asked about in jq: index them. (An entry path that is only
+    // `cbf::all_select("type"; "T")` is answered from the engine's own type index. Without
+    // an index, all_select scans the resources: the same answer, in the same order.)
+    let re = Regex::new(r#"all_select\(\s*"([^"]+)""#).expect("static regex");
+    let native = Regex::new(TYPE_SELECT).expect("static regex");
+    let mut index_props: Vec<String> = Vec::new();
+    for t in texts_v.iter().filter(|t| !native.is_match(t)) {
+        // (`by_address`, `cbf::ref` and `cbf::referrers` have an index of their own)
+        let every = t.contains("$__idx").then_some(["type", "address"]);
+        for p in re
+            .captures_iter(t)
+            .map(|c| c[1].to_string())
+            .chain(every.into_iter().flatten().map(String::from))
+        {
+            if !index_props.contains(&p) {
+                index_props.push(p);
+            }
+        }
+    }
+    crate::mapping::source::Wanted {
+        props: index_props
+            .iter()
+            .map(|p| p.split('.').map(String::from).collect())
+            .collect(),
+    }
+}
+
+/// What the filters read of the whole document, all together.
+fn whole_uses(filters: &[FilterInfo], texts_v: &[String]) -> Uses {
+    // entry paths answered from the type index never run
+    let native = Regex::new(TYPE_SELECT).expect("static regex");
+    Uses {
+        root: filters
+            .iter()
+            .zip(texts_v)
+            .any(|(f, t)| f.reads_root() && !native.is_match(t)),
+        all: filters.iter().any(|f| f.uses.all),
+        idx: filters.iter().any(|f| f.uses.idx),
+        // a `cbf::referrers` answered natively reads the module's list itself
+        modconfig: filters
+            .iter()
+            .any(|f| f.uses.modconfig && f.referrers.is_none()),
+    }
+}
