@@ -177,117 +177,13 @@ impl Engine {
             root.clone(),
             (self.whole.all, self.whole.idx),
         );
-        let mut by_type: FastMap<&str, Vec<usize>> = FastMap::default();
-        for (i, r) in slots.iter().enumerate() {
-            by_type.entry(r.type_.as_ref()).or_default().push(i);
-        }
         if profiling() {
             eprintln!("  side: {} resources", slots.len());
         }
-
-        // which mapping takes each resource (first mapping by name wins)
-        let mut work: Vec<(usize, &ResourceMapping)> = Vec::new();
-        let mut taken = vec![false; slots.len()];
-        let type_select = Regex::new(TYPE_SELECT).expect("static regex");
-        let scope = crate::mapping::limits::resource("");
-        for m in self.set.resources.values() {
-            if m.kind != "resource" && !m.kind.is_empty() {
-                continue;
-            }
-            for p in &m.paths {
-                // the usual entry path is answered from the type index, without jq
-                let found: Vec<usize> = match type_select.captures(&p.text) {
-                    Some(c) => by_type.get(&c[1]).cloned().unwrap_or_default(),
-                    None => self
-                        .run_plain(p.id, &side)
-                        .iter()
-                        .filter_map(|r| {
-                            let a = jq::get(r, "address").and_then(jq::str_ref)?;
-                            side.position(a)
-                        })
-                        .collect(),
-                };
-                for i in found {
-                    let r = &slots[i];
-                    if !r.mode.managed() || r.family.is_none() || taken[i] {
-                        continue;
-                    }
-                    taken[i] = true;
-                    work.push((i, m));
-                }
-            }
-        }
-        drop(scope);
-        drop(by_type);
-        // (each resource is taken once: its position alone orders it)
-        work.sort_unstable_by_key(|w| w.0);
+        let (work, taken) = self.entry_work(slots, &side);
         phase("  side: entry paths", t);
         let t = std::time::Instant::now();
-        let mut block_size: FastMap<&str, usize> = FastMap::default();
-        for (i, _) in &work {
-            *block_size.entry(block_of(&slots[*i].address)).or_default() += 1;
-        }
-        // instances of count/for_each blocks whose mapping never reads an address or an
-        // index, equal in everything their mapping sees, map once (`Engine::memo_key`)
-        let memo = |k: usize| {
-            let (i, m) = work[k];
-            self.memo_ok.contains(&m.name)
-                && block_size
-                    .get(block_of(&slots[i].address))
-                    .is_some_and(|n| *n > 1)
-        };
-        let keys: Vec<Option<u64>> = (0..work.len())
-            .into_par_iter()
-            .map(|k| {
-                let (i, m) = work[k];
-                memo(k)
-                    .then(|| self.memo_key(m, &slots[i], &unknown))
-                    .flatten()
-            })
-            .collect();
-        let mut rep: Vec<usize> = (0..work.len()).collect();
-        let mut first: FastMap<u64, usize> = FastMap::default();
-        for (k, key) in keys.iter().enumerate() {
-            if let Some(h) = key {
-                rep[k] = *first.entry(*h).or_insert(k);
-            }
-        }
-        drop((keys, first));
-        // a hash collision is not an equality: check it, against each representative's view
-        // read once
-        let mut followed = vec![false; work.len()];
-        for (k, &r) in rep.iter().enumerate() {
-            followed[r] |= r != k;
-        }
-        // (only the representatives followed: a map, not a list as long as the side's)
-        let views: FastMap<usize, Seen<'_>> = (0..work.len())
-            .into_par_iter()
-            .filter(|k| followed[*k])
-            .filter_map(|k| Some((k, self.memo_view(work[k].1, &slots[work[k].0])?)))
-            .collect();
-        let rep: Vec<usize> = rep
-            .par_iter()
-            .enumerate()
-            .map(|(k, &r)| {
-                if r == k {
-                    return k;
-                }
-                let ((a, ma), (b, mb)) = (
-                    (&slots[work[k].0], work[k].1),
-                    (&slots[work[r].0], work[r].1),
-                );
-                let same = ma.name == mb.name
-                    && block_of(&a.address) == block_of(&b.address)
-                    && unknown.get(a.address.as_ref()) == unknown.get(b.address.as_ref())
-                    && match (self.partial.contains_key(&ma.name), views.get(&r)) {
-                        (true, Some(seen)) => self.memo_view(ma, a).as_ref() == Some(seen),
-                        (true, None) => false,
-                        (false, _) => a.same_body(b),
-                    };
-                if same { r } else { k }
-            })
-            .collect();
-        drop(views);
+        let rep = self.representatives(slots, &work, &unknown);
         if profiling() {
             let reps = rep.iter().enumerate().filter(|(k, r)| k == *r).count();
             eprintln!(
@@ -351,6 +247,140 @@ impl Engine {
         }
 
         phase("  side: map resources", t);
+        let (ignored, unsupported) = self.unmapped(slots, &taken);
+        (mapped, ignored, unsupported)
+    }
+
+    /// Which mapping takes each resource of a side (the first mapping by name wins), in the
+    /// side's order, and whether each resource is taken.
+    fn entry_work<'m>(
+        &'m self,
+        slots: &[Slot<'_>],
+        side: &SideCx<'_, '_>,
+    ) -> (Vec<(usize, &'m ResourceMapping)>, Vec<bool>) {
+        let mut by_type: FastMap<&str, Vec<usize>> = FastMap::default();
+        for (i, r) in slots.iter().enumerate() {
+            by_type.entry(r.type_.as_ref()).or_default().push(i);
+        }
+
+        // which mapping takes each resource (first mapping by name wins)
+        let mut work: Vec<(usize, &ResourceMapping)> = Vec::new();
+        let mut taken = vec![false; slots.len()];
+        let type_select = Regex::new(TYPE_SELECT).expect("static regex");
+        let scope = crate::mapping::limits::resource("");
+        for m in self.set.resources.values() {
+            if m.kind != "resource" && !m.kind.is_empty() {
+                continue;
+            }
+            for p in &m.paths {
+                // the usual entry path is answered from the type index, without jq
+                let found: Vec<usize> = match type_select.captures(&p.text) {
+                    Some(c) => by_type.get(&c[1]).cloned().unwrap_or_default(),
+                    None => self
+                        .run_plain(p.id, side)
+                        .iter()
+                        .filter_map(|r| {
+                            let a = jq::get(r, "address").and_then(jq::str_ref)?;
+                            side.position(a)
+                        })
+                        .collect(),
+                };
+                for i in found {
+                    let r = &slots[i];
+                    if !r.mode.managed() || r.family.is_none() || taken[i] {
+                        continue;
+                    }
+                    taken[i] = true;
+                    work.push((i, m));
+                }
+            }
+        }
+        drop(scope);
+        drop(by_type);
+        // (each resource is taken once: its position alone orders it)
+        work.sort_unstable_by_key(|w| w.0);
+        (work, taken)
+    }
+
+    /// For each resource of `work`, the one it is mapped as: itself, or an earlier instance of
+    /// its block equal in everything their mapping sees (`Engine::memo_key`).
+    fn representatives(
+        &self,
+        slots: &[Slot<'_>],
+        work: &[(usize, &ResourceMapping)],
+        unknown: &Unknown<'_>,
+    ) -> Vec<usize> {
+        let mut block_size: FastMap<&str, usize> = FastMap::default();
+        for (i, _) in work {
+            *block_size.entry(block_of(&slots[*i].address)).or_default() += 1;
+        }
+        // instances of count/for_each blocks whose mapping never reads an address or an
+        // index, equal in everything their mapping sees, map once (`Engine::memo_key`)
+        let memo = |k: usize| {
+            let (i, m) = work[k];
+            self.memo_ok.contains(&m.name)
+                && block_size
+                    .get(block_of(&slots[i].address))
+                    .is_some_and(|n| *n > 1)
+        };
+        let keys: Vec<Option<u64>> = (0..work.len())
+            .into_par_iter()
+            .map(|k| {
+                let (i, m) = work[k];
+                memo(k)
+                    .then(|| self.memo_key(m, &slots[i], unknown))
+                    .flatten()
+            })
+            .collect();
+        let mut rep: Vec<usize> = (0..work.len()).collect();
+        let mut first: FastMap<u64, usize> = FastMap::default();
+        for (k, key) in keys.iter().enumerate() {
+            if let Some(h) = key {
+                rep[k] = *first.entry(*h).or_insert(k);
+            }
+        }
+        drop((keys, first));
+        // a hash collision is not an equality: check it, against each representative's view
+        // read once
+        let mut followed = vec![false; work.len()];
+        for (k, &r) in rep.iter().enumerate() {
+            followed[r] |= r != k;
+        }
+        // (only the representatives followed: a map, not a list as long as the side's)
+        let views: FastMap<usize, Seen<'_>> = (0..work.len())
+            .into_par_iter()
+            .filter(|k| followed[*k])
+            .filter_map(|k| Some((k, self.memo_view(work[k].1, &slots[work[k].0])?)))
+            .collect();
+        let rep: Vec<usize> = rep
+            .par_iter()
+            .enumerate()
+            .map(|(k, &r)| {
+                if r == k {
+                    return k;
+                }
+                let ((a, ma), (b, mb)) = (
+                    (&slots[work[k].0], work[k].1),
+                    (&slots[work[r].0], work[r].1),
+                );
+                let same = ma.name == mb.name
+                    && block_of(&a.address) == block_of(&b.address)
+                    && unknown.get(a.address.as_ref()) == unknown.get(b.address.as_ref())
+                    && match (self.partial.contains_key(&ma.name), views.get(&r)) {
+                        (true, Some(seen)) => self.memo_view(ma, a).as_ref() == Some(seen),
+                        (true, None) => false,
+                        (false, _) => a.same_body(b),
+                    };
+                if same { r } else { k }
+            })
+            .collect();
+        drop(views);
+        rep
+    }
+
+    /// The managed resources of a side that no mapping took: (ignored by the provider's
+    /// `ignored_resources`, unsupported).
+    fn unmapped(&self, slots: &[Slot<'_>], taken: &[bool]) -> (Vec<String>, Vec<String>) {
         let mut ignored = Vec::new();
         let mut unsupported = Vec::new();
         for (i, r) in slots.iter().enumerate() {
@@ -370,7 +400,7 @@ impl Engine {
                 unsupported.push(r.address.to_string())
             }
         }
-        (mapped, ignored, unsupported)
+        (ignored, unsupported)
     }
 
     /// The memo key of a resource mapped by `m`: the mapping, the resource's block (its
