@@ -328,33 +328,9 @@ impl<'r> HumanRenderer<'r> {
         out: &mut dyn Write,
         plan_line: &mut Option<String>,
     ) -> io::Result<()> {
-        let mode = self.options.mode;
         let errored = plan.errored.unwrap_or(false);
         let empty_rc = Vec::new();
-        let relevant_attrs = plan.relevant_attributes.as_ref();
-
-        // Drift.
-        let mut drift = Vec::new();
-        for rc in plan.resource_drift.as_ref().unwrap_or(&empty_rc) {
-            let relevant = if mode == PlanMode::RefreshOnly {
-                Matcher::Always
-            } else {
-                let mut m = Matcher::empty(true);
-                for attr in relevant_attrs.into_iter().flatten() {
-                    if attr.resource.is_empty() || attr.resource == rc.address {
-                        m.push(&attr.attribute);
-                    }
-                }
-                if m.is_empty() {
-                    continue;
-                }
-                m
-            };
-            if rc.mode == "ephemeral" {
-                continue;
-            }
-            drift.push(self.compute(rc, relevant));
-        }
+        let drift = self.drift_diffs(plan);
         // Diffs are computed when a resource is rendered, a chunk at a time, never all at once.
         let changes: &[ResourceChange] = plan.resource_changes.as_deref().unwrap_or(&empty_rc);
         let outputs: Vec<(&str, Diff)> = plan
@@ -382,122 +358,26 @@ impl<'r> HumanRenderer<'r> {
 
         let have_refresh_changes = self.render_drift(out, &drift, diffs_empty)?;
 
-        let mut will_print = false;
-        let mut counts = std::collections::BTreeMap::<u8, usize>::new();
-        let count_key = |a: Action| a as u8;
-        let mut importing = 0;
-        let mut forgetting = 0;
-        let mut shown = Vec::new();
-        for rc in changes {
-            let action = rc.action();
-            if action == Action::NoOp && !rc.moved() && !rc.importing() {
-                continue;
-            }
-            if action == Action::Delete && rc.mode != "managed" {
-                continue;
-            }
-            if rc.mode == "ephemeral" {
-                continue;
-            }
-            shown.push(rc);
-            if rc.importing() {
-                importing += 1;
-            }
-            if matches!(action, Action::Forget | Action::ForgetThenCreate) {
-                forgetting += 1;
-            }
-            if action != Action::NoOp {
-                will_print = true;
-                *counts.entry(count_key(action)).or_default() += 1;
-            }
-        }
-        let count = |a: Action| counts.get(&count_key(a)).copied().unwrap_or(0);
+        let t = Tally::of(changes);
 
         let outputs_text = self.render_outputs(&outputs);
 
-        if shown.is_empty() && outputs_text.is_empty() {
-            if errored {
-                if have_refresh_changes {
-                    writeln!(out, "{}", self.rule())?;
-                }
-                write!(
-                    out,
-                    "{}",
-                    self.c("\n[reset][bold][red]Planning failed.[reset][bold] OpenTofu encountered an error while generating this plan.[reset]\n\n")
-                )?;
-            } else {
-                match mode {
-                    PlanMode::RefreshOnly => {
-                        if have_refresh_changes {
-                            return Ok(());
-                        }
-                        *plan_line = Some(
-                            "No changes. Your infrastructure still matches the configuration."
-                                .into(),
-                        );
-                        write!(out, "{}", self.c("\n[reset][bold][green]No changes.[reset][bold] Your infrastructure still matches the configuration.[reset]\n\n"))?;
-                        writeln!(out, "{}", self.wrap("OpenTofu has checked that the real remote objects still match the result of your most recent changes, and found no differences."))?;
-                    }
-                    PlanMode::Destroy => {
-                        if have_refresh_changes {
-                            writeln!(out, "{}", self.rule())?;
-                        }
-                        *plan_line = Some("No changes. No objects need to be destroyed.".into());
-                        write!(out, "{}", self.c("\n[reset][bold][green]No changes.[reset][bold] No objects need to be destroyed.[reset]\n\n"))?;
-                        writeln!(out, "{}", self.wrap("Either you have not created any objects yet or the existing objects were already deleted outside of OpenTofu."))?;
-                    }
-                    PlanMode::Normal => {
-                        if have_refresh_changes {
-                            writeln!(out, "{}", self.rule())?;
-                        }
-                        *plan_line = Some(
-                            "No changes. Your infrastructure matches the configuration.".into(),
-                        );
-                        write!(out, "{}", self.c("\n[reset][bold][green]No changes.[reset][bold] Your infrastructure matches the configuration.[reset]\n\n"))?;
-                        if have_refresh_changes {
-                            if plan.applyable != Some(false) {
-                                writeln!(out, "{}", self.wrap("Your configuration already matches the changes detected above, so applying this plan will only update the state to include the changes detected above and won't change any real infrastructure."))?;
-                            } else {
-                                let suggestion = if self.options.running_in_automation {
-                                    "."
-                                } else {
-                                    ":\n  tofu apply -refresh-only"
-                                };
-                                writeln!(out, "{}", self.wrap(&format!("Your configuration already matches the changes detected above. If you'd like to update the OpenTofu state to match, create and apply a refresh-only plan{suggestion}")))?;
-                            }
-                            return Ok(());
-                        }
-                        writeln!(out, "{}", self.wrap("OpenTofu has compared your real infrastructure against your configuration and found no differences, so no changes are needed."))?;
-                    }
-                }
-            }
+        if t.shown.is_empty()
+            && outputs_text.is_empty()
+            && self.no_changes(out, plan, have_refresh_changes, plan_line)?
+        {
+            return Ok(());
         }
 
         if have_refresh_changes {
             writeln!(out, "{}", self.rule())?;
         }
 
-        if will_print {
-            writeln!(out, "{}", self.wrap("\nOpenTofu used the selected providers to generate the following execution plan. Resource actions are indicated with the following symbols:"))?;
-            for action in [
-                Action::Create,
-                Action::Update,
-                Action::Delete,
-                Action::DeleteThenCreate,
-                Action::CreateThenDelete,
-                Action::Read,
-                Action::ForgetThenCreate,
-                Action::Forget,
-            ] {
-                let forget = matches!(action, Action::ForgetThenCreate | Action::Forget);
-                // Terraform's legend has no forget lines.
-                if count(action) > 0 && !(forget && self.options.flavor == Flavor::Terraform) {
-                    writeln!(out, "{}", self.c(self.action_description(action)))?;
-                }
-            }
+        if t.will_print {
+            self.legend(out, &t)?;
         }
 
-        if !shown.is_empty() {
+        if !t.shown.is_empty() {
             if errored {
                 write!(out, "{}", self.words("\nOpenTofu planned the following actions, but then encountered a problem:\n"))?;
             } else {
@@ -507,55 +387,188 @@ impl<'r> HumanRenderer<'r> {
                     self.words("\nOpenTofu will perform the following actions:\n")
                 )?;
             }
-            self.render_changes(&shown, &mut first_change, out)?;
-            let to_add = count(Action::Create)
-                + count(Action::DeleteThenCreate)
-                + count(Action::CreateThenDelete)
-                + count(Action::ForgetThenCreate);
-            let to_change = count(Action::Update);
-            let to_destroy = count(Action::Delete)
-                + count(Action::DeleteThenCreate)
-                + count(Action::CreateThenDelete);
-            if self.options.flavor == Flavor::Terraform {
-                // Terraform counts no forgets.
-                forgetting = 0;
-            }
-            let summary = match (importing > 0, forgetting > 0) {
-                (true, true) => format!(
-                    "{importing} to import, {to_add} to add, {to_change} to change, {to_destroy} to destroy, {forgetting} to forget."
-                ),
-                (true, false) => format!(
-                    "{importing} to import, {to_add} to add, {to_change} to change, {to_destroy} to destroy."
-                ),
-                (false, true) => format!(
-                    "{to_add} to add, {to_change} to change, {to_destroy} to destroy, {forgetting} to forget."
-                ),
-                (false, false) => {
-                    format!("{to_add} to add, {to_change} to change, {to_destroy} to destroy.")
-                }
-            };
-            if self.options.flavor == Flavor::Terraform && self.since().plan_bold_only {
-                // Terraform 1.14+ colours only `Plan: ` (its reset lands before the counts).
-                writeln!(out, "{}{summary}", self.c("\n[bold]Plan:[reset] "))?;
-            } else {
-                // Coloured as one piece, like OpenTofu and Terraform before 1.14 (the reset
-                // lands after the newline).
-                write!(
-                    out,
-                    "{}",
-                    self.c(&format!("\n[bold]Plan:[reset] {summary}\n"))
-                )?;
-            }
-            *plan_line = Some(format!("Plan: {summary}"));
+            self.render_changes(&t.shown, &mut first_change, out)?;
+            self.plan_counts(out, &t, plan_line)?;
         }
 
         if !outputs_text.is_empty() {
             write!(out, "\nChanges to Outputs:\n")?;
             writeln!(out, "{outputs_text}")?;
-            if counts.is_empty() {
+            if t.counts.is_empty() {
                 writeln!(out, "{}", self.wrap("\nYou can apply this plan to save these new output values to the OpenTofu state, without changing any real infrastructure."))?;
             }
         }
+        Ok(())
+    }
+
+    /// The drift worth showing: every drifted resource in a refresh-only plan, else those with
+    /// a relevant attribute; never an ephemeral one.
+    fn drift_diffs<'p, 'a>(&self, plan: &'p Plan<'a>) -> Vec<ComputedChange<'p, 'a>> {
+        let mode = self.options.mode;
+        let relevant_attrs = plan.relevant_attributes.as_ref();
+        let mut drift = Vec::new();
+        for rc in plan.resource_drift.iter().flatten() {
+            let relevant = if mode == PlanMode::RefreshOnly {
+                Matcher::Always
+            } else {
+                let mut m = Matcher::empty(true);
+                for attr in relevant_attrs.into_iter().flatten() {
+                    if attr.resource.is_empty() || attr.resource == rc.address {
+                        m.push(&attr.attribute);
+                    }
+                }
+                if m.is_empty() {
+                    continue;
+                }
+                m
+            };
+            if rc.mode == "ephemeral" {
+                continue;
+            }
+            drift.push(self.compute(rc, relevant));
+        }
+        drift
+    }
+
+    /// The "No changes." (or "Planning failed.") text of a plan with no resource or output to
+    /// show. `true`: the plan's text ends there.
+    fn no_changes(
+        &self,
+        out: &mut dyn Write,
+        plan: &Plan,
+        have_refresh_changes: bool,
+        plan_line: &mut Option<String>,
+    ) -> io::Result<bool> {
+        let mode = self.options.mode;
+        let errored = plan.errored.unwrap_or(false);
+        if errored {
+            if have_refresh_changes {
+                writeln!(out, "{}", self.rule())?;
+            }
+            write!(
+                out,
+                "{}",
+                self.c("\n[reset][bold][red]Planning failed.[reset][bold] OpenTofu encountered an error while generating this plan.[reset]\n\n")
+            )?;
+        } else {
+            match mode {
+                PlanMode::RefreshOnly => {
+                    if have_refresh_changes {
+                        return Ok(true);
+                    }
+                    *plan_line = Some(
+                        "No changes. Your infrastructure still matches the configuration.".into(),
+                    );
+                    write!(out, "{}", self.c("\n[reset][bold][green]No changes.[reset][bold] Your infrastructure still matches the configuration.[reset]\n\n"))?;
+                    writeln!(out, "{}", self.wrap("OpenTofu has checked that the real remote objects still match the result of your most recent changes, and found no differences."))?;
+                }
+                PlanMode::Destroy => {
+                    if have_refresh_changes {
+                        writeln!(out, "{}", self.rule())?;
+                    }
+                    *plan_line = Some("No changes. No objects need to be destroyed.".into());
+                    write!(out, "{}", self.c("\n[reset][bold][green]No changes.[reset][bold] No objects need to be destroyed.[reset]\n\n"))?;
+                    writeln!(out, "{}", self.wrap("Either you have not created any objects yet or the existing objects were already deleted outside of OpenTofu."))?;
+                }
+                PlanMode::Normal => {
+                    if have_refresh_changes {
+                        writeln!(out, "{}", self.rule())?;
+                    }
+                    *plan_line =
+                        Some("No changes. Your infrastructure matches the configuration.".into());
+                    write!(out, "{}", self.c("\n[reset][bold][green]No changes.[reset][bold] Your infrastructure matches the configuration.[reset]\n\n"))?;
+                    if have_refresh_changes {
+                        if plan.applyable != Some(false) {
+                            writeln!(out, "{}", self.wrap("Your configuration already matches the changes detected above, so applying this plan will only update the state to include the changes detected above and won't change any real infrastructure."))?;
+                        } else {
+                            let suggestion = if self.options.running_in_automation {
+                                "."
+                            } else {
+                                ":\n  tofu apply -refresh-only"
+                            };
+                            writeln!(out, "{}", self.wrap(&format!("Your configuration already matches the changes detected above. If you'd like to update the OpenTofu state to match, create and apply a refresh-only plan{suggestion}")))?;
+                        }
+                        return Ok(true);
+                    }
+                    writeln!(out, "{}", self.wrap("OpenTofu has compared your real infrastructure against your configuration and found no differences, so no changes are needed."))?;
+                }
+            }
+        }
+
+        Ok(false)
+    }
+
+    /// The legend of the action symbols the plan uses.
+    fn legend(&self, out: &mut dyn Write, t: &Tally) -> io::Result<()> {
+        writeln!(out, "{}", self.wrap("\nOpenTofu used the selected providers to generate the following execution plan. Resource actions are indicated with the following symbols:"))?;
+        for action in [
+            Action::Create,
+            Action::Update,
+            Action::Delete,
+            Action::DeleteThenCreate,
+            Action::CreateThenDelete,
+            Action::Read,
+            Action::ForgetThenCreate,
+            Action::Forget,
+        ] {
+            let forget = matches!(action, Action::ForgetThenCreate | Action::Forget);
+            // Terraform's legend has no forget lines.
+            if t.count(action) > 0 && !(forget && self.options.flavor == Flavor::Terraform) {
+                writeln!(out, "{}", self.c(self.action_description(action)))?;
+            }
+        }
+
+        Ok(())
+    }
+
+    /// The `Plan: N to add, …` line (and its words for `plan_line`).
+    fn plan_counts(
+        &self,
+        out: &mut dyn Write,
+        t: &Tally,
+        plan_line: &mut Option<String>,
+    ) -> io::Result<()> {
+        let (count, importing, mut forgetting) =
+            (|a: Action| t.count(a), t.importing, t.forgetting);
+        let to_add = count(Action::Create)
+            + count(Action::DeleteThenCreate)
+            + count(Action::CreateThenDelete)
+            + count(Action::ForgetThenCreate);
+        let to_change = count(Action::Update);
+        let to_destroy = count(Action::Delete)
+            + count(Action::DeleteThenCreate)
+            + count(Action::CreateThenDelete);
+        if self.options.flavor == Flavor::Terraform {
+            // Terraform counts no forgets.
+            forgetting = 0;
+        }
+        let summary = match (importing > 0, forgetting > 0) {
+            (true, true) => format!(
+                "{importing} to import, {to_add} to add, {to_change} to change, {to_destroy} to destroy, {forgetting} to forget."
+            ),
+            (true, false) => format!(
+                "{importing} to import, {to_add} to add, {to_change} to change, {to_destroy} to destroy."
+            ),
+            (false, true) => format!(
+                "{to_add} to add, {to_change} to change, {to_destroy} to destroy, {forgetting} to forget."
+            ),
+            (false, false) => {
+                format!("{to_add} to add, {to_change} to change, {to_destroy} to destroy.")
+            }
+        };
+        if self.options.flavor == Flavor::Terraform && self.since().plan_bold_only {
+            // Terraform 1.14+ colours only `Plan: ` (its reset lands before the counts).
+            writeln!(out, "{}{summary}", self.c("\n[bold]Plan:[reset] "))?;
+        } else {
+            // Coloured as one piece, like OpenTofu and Terraform before 1.14 (the reset
+            // lands after the newline).
+            write!(
+                out,
+                "{}",
+                self.c(&format!("\n[bold]Plan:[reset] {summary}\n"))
+            )?;
+        }
+        *plan_line = Some(format!("Plan: {summary}"));
         Ok(())
     }
 
@@ -708,6 +721,57 @@ enum Cause {
 
 fn raw_json(v: &Value) -> String {
     v.to_string()
+}
+
+/// The resource changes a plan shows, and what its legend and `Plan:` line count of them.
+struct Tally<'p> {
+    shown: Vec<&'p ResourceChange<'p>>,
+    /// Changes per action (`Action as u8`), no-ops left out.
+    counts: std::collections::BTreeMap<u8, usize>,
+    importing: usize,
+    forgetting: usize,
+    /// Whether any change is more than a no-op (then the legend is printed).
+    will_print: bool,
+}
+
+impl<'p> Tally<'p> {
+    fn of(changes: &'p [ResourceChange<'p>]) -> Tally<'p> {
+        let mut t = Tally {
+            shown: Vec::new(),
+            counts: std::collections::BTreeMap::new(),
+            importing: 0,
+            forgetting: 0,
+            will_print: false,
+        };
+        for rc in changes {
+            let action = rc.action();
+            if action == Action::NoOp && !rc.moved() && !rc.importing() {
+                continue;
+            }
+            if action == Action::Delete && rc.mode != "managed" {
+                continue;
+            }
+            if rc.mode == "ephemeral" {
+                continue;
+            }
+            t.shown.push(rc);
+            if rc.importing() {
+                t.importing += 1;
+            }
+            if matches!(action, Action::Forget | Action::ForgetThenCreate) {
+                t.forgetting += 1;
+            }
+            if action != Action::NoOp {
+                t.will_print = true;
+                *t.counts.entry(action as u8).or_default() += 1;
+            }
+        }
+        t
+    }
+
+    fn count(&self, a: Action) -> usize {
+        self.counts.get(&(a as u8)).copied().unwrap_or(0)
+    }
 }
 
 #[cfg(test)]
