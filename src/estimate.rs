@@ -245,19 +245,8 @@ impl fmt::Display for Mass {
     /// Three significant figures in the largest unit that keeps the number ≥ 1:
     /// `23.1 gCO2eq`, `16.6 kgCO2eq`, `1.25 tCO2eq`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let g = self.0;
-        let (value, unit) = if g.abs() >= 1e6 {
-            (g / 1e6, "t")
-        } else if g.abs() >= 1e3 {
-            (g / 1e3, "kg")
-        } else {
-            (g, "g")
-        };
         let mut s = String::with_capacity(16);
-        push_sig3(&mut s, value);
-        s.push(' ');
-        s.push_str(unit);
-        s.push_str("CO2eq");
+        push_mass(&mut s, self.0);
         f.write_str(&s)
     }
 }

@@ -29,11 +29,7 @@ impl Engine {
         let partial = set
             .resources
             .values()
-            .filter(|r| {
-                crate::mapping::BUILTIN
-                    .iter()
-                    .any(|(_, p, _)| *p == &*r.loc.file)
-            })
+            .filter(|r| shipped(r))
             .filter_map(|r| {
                 let mut texts = Vec::new();
                 collect_texts(&r.variables, &mut texts);
@@ -44,11 +40,7 @@ impl Engine {
         let reads = set
             .resources
             .values()
-            .filter(|r| {
-                crate::mapping::BUILTIN
-                    .iter()
-                    .any(|(_, p, _)| *p == &*r.loc.file)
-            })
+            .filter(|r| shipped(r))
             .map(|r| (r.name.clone(), property_reads(r)))
             .collect();
         let memo_ok = set
@@ -350,4 +342,11 @@ fn whole_uses(filters: &[FilterInfo], texts_v: &[String]) -> Uses {
             .iter()
             .any(|f| f.uses.modconfig && f.referrers.is_none()),
     }
+}
+
+/// Whether `m` is one of the shipped mappings (whose filters say plainly what they read).
+fn shipped(m: &ResourceMapping) -> bool {
+    crate::mapping::BUILTIN
+        .iter()
+        .any(|(_, p, _)| *p == &*m.loc.file)
 }
