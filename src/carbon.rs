@@ -554,25 +554,8 @@ fn hash_alike(h: &mut impl std::hash::Hasher, m: Option<&MappedResource>) {
         return 0u8.hash(h);
     };
     1u8.hash(h);
-    m.resource_type.hash(h);
-    m.provider.hash(h);
-    m.region.hash(h);
-    m.zone.hash(h);
-    m.machine_type.hash(h);
-    m.vcpus.map(f64::to_bits).hash(h);
-    m.memory_gb.map(f64::to_bits).hash(h);
-    m.gpus.hash(h);
-    m.cpu_types.hash(h);
-    m.storage.len().hash(h);
-    for d in &m.storage {
-        d.size_gb.to_bits().hash(h);
-        std::mem::discriminant(&d.kind).hash(h);
-        d.key.hash(h);
-    }
-    m.count.hash(h);
-    m.replication_factor.hash(h);
-    m.assumed.hash(h);
-    m.warnings.hash(h);
+    // the body's fields, numbers by their bits (`0.0` and `-0.0` hash apart, as before)
+    m.body.hash_bits(h);
 }
 
 /// Whether two mapped resources are equal but for their addresses, so that one report entry
