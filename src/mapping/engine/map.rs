@@ -689,41 +689,28 @@ type Unknown<'a> = FastMap<Cow<'a, str>, &'a str>;
 /// another's (the instances of a block, resources of one type, size and region anywhere in
 /// the plan, a resource the change leaves alone on both sides) shares its body.
 #[derive(Default)]
-pub(super) struct Bodies(Mutex<std::collections::HashSet<Kept, foldhash::fast::RandomState>>);
-
-/// A body as [`Bodies`] keeps it: hashed and compared by [`Body::same`].
-struct Kept(Arc<Body>);
-
-impl std::hash::Hash for Kept {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        self.0.hash_bits(h)
-    }
-}
-
-impl PartialEq for Kept {
-    fn eq(&self, o: &Kept) -> bool {
-        Arc::ptr_eq(&self.0, &o.0) || self.0.same(&o.0)
-    }
-}
-
-impl Eq for Kept {}
+pub(super) struct Bodies(Mutex<FastMap<u64, Vec<Arc<Body>>>>);
 
 impl Bodies {
-    /// The body kept that is the same as `b`, else `b`, kept from now on.
+    /// The body kept that is the same as `b`, else `b`, kept from now on. (Hashed once, before
+    /// the lock: the threads mapping a side wait only for the lookup.)
     fn intern(&self, b: Arc<Body>) -> Arc<Body> {
-        let b = Kept(b);
-        // a panic elsewhere while it was held leaves the set as it was: still usable
-        let mut set = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(k) = set.get(&b) {
-            return Arc::clone(&k.0);
+        use std::hash::{BuildHasher, Hasher};
+        let mut h = foldhash::fast::FixedState::with_seed(0x6b0d).build_hasher();
+        b.hash_bits(&mut h);
+        let key = h.finish();
+        // a panic elsewhere while it was held leaves the map as it was: still usable
+        let mut kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let same = kept.entry(key).or_default();
+        if let Some(k) = same.iter().find(|k| Arc::ptr_eq(k, &b) || k.same(&b)) {
+            return Arc::clone(k);
         }
-        let out = Arc::clone(&b.0);
-        set.insert(b);
-        out
+        same.push(Arc::clone(&b));
+        b
     }
 
     /// How many bodies it keeps.
     fn len(&self) -> usize {
-        self.0.lock().map_or(0, |s| s.len())
+        self.0.lock().map_or(0, |m| m.values().map(Vec::len).sum())
     }
 }
