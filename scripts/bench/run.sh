@@ -155,6 +155,10 @@ fallback_time() {
 }
 
 declare -A T_HUMAN T_JSON T_JQ T_PARSE M_HUMAN M_JQ RSS_HUMAN RSS_JSON RSS_STDIN RSS_JQ BYTES CPU ESTIMATED
+# the process's fixed cost: peak RSS of the same human run on the bundled four-resource demo plan
+# (the binary's code pages, the compiled mappings, the reference tables), to tell what grows with
+# the plan from what every run pays
+RSS_FIXED=$(peak_rss_kb "$BIN $HUMAN_ARGS $ROOT/testdata/demo/plan.json" "$OUT/rss-fixed.txt")
 LOAD_BEFORE="$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')"
 busy=$(awk -v l="${LOAD_BEFORE%% *}" -v c="$(nproc)" 'BEGIN{print (l > 0.5 * c) ? 1 : 0}' 2>/dev/null || echo 0)
 [ "$busy" = 1 ] && log "warning: load average $LOAD_BEFORE on $(nproc) CPUs: wall-clock times will be noisy"
@@ -210,8 +214,10 @@ is_target() { case ",$TARGET_SIZES," in *",$1,"*) return 0 ;; *) return 1 ;; esa
   echo "load average before: $LOAD_BEFORE, after: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')"
   echo "times: minimum of the timed runs (s); ratios: carbon-show human ÷ the other program"
   echo
-  echo "| size | file MB | carbon-show human (s) | carbon-show json (s) | jq . (s) | human ÷ jq | serde_json parse (s) | human ÷ parse | peak RSS ÷ file: human / json / stdin | jq peak RSS MB | estimated / not / unsupported / ignored |"
-  echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  echo "fixed cost: peak RSS $(awk -v r="$RSS_FIXED" 'BEGIN{printf "%.1f", r * 1024 / 1e6}') MB on testdata/demo/plan.json (4 resources); \"above fixed\" is (largest peak − that) ÷ file"
+  echo
+  echo "| size | file MB | carbon-show human (s) | carbon-show json (s) | jq . (s) | human ÷ jq | serde_json parse (s) | human ÷ parse | peak RSS ÷ file: human / json / stdin | jq peak RSS MB | estimated / not / unsupported / ignored | above fixed ÷ file |"
+  echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 } >"$REPORT"
 
 FAIL=0
@@ -227,7 +233,9 @@ for n in "${SIZE_LIST[@]}"; do
       printf "%.1f | %s | %s | %s | %.2f× | %s | %.2f× | %.2f× / %.2f× / %.2f× | %.1f", mb, f(th), f(tj), f(tq), th / tq, f(tp), th / tp, rh * 1024 / b, rj * 1024 / b, rs * 1024 / b, rq * 1024 / 1e6
     }')
   read -r est_n est_not est_uns est_ign <<<"${ESTIMATED[$n]}"
-  echo "| $l | $row | $est_n / $est_not / $est_uns / $est_ign |" >>"$REPORT"
+  above=$(awk -v b="$b" -v rh="${RSS_HUMAN[$n]:-0}" -v rj="${RSS_JSON[$n]:-0}" -v rs="${RSS_STDIN[$n]:-0}" -v fx="$RSS_FIXED" 'BEGIN{
+    p = rh; if (rj > p) p = rj; if (rs > p) p = rs; printf "%.2f×", (p - fx) * 1024 / b}')
+  echo "| $l | $row | $est_n / $est_not / $est_uns / $est_ign | $above |" >>"$REPORT"
   speed=$(awk -v th="${T_HUMAN[$n]}" -v tq="${T_JQ[$n]}" 'BEGIN{printf "%s %.2f", (th <= 0.3 * tq) ? "PASS" : "FAIL", th / tq}')
   mem=$(awk -v b="$b" -v rh="${RSS_HUMAN[$n]:-0}" -v rj="${RSS_JSON[$n]:-0}" -v rs="${RSS_STDIN[$n]:-0}" 'BEGIN{
     p = rh; if (rj > p) p = rj; if (rs > p) p = rs; p *= 1024
