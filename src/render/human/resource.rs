@@ -65,6 +65,7 @@ impl HumanRenderer<'_> {
         Some(buf)
     }
 
+    /// The `# address will be …` lines above a resource's body, with `[bold]`-style markup.
     fn resource_comment(&self, rc: &ResourceChange, action: Action, cause: Cause) -> String {
         // OpenTofu's addresses are printable (keys are quoted with escapes); a forged one is
         // escaped for the terminal (`crate::escape`)
@@ -75,15 +76,109 @@ impl HumanRenderer<'_> {
             }
             _ => address.into_owned(),
         };
-        let reason = rc.action_reason().unwrap_or("");
-        let deposed = rc.deposed().is_some_and(|d| !d.is_empty());
-        let prev = crate::escape::line(rc.previous_address().unwrap_or(""));
+        let head = Head {
+            rc,
+            addr,
+            prev: crate::escape::line(rc.previous_address().unwrap_or("")).into_owned(),
+            reason: rc.action_reason().unwrap_or(""),
+            deposed: rc.deposed().is_some_and(|d| !d.is_empty()),
+            terraform: self.options.flavor == Flavor::Terraform,
+        };
         let mut b = String::new();
-        let mut printed_moved = false;
-        let terraform = self.options.flavor == Flavor::Terraform;
-        let replaced = |b: &mut String| {
-            match reason {
-            "replace_because_tainted" if terraform => b.push_str(&format!(
+        let printed_moved = head.action_line(&mut b, action, cause);
+        b.push('\n');
+        if rc.moved() && !printed_moved {
+            b.push_str(&format!("  # [reset](moved from {})\n", head.prev));
+        }
+        head.import_lines(&mut b, action);
+        // No product-wording pass here: `b` holds addresses, which must stay as they are.
+        b
+    }
+}
+
+/// What the comment above one resource is worded from.
+struct Head<'r> {
+    rc: &'r ResourceChange<'r>,
+    /// The address, escaped, with its deposed key.
+    addr: String,
+    /// The previous address, escaped.
+    prev: String,
+    reason: &'r str,
+    deposed: bool,
+    terraform: bool,
+}
+
+const LEFT_OVER: &str = "\n  # (left over from a partially-failed replacement of this instance)";
+
+impl Head<'_> {
+    /// The comment's first line(s) for `action`; whether it said the resource moved.
+    fn action_line(&self, b: &mut String, action: Action, cause: Cause) -> bool {
+        let addr = &self.addr;
+        match action {
+            Action::Create => b.push_str(&format!("[bold]  # {addr}[reset] will be created")),
+            Action::Read => {
+                b.push_str(&format!(
+                    "[bold]  # {addr}[reset] will be read during apply"
+                ));
+                self.read_reason(b);
+            }
+            Action::Update => match cause {
+                Cause::Change => {
+                    b.push_str(&format!("[bold]  # {addr}[reset] will be updated in-place"))
+                }
+                Cause::Drift => b.push_str(&format!("[bold]  # {addr}[reset] has changed")),
+            },
+            Action::CreateThenDelete | Action::DeleteThenCreate => self.replaced(b),
+            Action::Delete => {
+                match cause {
+                    Cause::Change => b.push_str(&format!(
+                        "[bold]  # {addr}[reset] will be [bold][red]destroyed[reset]"
+                    )),
+                    Cause::Drift => {
+                        b.push_str(&format!("[bold]  # {addr}[reset] has been deleted"))
+                    }
+                }
+                self.delete_reason(b);
+                if self.deposed {
+                    b.push_str(LEFT_OVER);
+                }
+            }
+            Action::Forget | Action::ForgetThenCreate => self.forget(b, action),
+            Action::NoOp if self.rc.moved() => {
+                b.push_str(&format!(
+                    "[bold]  # {}[reset] has moved to [bold]{addr}[reset]",
+                    self.prev
+                ));
+                return true;
+            }
+            Action::NoOp if self.rc.importing() => {
+                b.push_str(&format!("[bold]  # {addr}[reset] will be imported"));
+                if self.rc.generated_config().is_some_and(|g| !g.is_empty()) {
+                    b.push_str("\n  #[reset] (config will be generated)");
+                }
+            }
+            Action::NoOp | Action::Unknown => b.push_str(&format!(
+                "{addr} has an action the plan renderer doesn't support (this is a bug): {}",
+                go_quote(
+                    &self
+                        .rc
+                        .change
+                        .actions
+                        .iter()
+                        .map(|a| a.as_ref())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            )),
+        }
+        false
+    }
+
+    /// `… must be replaced`, worded after the reason.
+    fn replaced(&self, b: &mut String) {
+        let addr = &self.addr;
+        match self.reason {
+            "replace_because_tainted" if self.terraform => b.push_str(&format!(
                 "[bold]  # {addr}[reset] is tainted, so must be [bold][red]replaced[reset]"
             )),
             "replace_because_tainted" => b.push_str(&format!(
@@ -99,87 +194,66 @@ impl HumanRenderer<'_> {
                 "[bold]  # {addr}[reset] must be [bold][red]replaced[reset]"
             )),
         }
-        };
-        let left_over = "\n  # (left over from a partially-failed replacement of this instance)";
-        match action {
-            Action::Create => b.push_str(&format!("[bold]  # {addr}[reset] will be created")),
-            Action::Read => {
-                b.push_str(&format!(
-                    "[bold]  # {addr}[reset] will be read during apply"
-                ));
-                match reason {
-                    "read_because_config_unknown" => {
-                        b.push_str("\n  # (config refers to values not yet known)")
-                    }
-                    "read_because_dependency_pending" => {
-                        b.push_str("\n  # (depends on a resource or a module with changes pending)")
-                    }
-                    "read_because_check_nested" => {
-                        b.push_str("\n  # (config will be reloaded to verify a check block)")
-                    }
-                    _ => {}
-                }
+    }
+
+    /// Why a data source is read during apply.
+    fn read_reason(&self, b: &mut String) {
+        match self.reason {
+            "read_because_config_unknown" => {
+                b.push_str("\n  # (config refers to values not yet known)")
             }
-            Action::Update => match cause {
-                Cause::Change => {
-                    b.push_str(&format!("[bold]  # {addr}[reset] will be updated in-place"))
-                }
-                Cause::Drift => b.push_str(&format!("[bold]  # {addr}[reset] has changed")),
+            "read_because_dependency_pending" => {
+                b.push_str("\n  # (depends on a resource or a module with changes pending)")
+            }
+            "read_because_check_nested" => {
+                b.push_str("\n  # (config will be reloaded to verify a check block)")
+            }
+            _ => {}
+        }
+    }
+
+    /// Why a resource is destroyed.
+    fn delete_reason(&self, b: &mut String) {
+        let rc = self.rc;
+        match self.reason {
+            "delete_because_no_resource_config" => b.push_str(&format!(
+                "\n  # (because {}.{} is not in configuration)",
+                rc.type_, rc.name
+            )),
+            "delete_because_no_move_target" => b.push_str(&format!(
+                "\n  # (because {} was moved to {}, which is not in configuration)",
+                self.prev,
+                crate::escape::line(&rc.address)
+            )),
+            "delete_because_no_module" => b.push_str(&format!(
+                "\n  # (because {} is not in configuration)",
+                crate::escape::line(rc.module_address.as_deref().unwrap_or(""))
+            )),
+            "delete_because_wrong_repetition" => match &rc.index {
+                Value::Null => b.push_str("\n  # (because resource uses count or for_each)"),
+                Value::Number(_) => b.push_str("\n  # (because resource does not use count)"),
+                Value::String(_) => b.push_str("\n  # (because resource does not use for_each)"),
+                _ => {}
             },
-            Action::CreateThenDelete | Action::DeleteThenCreate => replaced(&mut b),
-            Action::Delete => {
-                match cause {
-                    Cause::Change => b.push_str(&format!(
-                        "[bold]  # {addr}[reset] will be [bold][red]destroyed[reset]"
-                    )),
-                    Cause::Drift => {
-                        b.push_str(&format!("[bold]  # {addr}[reset] has been deleted"))
-                    }
-                }
-                match reason {
-                    "delete_because_no_resource_config" => b.push_str(&format!(
-                        "\n  # (because {}.{} is not in configuration)",
-                        rc.type_, rc.name
-                    )),
-                    "delete_because_no_move_target" => b.push_str(&format!(
-                        "\n  # (because {prev} was moved to {}, which is not in configuration)",
-                        crate::escape::line(&rc.address)
-                    )),
-                    "delete_because_no_module" => b.push_str(&format!(
-                        "\n  # (because {} is not in configuration)",
-                        crate::escape::line(rc.module_address.as_deref().unwrap_or(""))
-                    )),
-                    "delete_because_wrong_repetition" => match &rc.index {
-                        Value::Null => {
-                            b.push_str("\n  # (because resource uses count or for_each)")
-                        }
-                        Value::Number(_) => {
-                            b.push_str("\n  # (because resource does not use count)")
-                        }
-                        Value::String(_) => {
-                            b.push_str("\n  # (because resource does not use for_each)")
-                        }
-                        _ => {}
-                    },
-                    "delete_because_count_index" => b.push_str(&format!(
-                        "\n  # (because index [{}] is out of range for count)",
-                        raw_json(&rc.index)
-                    )),
-                    "delete_because_enabled_false" => {
-                        b.push_str("\n  # (because enabled is false)")
-                    }
-                    "delete_because_each_key" => b.push_str(&format!(
-                        "\n  # (because key [{}] is not in for_each map)",
-                        raw_json(&rc.index)
-                    )),
-                    _ => {}
-                }
-                if deposed {
-                    b.push_str(left_over);
-                }
-            }
-            Action::Forget if terraform => {
-                if deposed {
+            "delete_because_count_index" => b.push_str(&format!(
+                "\n  # (because index [{}] is out of range for count)",
+                raw_json(&rc.index)
+            )),
+            "delete_because_enabled_false" => b.push_str("\n  # (because enabled is false)"),
+            "delete_because_each_key" => b.push_str(&format!(
+                "\n  # (because key [{}] is not in for_each map)",
+                raw_json(&rc.index)
+            )),
+            _ => {}
+        }
+    }
+
+    /// `forget` and `forget, then create`: removed from the state, not destroyed.
+    fn forget(&self, b: &mut String, action: Action) {
+        let addr = &self.addr;
+        match action {
+            Action::Forget if self.terraform => {
+                if self.deposed {
                     b.push_str(&format!("[bold] # {addr}[reset] will be removed from Terraform state, but [bold][red]will not be destroyed[reset]"));
                     b.push_str("\n[bold] # (left over from a partially-failed replacement of this instance)");
                 } else {
@@ -189,76 +263,51 @@ impl HumanRenderer<'_> {
             }
             Action::Forget => {
                 b.push_str(&format!("[bold]  # {addr}[reset] will be removed from the OpenTofu state [bold][red]but will not be destroyed[reset]"));
-                match reason {
+                match self.reason {
                     "forgot_because_lifecycle_destroy_in_state" => b.push_str(" \n (because [bold]lifecycle.destroy = false[reset] was configured before this resource was removed from the configuration)"),
                     "forgot_because_lifecycle_destroy_in_config" => b.push_str(" \n (because [bold]lifecycle.destroy = false[reset] is set in the configuration)"),
                     _ => {}
                 }
-                if deposed {
-                    b.push_str(left_over);
+                if self.deposed {
+                    b.push_str(LEFT_OVER);
                 }
             }
-            Action::ForgetThenCreate if terraform => b.push_str(&format!(
+            _ if self.terraform => b.push_str(&format!(
                 "[bold] # {addr}[reset] must be replaced, but the existing object will not be destroyed"
             )),
-            Action::ForgetThenCreate => {
-                replaced(&mut b);
+            _ => {
+                self.replaced(b);
                 b.push_str(" - [yellow]older instance will [bold]not[reset][yellow] be destroyed [reset]([bold]lifecycle.destroy = false[reset])");
-                if deposed {
-                    b.push_str(left_over);
+                if self.deposed {
+                    b.push_str(LEFT_OVER);
                 }
             }
-            Action::NoOp if rc.moved() => {
-                b.push_str(&format!(
-                    "[bold]  # {prev}[reset] has moved to [bold]{addr}[reset]"
-                ));
-                printed_moved = true;
-            }
-            Action::NoOp if rc.importing() => {
-                b.push_str(&format!("[bold]  # {addr}[reset] will be imported"));
-                if rc.generated_config().is_some_and(|g| !g.is_empty())
-                {
-                    b.push_str("\n  #[reset] (config will be generated)");
-                }
-            }
-            Action::NoOp | Action::Unknown => b.push_str(&format!(
-                "{addr} has an action the plan renderer doesn't support (this is a bug): {}",
-                go_quote(
-                    &rc.change
-                        .actions
-                        .iter()
-                        .map(|a| a.as_ref())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            )),
         }
-        b.push('\n');
-        if rc.moved() && !printed_moved {
-            b.push_str(&format!("  # [reset](moved from {prev})\n"));
-        }
+    }
+
+    /// `(imported from "…")` and its kin, under the action line.
+    fn import_lines(&self, b: &mut String, action: Action) {
         // Terraform's "will be imported" header already says it all (no `(imported from …)`).
-        let import_header = terraform && action == Action::NoOp && !rc.moved();
-        if let Some(imp) = rc.import().filter(|_| !import_header) {
-            if let Some(id) = imp.id.as_deref().filter(|s| !s.is_empty()) {
-                b.push_str(&format!("  # [reset](imported from \"{id}\")\n"));
-            } else if !imp.identity.is_null() {
-                let pretty = serde_json::to_string_pretty(&imp.identity.to_json())
-                    .unwrap_or_default()
-                    .replace('\n', "\n  # ");
-                b.push_str(&format!(
-                    "  # [reset]imported using resource identity: {pretty}\n"
-                ));
-            } else {
-                b.push_str("  # [reset](will be imported first)\n");
-            }
-            if matches!(action, Action::CreateThenDelete | Action::DeleteThenCreate) {
-                b.push_str(
-                    "  # [reset][yellow]Warning: this will destroy the imported resource[reset]\n",
-                );
-            }
+        let import_header = self.terraform && action == Action::NoOp && !self.rc.moved();
+        let Some(imp) = self.rc.import().filter(|_| !import_header) else {
+            return;
+        };
+        if let Some(id) = imp.id.as_deref().filter(|s| !s.is_empty()) {
+            b.push_str(&format!("  # [reset](imported from \"{id}\")\n"));
+        } else if !imp.identity.is_null() {
+            let pretty = serde_json::to_string_pretty(&imp.identity.to_json())
+                .unwrap_or_default()
+                .replace('\n', "\n  # ");
+            b.push_str(&format!(
+                "  # [reset]imported using resource identity: {pretty}\n"
+            ));
+        } else {
+            b.push_str("  # [reset](will be imported first)\n");
         }
-        // No product-wording pass here: `b` holds addresses, which must stay as they are.
-        b
+        if matches!(action, Action::CreateThenDelete | Action::DeleteThenCreate) {
+            b.push_str(
+                "  # [reset][yellow]Warning: this will destroy the imported resource[reset]\n",
+            );
+        }
     }
 }
