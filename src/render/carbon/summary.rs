@@ -316,10 +316,25 @@ pub fn silent_line(kind: DocumentKind) -> &'static str {
 
 /// The human summary, line by line (empty for [`Verdict::Silent`]).
 pub fn human_lines(s: &Summary) -> Vec<Line> {
+    let mut out = headline_lines(s);
+    if out.is_empty() {
+        return out;
+    }
+    // right under the headline: what the figures or the gate were moved by
+    let settings = settings_lines(&s.settings);
+    out.splice(1..1, settings.into_iter().map(detail));
+    group_lines(s, &mut out);
+    out.extend(super::greener::human_lines(s));
+    coverage_lines(s, &mut out);
+    out.extend(super::modules::human_lines(s));
+    out
+}
+
+/// The headline for the summary's verdict and the figure lines under it.
+fn headline_lines(s: &Summary) -> Vec<Line> {
     let h = s.hours();
     let per = s.period.unit();
-    let r = s.report;
-    let t = &r.totals;
+    let t = &s.report.totals;
     let mut out: Vec<Line> = Vec::new();
     let label = (Tone::Label, "Carbon".to_string());
     let split = |f: &crate::report::Figures| {
@@ -415,47 +430,54 @@ pub fn human_lines(s: &Summary) -> Vec<Line> {
             out.extend(range_line(s).map(detail));
         }
     }
-    // right under the headline: what the figures or the gate were moved by
-    let settings = settings_lines(&s.settings);
-    out.splice(1..1, settings.into_iter().map(detail));
-    if !s.groups.is_empty() {
-        let (title, figure): (&str, &dyn Fn(&Group) -> f64) = match s.kind {
-            DocumentKind::State => ("largest", &|g| g.after.unwrap_or(0.0)),
-            DocumentKind::Plan => ("largest changes", &|g| g.delta),
-        };
-        out.push(detail(format!("  {title} per {}:", s.period_name())));
-        let shown: Vec<&Group> = s.groups.iter().take(3).collect();
-        let figures: Vec<String> = shown
-            .iter()
-            .map(|g| match s.kind {
-                DocumentKind::State => Mass(figure(g) * h).to_string(),
-                DocumentKind::Plan => signed(figure(g) * h),
-            })
-            .collect();
-        let width = figures.iter().map(|f| f.chars().count()).max().unwrap_or(0);
-        for (g, f) in shown.iter().zip(&figures) {
-            out.push(vec![
-                (Tone::Detail, "    ".into()),
-                (
-                    tone_of(if s.kind == DocumentKind::Plan {
-                        g.delta
-                    } else {
-                        0.0
-                    }),
-                    format!("{f:>width$}"),
-                ),
-                (Tone::Detail, format!("  {}", g.label)),
-            ]);
-        }
-        if s.groups.len() > 3 {
-            out.push(detail(format!(
-                "    and {} more (--format json or markdown for all)",
-                s.groups.len() - 3
-            )));
-        }
+    out
+}
+
+/// The three largest groups (changes in a plan, footprints in a state) and how many more.
+fn group_lines(s: &Summary, out: &mut Vec<Line>) {
+    let h = s.hours();
+    if s.groups.is_empty() {
+        return;
     }
-    out.extend(super::greener::human_lines(s));
-    let c = &r.counts;
+    let (title, figure): (&str, &dyn Fn(&Group) -> f64) = match s.kind {
+        DocumentKind::State => ("largest", &|g| g.after.unwrap_or(0.0)),
+        DocumentKind::Plan => ("largest changes", &|g| g.delta),
+    };
+    out.push(detail(format!("  {title} per {}:", s.period_name())));
+    let shown: Vec<&Group> = s.groups.iter().take(3).collect();
+    let figures: Vec<String> = shown
+        .iter()
+        .map(|g| match s.kind {
+            DocumentKind::State => Mass(figure(g) * h).to_string(),
+            DocumentKind::Plan => signed(figure(g) * h),
+        })
+        .collect();
+    let width = figures.iter().map(|f| f.chars().count()).max().unwrap_or(0);
+    for (g, f) in shown.iter().zip(&figures) {
+        out.push(vec![
+            (Tone::Detail, "    ".into()),
+            (
+                tone_of(if s.kind == DocumentKind::Plan {
+                    g.delta
+                } else {
+                    0.0
+                }),
+                format!("{f:>width$}"),
+            ),
+            (Tone::Detail, format!("  {}", g.label)),
+        ]);
+    }
+    if s.groups.len() > 3 {
+        out.push(detail(format!(
+            "    and {} more (--format json or markdown for all)",
+            s.groups.len() - 3
+        )));
+    }
+}
+
+/// What was not counted, the resource counts, and the figures resting on declared usage.
+fn coverage_lines(s: &Summary, out: &mut Vec<Line>) {
+    let c = &s.report.counts;
     if !s.unsupported.is_empty() {
         let names = if s.verdict == Verdict::NothingEstimated {
             &s.unsupported_types
@@ -475,7 +497,7 @@ pub fn human_lines(s: &Summary) -> Vec<Line> {
         ),
         ("  not estimated, not counted:", &s.not_estimated),
     ] {
-        skipped_lines(&mut out, head, list);
+        skipped_lines(out, head, list);
     }
     out.push(detail(format!(
         "  resources: {} estimated, {} not estimated, {} unsupported, {} ignored",
@@ -491,8 +513,6 @@ pub fn human_lines(s: &Summary) -> Vec<Line> {
             "  from declared usage: {n} {verb} on usage declared in {file}"
         )));
     }
-    out.extend(super::modules::human_lines(s));
-    out
 }
 
 /// How many estimated figures rest on declared usage, and the usage file's name as the report
