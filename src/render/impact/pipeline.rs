@@ -74,6 +74,13 @@ fn divide(
 /// The compute pipeline, in order. Output names use only letters and single `-`: if-run 1.1.0
 /// takes a new output name with a digit in it for a malformed arithmetic expression.
 pub(super) fn pipeline() -> Vec<Plugin> {
+    let mut plugins = power_plugins();
+    plugins.extend(carbon_plugins());
+    plugins
+}
+
+/// The steps to one instance's IT power: CPU, memory, storage, GPUs, summed.
+fn power_plugins() -> Vec<Plugin> {
     use Agg::*;
     vec![
         arith(
@@ -190,6 +197,13 @@ pub(super) fn pipeline() -> Vec<Plugin> {
             "IT power of one instance, before PUE",
             NotSummed,
         ),
+    ]
+}
+
+/// From IT power to the period's energy and emissions, operational and embodied.
+fn carbon_plugins() -> Vec<Plugin> {
+    use Agg::*;
+    vec![
         divide(
             "it-power-kilowatts",
             "it-power-w",
