@@ -17,6 +17,10 @@ mod tables;
 mod types;
 
 #[cfg(test)]
+mod codegen;
+#[cfg(test)]
+mod codegen_tests;
+#[cfg(test)]
 mod tables_tests;
 #[cfg(test)]
 mod tests;
