@@ -1,6 +1,7 @@
 //! Build script: reads the embedded mapping files (`mappings/<provider>/*.yaml`) into the compact
 //! binary form of their YAML nodes (`src/mapping/node.rs`), which the binary decodes instead of
-//! parsing the YAML at every run.
+//! parsing the YAML at every run; and the reference tables (`data/*.json`) into static rows
+//! (`src/data/codegen.rs`), which the binary searches instead of parsing the JSON.
 
 use std::path::Path;
 
@@ -8,7 +9,30 @@ use std::path::Path;
 #[path = "src/mapping/node.rs"]
 mod node;
 
+#[path = "src/data/codegen.rs"]
+mod codegen;
+
 fn main() {
+    mappings();
+    data_tables();
+}
+
+/// `$OUT_DIR/data_tables.rs`, the reference tables as static rows.
+fn data_tables() {
+    println!("cargo::rerun-if-changed=data");
+    println!("cargo::rerun-if-changed=src/data/codegen.rs");
+    let read = |file: &str| {
+        let path = Path::new("data").join(file);
+        println!("cargo::rerun-if-changed={}", path.display());
+        std::fs::read_to_string(&path).map_err(|e| format!("data/{file}: {e}"))
+    };
+    let text = codegen::generate(&read);
+    let out = std::env::var("OUT_DIR").expect("OUT_DIR is set for build scripts");
+    std::fs::write(Path::new(&out).join("data_tables.rs"), text).expect("OUT_DIR is writable");
+}
+
+/// `$OUT_DIR/mappings/<provider>/<file>.yaml.node`, each mapping file's nodes encoded.
+fn mappings() {
     println!("cargo::rerun-if-changed=mappings");
     println!("cargo::rerun-if-changed=src/mapping/node.rs");
     let out = std::env::var("OUT_DIR").expect("OUT_DIR is set for build scripts");

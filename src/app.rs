@@ -443,10 +443,10 @@ fn assess(
                 })
                 .collect();
             let order = carbon::Order::new(&changes, &mapped);
-            // the reference tables, read once per process, loaded before pricing needs them
-            // (a plan with nothing to price loads them only if the report asks)
+            // the ARM equivalents, read once per process, loaded before pricing needs them
+            // (a plan with nothing to price loads them only if the report asks; the reference
+            // tables need no loading: static rows built with the binary, `data/tables.rs`)
             if !mapped.before.is_empty() || !mapped.after.is_empty() {
-                crate::data::load_error();
                 crate::alternatives::tables::arm_rules();
             }
             (changes, order)

@@ -1,6 +1,7 @@
 //! Grid carbon intensity by provider region, with each provider's fallback.
 
-use super::{GridFallback, GridIntensity, Provider, tables};
+use super::tables;
+use super::{GridFallback, GridIntensity, Provider};
 
 /// Region key as in the tables: lower case; Azure also without spaces, `-` and `_`
 /// (`West Europe` → `westeurope`).
@@ -34,19 +35,19 @@ pub(crate) fn zone_region(provider: Provider, key: &str) -> Option<&str> {
 /// availability zone (`us-east-1a`) or a GCP zone (`us-central1-a`). `None` when the region has
 /// no figure: use [`grid_fallback`] then.
 pub fn grid_intensity(provider: Provider, region: &str) -> Option<&'static GridIntensity> {
-    let grid = &tables().provider(provider).grid;
+    let pt = tables::provider(provider);
     let key = normalize_region(provider, region);
-    if let Some(g) = grid.get(&key) {
+    if let Some(g) = pt.grid(&key) {
         return Some(g);
     }
-    if let Some(g) = zone_region(provider, &key).and_then(|z| grid.get(z)) {
+    if let Some(g) = zone_region(provider, &key).and_then(|z| pt.grid(z)) {
         return Some(g);
     }
     // AWS Local Zones and Wavelength zones: `us-east-1-bos-1a` belongs to `us-east-1`.
     if provider == Provider::Aws {
         let mut prefix = key.as_str();
         while let Some((head, _)) = prefix.rsplit_once('-') {
-            if let Some(g) = grid.get(head) {
+            if let Some(g) = pt.grid(head) {
                 return Some(g);
             }
             prefix = head;
@@ -57,17 +58,15 @@ pub fn grid_intensity(provider: Provider, region: &str) -> Option<&'static GridI
 
 /// The provider's intensity for a region without a figure (CCF's `Unknown` region factor).
 pub fn grid_fallback(provider: Provider) -> Option<&'static GridFallback> {
-    tables().provider(provider).grid_fallback.as_ref()
+    tables::provider(provider).grid_fallback()
 }
 
 /// Every region with a grid intensity for a provider, sorted.
 pub fn regions(provider: Provider) -> Vec<&'static str> {
-    let mut v: Vec<&'static str> = tables()
-        .provider(provider)
+    // the table is sorted by region
+    tables::provider(provider)
         .grid
-        .keys()
-        .map(String::as_str)
-        .collect();
-    v.sort_unstable();
-    v
+        .iter()
+        .map(|g| g.region.get())
+        .collect()
 }

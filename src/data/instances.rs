@@ -1,6 +1,34 @@
 //! Instance lookups: EC2/RDS/ElastiCache types, GCP machine types (custom types and Cloud SQL tiers from their names), Azure VM sizes.
 
-use super::{Instance, InstanceOrigin, Provider, tables};
+use super::tables::{self, InstanceRow};
+use super::{GpuCount, Instance, InstanceOrigin, LocalStorage, Provider};
+
+/// A table row as an [`Instance`].
+pub(super) fn to_instance(provider: Provider, row: &InstanceRow) -> Instance {
+    Instance {
+        provider,
+        name: row.name.get().to_string(),
+        vcpus: row.vcpus,
+        memory_gib: row.memory_mb / 1024.0,
+        gpus: row
+            .gpus
+            .get()
+            .iter()
+            .map(|(model, count)| GpuCount {
+                model: model.get().to_string(),
+                count: *count,
+            })
+            .collect(),
+        cpu_architectures: row.cpu_types.strings(),
+        family: row.family.map(|f| f.get().to_string()),
+        local_storage: row.storage.map(|s| LocalStorage {
+            disks: s.disks,
+            gb_per_disk: s.gb_per_disk,
+            kind: s.kind.get().to_string(),
+        }),
+        origin: InstanceOrigin::Table,
+    }
+}
 
 /// The last path segment, so that a GCP self link or `zones/z/machineTypes/n2-standard-4` works.
 pub(super) fn last_segment(name: &str) -> &str {
@@ -12,8 +40,7 @@ pub(super) fn last_segment(name: &str) -> &str {
 /// from the name; Cloud SQL `db-*` tiers too, see [`gcp_sql_tier`]), Azure VM sizes (ARM names,
 /// any case; the `Standard_` prefix may be left out).
 pub fn instance(provider: Provider, name: &str) -> Option<Instance> {
-    let t = tables();
-    let pt = t.provider(provider);
+    let pt = tables::provider(provider);
     let name = match provider {
         Provider::Gcp => last_segment(name),
         _ => name.trim(),
@@ -21,25 +48,25 @@ pub fn instance(provider: Provider, name: &str) -> Option<Instance> {
     if name.is_empty() {
         return None;
     }
-    if let Some(i) = pt.instances.get(name) {
-        return Some(i.clone());
+    if let Some(i) = pt.instance(name) {
+        return Some(to_instance(provider, i));
     }
     let lower = name.to_ascii_lowercase();
-    if let Some(i) = pt.lower.get(&lower).and_then(|k| pt.instances.get(k)) {
-        return Some(i.clone());
+    if let Some(i) = pt.instance_lower(&lower) {
+        return Some(to_instance(provider, i));
     }
     match provider {
         Provider::Aws => {
             let base = aws_ec2_base(&lower)?;
-            let ec2 = pt.instances.get(base)?;
+            let ec2 = pt.instance(base)?;
             Some(Instance {
                 name: lower.clone(),
-                ..ec2.clone()
+                ..to_instance(provider, ec2)
             })
         }
         Provider::Azure => {
-            let key = pt.lower.get(&format!("standard_{lower}"))?;
-            pt.instances.get(key).cloned()
+            let row = pt.instance_lower(&format!("standard_{lower}"))?;
+            Some(to_instance(provider, row))
         }
         Provider::Gcp => gcp_custom(name).or_else(|| {
             name.to_ascii_lowercase()
@@ -76,28 +103,27 @@ pub fn gcp_custom(name: &str) -> Option<Instance> {
         [f, "custom", n, m] => (*f, parse_count(n)?, parse_count(m)?),
         _ => return None,
     };
-    let t = tables();
     let prefix = format!("{family}-");
-    // Architectures of the family's predefined types (the -standard ones first).
-    let mut members: Vec<&Instance> = t
-        .gcp
-        .instances
-        .values()
-        .filter(|i| i.name.starts_with(&prefix) && !i.name[prefix.len()..].starts_with("custom"))
+    // Architectures of the family's predefined types (the -standard ones first, each group in
+    // name order).
+    let members: Vec<&InstanceRow> = tables::provider(Provider::Gcp)
+        .instances_with_prefix(&prefix)
+        .iter()
+        .filter(|i| !i.name.get()[prefix.len()..].starts_with("custom"))
         .collect();
     if members.is_empty() {
         return None;
     }
-    members.sort_by(|a, b| {
-        let sa = a.name.starts_with(&format!("{family}-standard"));
-        let sb = b.name.starts_with(&format!("{family}-standard"));
-        sb.cmp(&sa).then_with(|| a.name.cmp(&b.name))
-    });
-    let cpu_architectures = members
+    let standard = format!("{family}-standard");
+    let (first, rest): (Vec<&InstanceRow>, Vec<&InstanceRow>) = members
+        .into_iter()
+        .partition(|i| i.name.get().starts_with(&standard));
+    let cpu_architectures = first
         .iter()
-        .map(|i| &i.cpu_architectures)
-        .find(|a| !a.is_empty())
-        .cloned()
+        .chain(&rest)
+        .map(|i| i.cpu_types)
+        .find(|a| !a.get().is_empty())
+        .map(|a| a.strings())
         .unwrap_or_default();
     Some(Instance {
         provider: Provider::Gcp,
@@ -124,22 +150,21 @@ fn parse_count(s: &str) -> Option<f64> {
 /// A Cloud SQL tier: the table's (`db-f1-micro`, `db-n1-standard-4`, ...) or `db-custom-N-M`
 /// (N vCPUs, M MiB), computed from the name with the N1 microarchitectures.
 pub fn gcp_sql_tier(name: &str) -> Option<Instance> {
-    let t = tables();
+    let sql = tables::gcp_sql();
+    let row = |name: &str| tables::find(sql, |r| r.name, name);
     let name = name.trim();
-    if let Some(i) = t.gcp_sql.get(name) {
-        return Some(i.clone());
+    if let Some(i) = row(name) {
+        return Some(to_instance(Provider::Gcp, i));
     }
     let lower = name.to_ascii_lowercase();
-    if let Some(i) = t.gcp_sql.get(&lower) {
-        return Some(i.clone());
+    if let Some(i) = row(&lower) {
+        return Some(to_instance(Provider::Gcp, i));
     }
     let rest = lower.strip_prefix("db-custom-")?;
     let (n, m) = rest.split_once('-')?;
     let (vcpus, mem) = (parse_count(n)?, parse_count(m)?);
-    let cpu_architectures = t
-        .gcp_sql
-        .get("db-n1-standard-1")
-        .map(|i| i.cpu_architectures.clone())
+    let cpu_architectures = row("db-n1-standard-1")
+        .map(|i| i.cpu_types.strings())
         .unwrap_or_default();
     Some(Instance {
         provider: Provider::Gcp,
@@ -156,21 +181,15 @@ pub fn gcp_sql_tier(name: &str) -> Option<Instance> {
 
 /// Every instance type in a provider's table, sorted (GCP Cloud SQL tiers not included).
 pub fn instance_types(provider: Provider) -> Vec<&'static str> {
-    let mut v: Vec<&'static str> = tables()
-        .provider(provider)
+    // the table is sorted by name
+    tables::provider(provider)
         .instances
-        .keys()
-        .map(String::as_str)
-        .collect();
-    v.sort_unstable();
-    v
+        .iter()
+        .map(|i| i.name.get())
+        .collect()
 }
 
 /// Every Cloud SQL tier in the table, sorted.
 pub fn gcp_sql_tiers() -> Vec<&'static str> {
-    let mut v: Vec<&'static str> = tables().gcp_sql.keys().map(String::as_str).collect();
-    v.sort_unstable();
-    v
+    tables::gcp_sql().iter().map(|i| i.name.get()).collect()
 }
-
-// ------------------------------------------------------------------ power

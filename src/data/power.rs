@@ -1,36 +1,42 @@
 //! Power coefficients: per-vCPU CPU watts by microarchitecture, memory/storage watts, PUE, GPU watts.
 
 use super::grid::normalize_region;
-use super::{PowerRange, Provider, ProviderCoefficients, tables};
+use super::tables::{self, Str, find};
+use super::{PowerRange, Provider, ProviderCoefficients};
 
 /// A provider's coefficients.
 pub fn coefficients(provider: Provider) -> Option<&'static ProviderCoefficients> {
-    tables().provider(provider).coefficients.as_ref()
+    tables::provider(provider).coefficients()
 }
 
 /// CCF's name for a microarchitecture (aliases such as `Intel Cascade Lake` or `AMD EPYC Milan` resolved).
 pub fn canonical_architecture(name: &str) -> &str {
-    let t = tables();
     let name = name.trim();
-    t.architecture_aliases
-        .get(name)
-        .map(String::as_str)
-        .unwrap_or(name)
+    find(tables::architecture_aliases(), |a| a.0, name).map_or(name, |a| a.1.get())
+}
+
+/// A `(name, min, max)` row as a range.
+fn range(row: &(Str, f64, f64)) -> PowerRange {
+    PowerRange {
+        min_watts: row.1,
+        max_watts: row.2,
+    }
+}
+
+/// The figure of a microarchitecture by its CCF name.
+fn watts_of(canonical: &str) -> Option<PowerRange> {
+    find(tables::architectures(), |a| a.0, canonical).map(range)
 }
 
 /// Watts per vCPU of one microarchitecture, if the tables have a figure for it.
 pub fn architecture_watts(name: &str) -> Option<PowerRange> {
-    tables()
-        .architectures
-        .get(canonical_architecture(name))
-        .copied()
+    watts_of(canonical_architecture(name))
 }
 
 /// Every microarchitecture with a watt figure, sorted.
 pub fn architectures() -> Vec<&'static str> {
-    let mut v: Vec<&'static str> = tables().architectures.keys().map(String::as_str).collect();
-    v.sort_unstable();
-    v
+    // the table is sorted by name
+    tables::architectures().iter().map(|a| a.0.get()).collect()
 }
 
 /// CPU watts per vCPU for an instance's microarchitectures, CCF's rule: the average of the
@@ -41,14 +47,13 @@ pub fn cpu_watts_per_vcpu<S: AsRef<str>>(
     provider: Provider,
     architectures: &[S],
 ) -> Option<PowerRange> {
-    let t = tables();
     let mut known: Vec<(String, PowerRange)> = Vec::new();
     for a in architectures {
         let name = canonical_architecture(a.as_ref());
-        if let Some(w) = t.architectures.get(name)
+        if let Some(w) = watts_of(name)
             && !known.iter().any(|(n, _)| n == name)
         {
-            known.push((name.to_string(), *w));
+            known.push((name.to_string(), w));
         }
     }
     if known.is_empty() {
@@ -60,7 +65,7 @@ pub fn cpu_watts_per_vcpu<S: AsRef<str>>(
     }
     let use_median = known
         .iter()
-        .any(|(n, _)| t.median_architectures.iter().any(|m| m == n));
+        .any(|(n, _)| tables::median_architectures().iter().any(|m| m.get() == n));
     let pick = |f: fn(&PowerRange) -> f64| {
         let values: Vec<f64> = known.iter().map(|(_, w)| f(w)).collect();
         if use_median {
@@ -109,23 +114,22 @@ pub fn pue(provider: Provider) -> Option<f64> {
 
 /// PUE in a region: the provider's published regional figure if any (GCP), else its average.
 pub fn pue_in_region(provider: Provider, region: &str) -> Option<f64> {
-    let c = coefficients(provider)?;
+    let c = tables::provider(provider).coefficients_row()?;
     let key = normalize_region(provider, region);
-    Some(c.pue_by_region.get(&key).copied().unwrap_or(c.pue))
+    let regional = find(tables::pue_by_region(c), |r| r.0, &key).map(|r| r.1);
+    Some(regional.unwrap_or(c.pue))
 }
 
 /// GPU watts (per GPU) of a model: slug (`nvidia-tesla-v100`), an alias (`nvidia-a100-80gb`)
 /// or a display name (`Nvidia Tesla V100`), any case. `None` when no figure is known.
 pub fn gpu_watts(model: &str) -> Option<PowerRange> {
-    let t = tables();
     let slug = model.trim().to_ascii_lowercase().replace([' ', '_'], "-");
-    let slug = t.gpu_aliases.get(&slug).cloned().unwrap_or(slug);
-    t.gpus.get(&slug).copied()
+    let slug = find(tables::gpu_aliases(), |a| a.0, &slug).map_or(slug.as_str(), |a| a.1.get());
+    find(tables::gpus(), |g| g.0, slug).map(range)
 }
 
 /// Every GPU model with a watt figure, sorted.
 pub fn gpu_models() -> Vec<&'static str> {
-    let mut v: Vec<&'static str> = tables().gpus.keys().map(String::as_str).collect();
-    v.sort_unstable();
-    v
+    // the table is sorted by slug
+    tables::gpus().iter().map(|g| g.0.get()).collect()
 }
