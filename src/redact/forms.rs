@@ -156,21 +156,23 @@ impl Forms {
             buckets[b] += buckets[b - 1];
         }
         f.buckets = buckets;
-        let with_power = |mut ls: Vec<usize>| -> Vec<(usize, u64)> {
-            ls.sort_unstable();
-            ls.dedup();
-            ls.into_iter()
-                .map(|l| (l, (0..l).fold(1u64, |p, _| p.wrapping_mul(BASE))))
-                .collect()
-        };
-        f.lengths = with_power(f.entries.iter().map(|e| e.len).collect());
-        f.quoted = with_power(
-            f.entries
-                .iter()
-                .filter(|e| e.quotable)
-                .map(|e| e.len)
-                .collect(),
-        );
+        // the distinct lengths, marked in one pass over the entries (bit 0: a form's, bit 1:
+        // a quotable form's), each with BASE to its power
+        let longest = f.entries.iter().map(|e| e.len).max().unwrap_or(0);
+        let mut marks = vec![0u8; longest + 1];
+        for e in &f.entries {
+            marks[e.len] |= 1 | (u8::from(e.quotable) << 1);
+        }
+        let mut power = 1u64;
+        for (l, m) in marks.into_iter().enumerate() {
+            if m & 1 != 0 {
+                f.lengths.push((l, power));
+            }
+            if m & 2 != 0 {
+                f.quoted.push((l, power));
+            }
+            power = power.wrapping_mul(BASE);
+        }
         f
     }
 
