@@ -29,6 +29,7 @@ use serde_json::value::RawValue;
 
 use crate::error::Error;
 
+mod parts;
 mod sensitive;
 mod value;
 pub use sensitive::sensitive_strings;

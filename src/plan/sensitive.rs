@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use rayon::prelude::*;
 
-use super::value::{Parts, parts};
+use super::parts::{Parts, parts};
 use super::{Change, Plan, Raw, ResourceChange, StateModule, StateResource, Value};
 
 /// Every string a plan or state marks sensitive: the leaves of `before`/`after` under a `true`

@@ -121,12 +121,12 @@ pub struct ValueError {
     pub message: &'static str,
 }
 
-struct Parser<'a> {
-    text: &'a str,
-    bytes: &'a [u8],
-    pos: usize,
+pub(super) struct Parser<'a> {
+    pub(super) text: &'a str,
+    pub(super) bytes: &'a [u8],
+    pub(super) pos: usize,
     /// false: only check the syntax (arrays and objects stay empty).
-    build: bool,
+    pub(super) build: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -137,7 +137,7 @@ impl<'a> Parser<'a> {
         })
     }
 
-    fn ws(&mut self) {
+    pub(super) fn ws(&mut self) {
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.bytes.get(self.pos) {
             self.pos += 1;
         }
@@ -276,7 +276,7 @@ impl<'a> Parser<'a> {
 
     /// Moves past the bytes that need no attention in a string (neither `"`, `\\` nor a
     /// control character), eight at a time; stops at or before the first one that does.
-    fn skip_plain(&mut self) {
+    pub(super) fn skip_plain(&mut self) {
         const ONES: u64 = 0x0101_0101_0101_0101;
         const HIGH: u64 = 0x8080_8080_8080_8080;
         let has = |x: u64, b: u8| {
@@ -305,7 +305,7 @@ impl<'a> Parser<'a> {
         Ok(v)
     }
 
-    fn string(&mut self) -> Result<Cow<'a, str>, ValueError> {
+    pub(super) fn string(&mut self) -> Result<Cow<'a, str>, ValueError> {
         self.pos += 1; // opening quote
         let start = self.pos;
         self.skip_plain();
@@ -462,150 +462,6 @@ fn parse_with(text: &str, build: bool) -> Result<Value<'_>, ValueError> {
         return p.err("trailing characters");
     }
     Ok(v)
-}
-
-/// The parts of a value, read without building them.
-pub(super) enum Parts<'a> {
-    /// An object's members in document order: each key and its value's text.
-    Object(Vec<(Cow<'a, str>, &'a str)>),
-    /// An array's elements' texts.
-    Array(Vec<&'a str>),
-    /// Any other value.
-    Scalar,
-}
-
-/// The parts of the value `text` holds, a text already checked (a [`Raw`]'s, or a part of
-/// one): keys decoded as [`parse`] decodes them, values skipped without being checked again.
-/// `None` when the text is not one value after all.
-pub(super) fn parts(text: &str) -> Option<Parts<'_>> {
-    let mut p = Parser {
-        text,
-        bytes: text.as_bytes(),
-        pos: 0,
-        build: false,
-    };
-    // the value's text, skipped
-    let skip = |p: &mut Parser<'_>| -> Option<&str> {
-        p.ws();
-        let start = p.pos;
-        p.skip()?;
-        Some(&text[start..p.pos])
-    };
-    // past a `,` (true) or the closing `close` (false)
-    let next = |p: &mut Parser<'_>, close: u8| -> Option<bool> {
-        p.ws();
-        let b = *p.bytes.get(p.pos)?;
-        p.pos += 1;
-        (b == b',' || b == close).then_some(b == b',')
-    };
-    p.ws();
-    let out = match *p.bytes.get(p.pos)? {
-        b'{' => {
-            p.pos += 1;
-            let mut out = Vec::with_capacity(8);
-            p.ws();
-            if p.bytes.get(p.pos) == Some(&b'}') {
-                p.pos += 1;
-            } else {
-                loop {
-                    p.ws();
-                    if p.bytes.get(p.pos) != Some(&b'"') {
-                        return None;
-                    }
-                    let key = p.string().ok()?;
-                    p.ws();
-                    if p.bytes.get(p.pos) != Some(&b':') {
-                        return None;
-                    }
-                    p.pos += 1;
-                    out.push((key, skip(&mut p)?));
-                    if !next(&mut p, b'}')? {
-                        break;
-                    }
-                }
-            }
-            Parts::Object(out)
-        }
-        b'[' => {
-            p.pos += 1;
-            let mut out = Vec::new();
-            p.ws();
-            if p.bytes.get(p.pos) == Some(&b']') {
-                p.pos += 1;
-            } else {
-                loop {
-                    out.push(skip(&mut p)?);
-                    if !next(&mut p, b']')? {
-                        break;
-                    }
-                }
-            }
-            Parts::Array(out)
-        }
-        _ => {
-            p.skip()?;
-            Parts::Scalar
-        }
-    };
-    p.ws();
-    (p.pos == text.len()).then_some(out)
-}
-
-impl Parser<'_> {
-    /// Moves past the value at `pos` in checked text: strings eight bytes at a time, the
-    /// rest byte by byte, nothing built or checked.
-    fn skip(&mut self) -> Option<()> {
-        match *self.bytes.get(self.pos)? {
-            b'"' => self.skip_string(),
-            b'{' | b'[' => {
-                let mut depth = 0usize;
-                while let Some(&c) = self.bytes.get(self.pos) {
-                    match c {
-                        b'"' => {
-                            self.skip_string()?;
-                            continue;
-                        }
-                        b'{' | b'[' => depth += 1,
-                        b'}' | b']' => {
-                            depth = depth.checked_sub(1)?;
-                            if depth == 0 {
-                                self.pos += 1;
-                                return Some(());
-                            }
-                        }
-                        _ => {}
-                    }
-                    self.pos += 1;
-                }
-                None
-            }
-            _ => {
-                let start = self.pos;
-                while self.bytes.get(self.pos).is_some_and(|c| {
-                    !matches!(c, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r')
-                }) {
-                    self.pos += 1;
-                }
-                (self.pos > start).then_some(())
-            }
-        }
-    }
-
-    /// Moves past the string at `pos` (its opening quote) in checked text.
-    fn skip_string(&mut self) -> Option<()> {
-        self.pos += 1;
-        loop {
-            self.skip_plain();
-            match *self.bytes.get(self.pos)? {
-                b'"' => {
-                    self.pos += 1;
-                    return Some(());
-                }
-                b'\\' => self.pos += 2,
-                _ => self.pos += 1,
-            }
-        }
-    }
 }
 
 /// Parses the first JSON value of `text` and ignores what follows (as Go's
