@@ -425,7 +425,11 @@ fn assess(
         || {
             let mut secrets = crate::plan::sensitive_strings(plan);
             if let Some(s) = schemas {
-                secrets.extend(crate::redact::schema_sensitive_strings(plan, s));
+                secrets.extend(
+                    crate::redact::schema_sensitive_strings(plan, s)
+                        .into_iter()
+                        .map(Cow::Owned),
+                );
             }
             crate::redact::Redactor::new(&secrets)
         },

@@ -35,7 +35,7 @@ pub struct Redactor {
 impl Redactor {
     /// `None` when there is nothing to hide.
     pub fn new<S: AsRef<str> + Sync>(secrets: &[S]) -> Option<Redactor> {
-        let forms = Forms::new(secrets.iter().map(AsRef::as_ref));
+        let forms = Forms::new(secrets);
         (!forms.is_empty()).then_some(Redactor { forms })
     }
 
@@ -98,9 +98,21 @@ impl Redactor {
     /// Hides sensitive values in what the mappings found, before anything is built from it:
     /// reasons and warnings then quote the placeholder, never the value.
     pub fn mapped(&self, m: &mut MappedPlan) {
+        // the resources holding a secret, by their body: bodies are shared (the instances of
+        // a block, resources of one size and region), each is looked at once
+        let ptr = |r: &MappedResource| std::sync::Arc::as_ptr(&r.body) as usize;
+        let mut bodies: Map<usize, &MappedResource> = Map::default();
+        for r in m.before.iter().chain(&m.after) {
+            bodies.entry(ptr(r)).or_insert(r);
+        }
+        let holds: Map<usize, bool> = bodies
+            .into_par_iter()
+            .map(|(body, r)| (body, self.holds_secret(r)))
+            .collect();
+        let holds = &holds;
         let one = |r: &mut MappedResource| {
             // most resources hold nothing to hide: their body, maybe shared, is left alone
-            if !self.holds_secret(r) {
+            if !holds.get(&ptr(r)).copied().unwrap_or(true) {
                 return;
             }
             let r = &mut **r;

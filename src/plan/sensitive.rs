@@ -1,13 +1,11 @@
 //! The strings a plan or state marks sensitive ([`sensitive_strings`]), read from the raw
 //! values along their masks: only what a mask marks is built.
 
-use std::collections::BTreeMap;
-use std::fmt;
+use std::borrow::Cow;
 
 use rayon::prelude::*;
-use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde_json::value::RawValue;
 
+use super::parts::{Parts, parts};
 use super::{Change, Plan, Raw, ResourceChange, StateModule, StateResource, Value};
 
 /// Every string a plan or state marks sensitive: the leaves of `before`/`after` under a `true`
@@ -16,9 +14,10 @@ use super::{Change, Plan, Raw, ResourceChange, StateModule, StateResource, Value
 /// `"sensitive": true`. The carbon report hides them (`redact::Redactor`): the mappings read the
 /// same values, and must not carry a secret into the output. (`planned_values` and
 /// `prior_state` repeat the resource changes' `after` and `before`, so they are not walked:
-/// the plan keeps them unparsed.)
-pub fn sensitive_strings(plan: &Plan<'_>) -> Vec<String> {
-    fn change(c: &Change<'_>, out: &mut Vec<String>) {
+/// the plan keeps them unparsed.) In no order, a value as often as it is marked (the
+/// redactor keeps each once); a string without escapes borrows from the plan's text.
+pub fn sensitive_strings<'a>(plan: &Plan<'a>) -> Vec<Cow<'a, str>> {
+    fn change<'a>(c: &Change<'a>, out: &mut Vec<Cow<'a, str>>) {
         masked(&c.before, &c.before_sensitive, out);
         masked(&c.after, &c.after_sensitive, out);
     }
@@ -27,13 +26,13 @@ pub fn sensitive_strings(plan: &Plan<'_>) -> Vec<String> {
         m.child_modules.iter().for_each(|c| module(c, out));
     }
     // resources one at a time, on every core
-    let changes: Vec<&ResourceChange<'_>> = plan
+    let changes: Vec<&ResourceChange<'a>> = plan
         .resource_changes
         .iter()
         .chain(plan.resource_drift.iter())
         .flatten()
         .collect();
-    let mut out: Vec<String> = changes
+    let mut out: Vec<Cow<'a, str>> = changes
         .par_iter()
         .flat_map_iter(|rc| {
             let mut out = Vec::new();
@@ -59,14 +58,12 @@ pub fn sensitive_strings(plan: &Plan<'_>) -> Vec<String> {
             out
         }));
     }
-    out.par_sort_unstable();
-    out.dedup();
     out
 }
 
-fn leaves(v: &Value<'_>, out: &mut Vec<String>) {
+fn leaves<'a>(v: &Value<'a>, out: &mut Vec<Cow<'a, str>>) {
     match v {
-        Value::String(s) => out.push(s.to_string()),
+        Value::String(s) => out.push(s.clone()),
         Value::Array(a) => a.iter().for_each(|v| leaves(v, out)),
         Value::Object(o) => o.values().for_each(|v| leaves(v, out)),
         _ => {}
@@ -74,7 +71,7 @@ fn leaves(v: &Value<'_>, out: &mut Vec<String>) {
 }
 
 /// The leaves of `v` under the `true`s of `mask`.
-fn masked(v: &Value<'_>, mask: &Value<'_>, out: &mut Vec<String>) {
+fn masked<'a>(v: &Value<'a>, mask: &Value<'_>, out: &mut Vec<Cow<'a, str>>) {
     match (v, mask) {
         (_, Value::Bool(true)) => leaves(v, out),
         (Value::Array(a), Value::Array(m)) => a.iter().zip(m).for_each(|(v, m)| masked(v, m, out)),
@@ -89,141 +86,82 @@ fn masked(v: &Value<'_>, mask: &Value<'_>, out: &mut Vec<String>) {
     }
 }
 
-/// [`masked`] of a raw value, under a mask that marks something: the value is walked along the
-/// mask and only what it marks is built. Should the walk not read the value as the plan's
-/// parser does (serde_json refuses a lone surrogate, or nesting past its limit), the value is
-/// built whole instead.
-fn raw(v: &Raw<'_>, mask: &Raw<'_>, out: &mut Vec<String>) {
-    // most masks mark nothing (and are short: a plain loop beats a searcher's set-up)
-    let marks = mask.text().as_bytes().windows(4).any(|w| w == b"true");
-    if !marks {
-        return;
-    }
-    let mask = mask.value();
+/// [`masked`] of a raw value: the value is walked along the mask, both as text, and only
+/// what the mask marks is built. Should the walk not read them (text that is not one value),
+/// both are built whole instead.
+fn raw<'a>(v: &Raw<'a>, mask: &Raw<'_>, out: &mut Vec<Cow<'a, str>>) {
     let mut found = Vec::new();
-    match walk(v.text(), &mask, &mut found) {
+    match walk(v.text(), mask.text(), &mut found) {
         Some(()) => out.append(&mut found),
-        None => masked(&v.value(), &mask, out),
+        None => masked(&v.value(), &mask.value(), out),
     }
 }
 
-/// [`masked`] of the JSON `text`.
-fn walk(text: &str, mask: &Value<'_>, out: &mut Vec<String>) -> Option<()> {
-    match mask {
-        // what a `true` marks is small (a password, a script, a key block): built whole
-        Value::Bool(true) => leaves(&super::parse_json(text).ok()?, out),
-        Value::Object(_) | Value::Array(_) => {
-            let mut d = serde_json::Deserializer::from_str(text);
-            let picked = de::Deserializer::deserialize_any(&mut d, Pick(mask)).ok()?;
-            d.end().ok()?;
-            for (_, m, v) in picked {
-                walk(v.get(), m, out)?;
+/// Whether a mask's text marks anything (most marks nothing, and are short: a plain loop
+/// beats a searcher's set-up).
+fn marks(mask: &str) -> bool {
+    mask.as_bytes().windows(4).any(|w| w == b"true")
+}
+
+/// An object's members looked up one key at a time beyond this many steps are put in a map
+/// first: a wide object under a wide mask stays linear.
+const SEARCHED: usize = 256;
+
+/// [`masked`] of the JSON `text` under the JSON `mask`, both checked texts: the plan's parser
+/// reads the parts the mask goes on into (of a repeated key, the last, as a built object keeps
+/// it) and skips the others.
+fn walk<'a>(text: &'a str, mask: &str, out: &mut Vec<Cow<'a, str>>) -> Option<()> {
+    if !marks(mask) {
+        return Some(());
+    }
+    // what a `true` marks is small (a password, a script, a key block)
+    if mask.trim_ascii() == "true" {
+        let t = text.trim_ascii();
+        match t.as_bytes() {
+            // a string without escapes is its text between its quotes
+            [b'"', inner @ .., b'"'] if !inner.contains(&b'\\') => {
+                out.push(Cow::Borrowed(&t[1..t.len() - 1]));
             }
+            _ => leaves(&super::parse_json(t).ok()?, out),
         }
-        _ => {}
+        return Some(());
     }
-    Some(())
-}
-
-/// The parts of a value a mask (an object or an array) goes on into: the values of an
-/// object's keys the mask names (the last of a repeated key, as the plan's parser keeps it),
-/// the elements of an array the mask has an element for; with their masks. Nothing for a
-/// value of another type than the mask's.
-struct Pick<'m, 'v>(&'m Value<'v>);
-
-/// One part: (its key in the mask, for an object), its mask, its text.
-type Picked<'m, 'v, 'de> = Vec<(Option<&'m str>, &'m Value<'v>, &'de RawValue)>;
-
-impl<'de, 'm, 'v> Visitor<'de> for Pick<'m, 'v> {
-    type Value = Picked<'m, 'v, 'de>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON value")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
-        let mut out: Self::Value = Vec::new();
-        let Value::Object(mask) = self.0 else {
-            while a.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-            return Ok(out);
-        };
-        while let Some(key) = a.next_key_seed(MaskKey(mask))? {
-            match key {
-                Some((k, m)) => {
-                    let v: &'de RawValue = a.next_value()?;
-                    match out.iter_mut().find(|(seen, ..)| *seen == Some(k)) {
-                        Some(last) => last.2 = v,
-                        None => out.push((Some(k), m, v)),
+    match parts(mask)? {
+        Parts::Object(m) => {
+            let Parts::Object(members) = parts(text)? else {
+                return Some(());
+            };
+            if m.len().saturating_mul(m.len() + members.len()) <= SEARCHED {
+                for (i, (k, mask)) in m.iter().enumerate() {
+                    // of a key the mask repeats, the last stands
+                    if m[i + 1..].iter().any(|(later, _)| later == k) {
+                        continue;
+                    }
+                    if let Some((_, v)) = members.iter().rev().find(|(key, _)| key == k) {
+                        walk(v, mask, out)?;
                     }
                 }
-                None => {
-                    a.next_value::<IgnoredAny>()?;
+            } else {
+                type Last<'k, 't> = std::collections::HashMap<&'k str, &'t str>;
+                let masks: Last<'_, '_> = m.iter().map(|(k, v)| (k.as_ref(), *v)).collect();
+                let last: Last<'_, 'a> = members.iter().map(|(k, v)| (k.as_ref(), *v)).collect();
+                for (k, mask) in masks {
+                    if let Some(v) = last.get(k) {
+                        walk(v, mask, out)?;
+                    }
                 }
             }
         }
-        Ok(out)
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
-        let mut out: Self::Value = Vec::new();
-        if let Value::Array(mask) = self.0 {
-            for m in mask {
-                match a.next_element::<&'de RawValue>()? {
-                    Some(v) => out.push((None, m, v)),
-                    None => break,
+        Parts::Array(m) => {
+            if let Parts::Array(elements) = parts(text)? {
+                for (v, mask) in elements.into_iter().zip(m) {
+                    walk(v, mask, out)?;
                 }
             }
         }
-        while a.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(out)
+        Parts::Scalar => {}
     }
-
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-        Ok(Vec::new())
-    }
-
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-        Ok(Vec::new())
-    }
-
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-        Ok(Vec::new())
-    }
-
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-        Ok(Vec::new())
-    }
-
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-        Ok(Vec::new())
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(Vec::new())
-    }
-}
-
-/// A key of the value's object: the mask's entry of that name, if it has one.
-struct MaskKey<'m, 'v>(&'m BTreeMap<std::borrow::Cow<'v, str>, Value<'v>>);
-
-impl<'de, 'm, 'v> DeserializeSeed<'de> for MaskKey<'m, 'v> {
-    type Value = Option<(&'m str, &'m Value<'v>)>;
-
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        d.deserialize_str(self)
-    }
-}
-
-impl<'de, 'm, 'v> Visitor<'de> for MaskKey<'m, 'v> {
-    type Value = Option<(&'m str, &'m Value<'v>)>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a key")
-    }
-
-    fn visit_str<E: de::Error>(self, key: &str) -> Result<Self::Value, E> {
-        Ok(self.0.get_key_value(key).map(|(k, m)| (k.as_ref(), m)))
-    }
+    Some(())
 }
 
 #[cfg(test)]
@@ -250,26 +188,62 @@ mod tests {
             ),
             (r#"{"a":{"b":{"c":"deep"}}}"#, r#"true"#),
             (r#""#, r#"{"a":true}"#),
+            (
+                r#"{"a":"x","b":"y"}"#,
+                r#"{"a":true,"a":false,"b":false,"b":true}"#,
+            ),
+            (
+                r#"{"a":"x\"q","b":["p\n",{"c":"r"}]}"#,
+                r#"{"a":true,"b":true}"#,
+            ),
+            (r#" "s" "#, r#" true "#),
         ];
+        // wide objects under wide masks: looked up through a map, the last repeated key kept
+        let wide_value = format!(
+            "{{{},\"k6\":\"last\"}}",
+            (0..40)
+                .map(|i| format!("\"k{i}\":\"v{i}\""))
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        let wide_mask = format!(
+            "{{{},\"k3\":false}}",
+            (0..40)
+                .step_by(3)
+                .map(|i| format!("\"k{i}\":true"))
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        let cases = cases
+            .iter()
+            .map(|&(v, m)| (v.to_string(), m.to_string()))
+            .chain([(wide_value, wide_mask)]);
         for (v, m) in cases {
-            let mask = super::super::parse_json(m).unwrap();
+            let mask = super::super::parse_json(&m).unwrap();
             let mut built = Vec::new();
-            if let Ok(v) = super::super::parse_json(v) {
+            if let Ok(v) = super::super::parse_json(&v) {
                 masked(&v, &mask, &mut built);
             }
             let mut walked = Vec::new();
-            if walk(v, &mask, &mut walked).is_none() {
+            if walk(&v, &m, &mut walked).is_none() {
+                assert!(super::super::parse_json(&v).is_err(), "{v}: walked");
                 walked = built.clone();
             }
             built.sort();
             walked.sort();
             assert_eq!(walked, built, "{v} under {m}");
         }
-        // a lone surrogate: serde_json refuses it, the walk gives way
-        let mask = super::super::parse_json(r#"{"a":true}"#).unwrap();
+        // a lone surrogate in a key: read as the plan's parser reads it (serde_json refuses it)
+        let mut walked = Vec::new();
         assert_eq!(
-            walk(r#"{"\ud800":"x","a":"y"}"#, &mask, &mut Vec::new()),
-            None
+            walk(
+                r#"{"\ud800":"x","a":"y"}"#,
+                r#"{"a":true,"\ud800":true}"#,
+                &mut walked
+            ),
+            Some(())
         );
+        walked.sort();
+        assert_eq!(walked, ["x", "y"]);
     }
 }

@@ -121,12 +121,12 @@ pub struct ValueError {
     pub message: &'static str,
 }
 
-struct Parser<'a> {
-    text: &'a str,
-    bytes: &'a [u8],
-    pos: usize,
+pub(super) struct Parser<'a> {
+    pub(super) text: &'a str,
+    pub(super) bytes: &'a [u8],
+    pub(super) pos: usize,
     /// false: only check the syntax (arrays and objects stay empty).
-    build: bool,
+    pub(super) build: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -137,7 +137,7 @@ impl<'a> Parser<'a> {
         })
     }
 
-    fn ws(&mut self) {
+    pub(super) fn ws(&mut self) {
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.bytes.get(self.pos) {
             self.pos += 1;
         }
@@ -276,7 +276,7 @@ impl<'a> Parser<'a> {
 
     /// Moves past the bytes that need no attention in a string (neither `"`, `\\` nor a
     /// control character), eight at a time; stops at or before the first one that does.
-    fn skip_plain(&mut self) {
+    pub(super) fn skip_plain(&mut self) {
         const ONES: u64 = 0x0101_0101_0101_0101;
         const HIGH: u64 = 0x8080_8080_8080_8080;
         let has = |x: u64, b: u8| {
@@ -305,7 +305,7 @@ impl<'a> Parser<'a> {
         Ok(v)
     }
 
-    fn string(&mut self) -> Result<Cow<'a, str>, ValueError> {
+    pub(super) fn string(&mut self) -> Result<Cow<'a, str>, ValueError> {
         self.pos += 1; // opening quote
         let start = self.pos;
         self.skip_plain();

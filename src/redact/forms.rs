@@ -4,30 +4,31 @@
 //! A value's forms are its raw text and its `{:?}`- and JSON-escaped texts, with and without
 //! their quotes. Only the unquoted ones are stored (most values have one: a plain value escapes
 //! to itself), each marked when its quoted form is a form too (`quotable`): `"x"` is then found
-//! as the stored `x` between quotes. A text is searched at each place a whole value may start
-//! (not inside a word): for each length a stored form has, the span is looked up by its rolling
-//! hash and compared byte for byte. That costs a few steps per place and length; a text that
+//! as the stored `x` between quotes. The forms are kept sorted by (a mix of) their rolling
+//! hashes, found through buckets of the hash's top bits: built on every core, without a hash
+//! map's inserts. A text is searched at each place a whole value may start (not inside a
+//! word): for each length a stored form has, the span is looked up by its rolling hash and
+//! compared byte for byte. That costs a few steps per place and length; a text that
 //! would cost more than [`budget`] is searched by the [`Automaton`] of every form instead,
 //! built the first time one needs it (linear in the text whatever the values are). Both find
 //! the same union of whole occurrences.
 
+use std::borrow::Cow;
 use std::sync::OnceLock;
+
+use rayon::prelude::*;
 
 use super::automaton::{Automaton, word};
 
-type Map<K, V> = std::collections::HashMap<K, V, foldhash::fast::FixedState>;
-
 /// The rolling hash's multiplier (odd).
 const BASE: u64 = 0x9E37_79B9_7F4A_7C15;
-/// No entry (the end of a list of entries sharing a hash).
-const NONE: usize = usize::MAX;
 
 /// One stored form: `text[start..start + len]`.
 struct Entry {
+    /// Its hash, mixed ([`key`]): the entries are sorted by it.
+    key: u64,
     start: usize,
     len: usize,
-    /// The next entry with the same hash.
-    next: usize,
     /// Whether the form between double quotes is a form too.
     quotable: bool,
 }
@@ -35,9 +36,12 @@ struct Entry {
 /// Every form of every sensitive value.
 pub(super) struct Forms {
     text: String,
+    /// Each distinct form once, sorted by key.
     entries: Vec<Entry>,
-    /// The first entry of each hash.
-    by_hash: Map<u64, usize>,
+    /// The entries whose key's top bits are `b`: `entries[buckets[b]..buckets[b + 1]]`.
+    buckets: Vec<u32>,
+    /// 64 − the bits of a bucket's number.
+    shift: u32,
     /// The distinct lengths of the entries, ascending, each with `BASE` to its power.
     lengths: Vec<(usize, u64)>,
     /// The same for the quotable entries (the length without the quotes).
@@ -52,10 +56,16 @@ fn hash(bytes: &[u8]) -> u64 {
     })
 }
 
-/// A value that escapes to itself in both `{:?}` and JSON: printable ASCII but `"` and `\`.
-fn plain(s: &str) -> bool {
-    s.bytes()
-        .all(|b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\')
+/// A hash with its bits mixed into the top ones (which pick a bucket): one to one, so that
+/// equal keys are equal hashes.
+fn key(h: u64) -> u64 {
+    (h ^ (h >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9)
+}
+
+/// A byte that escapes to itself in both `{:?}` and JSON: printable ASCII but `"` and `\`. A
+/// value of such bytes alone is *plain*: its one form is itself.
+fn plain(b: u8) -> bool {
+    (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\'
 }
 
 /// The most steps a search of a text of `n` bytes may take before the automaton takes over.
@@ -63,88 +73,130 @@ fn budget(n: usize) -> usize {
     64 * n + 8192
 }
 
+/// One form to store: its key, its text, and whether it is quotable.
+type Form<'s> = (u64, Cow<'s, str>, bool);
+
+fn form(f: Cow<'_, str>, quotable: bool) -> Form<'_> {
+    (key(hash(f.as_bytes())), f, quotable)
+}
+
+/// A value's forms to store: a plain value is its own, quotable; another is its raw text and
+/// its escaped texts without their quotes.
+fn forms_of(s: &str) -> impl Iterator<Item = Form<'_>> {
+    let mut out: [Option<Form<'_>>; 3] = [None, None, None];
+    // the hash and whether the value is plain, in one pass
+    let (h, is_plain) = s.bytes().fold((0u64, true), |(h, p), b| {
+        let h = h.wrapping_mul(BASE).wrapping_add(u64::from(b));
+        (h, p && plain(b))
+    });
+    out[0] = Some((key(h), Cow::Borrowed(s), is_plain));
+    if !is_plain {
+        for (slot, escaped) in out[1..].iter_mut().zip([
+            format!("{s:?}"),
+            serde_json::to_string(s).unwrap_or_default(),
+        ]) {
+            if let Some(inner) = escaped.get(1..escaped.len().saturating_sub(1))
+                && !inner.is_empty()
+            {
+                *slot = Some(form(Cow::Owned(inner.to_string()), true));
+            }
+        }
+    }
+    out.into_iter().flatten()
+}
+
 impl Forms {
-    /// The forms of `values` (empty ones are ignored).
-    pub(super) fn new<'s>(values: impl IntoIterator<Item = &'s str>) -> Forms {
+    /// The forms of `values` (empty ones are ignored; a value given twice is stored once).
+    /// Each value's forms are derived and hashed on every core, then sorted by their keys
+    /// (equal forms side by side, merged); the table is that sorted list, found by bucket.
+    pub(super) fn new<S: AsRef<str> + Sync>(values: &[S]) -> Forms {
+        let mut forms: Vec<Form<'_>> = values
+            .par_iter()
+            .map(AsRef::as_ref)
+            .filter(|s| !s.is_empty())
+            .flat_map_iter(forms_of)
+            .collect();
+        forms.par_sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(&b.1)));
+        let bytes = forms.par_iter().map(|f| f.1.len()).sum();
         let mut f = Forms {
-            text: String::new(),
-            entries: Vec::new(),
-            by_hash: Map::default(),
+            text: String::with_capacity(bytes),
+            entries: Vec::with_capacity(forms.len()),
+            buckets: Vec::new(),
+            shift: 0,
             lengths: Vec::new(),
             quoted: Vec::new(),
             automaton: OnceLock::new(),
         };
-        for s in values.into_iter().filter(|s| !s.is_empty()) {
-            if plain(s) {
-                f.insert(s, true);
+        for (k, form, quotable) in forms {
+            if let Some(last) = f.entries.last_mut()
+                && last.key == k
+                && f.text[last.start..] == *form
+            {
+                last.quotable |= quotable;
                 continue;
             }
-            let debug = format!("{s:?}");
-            let json = serde_json::to_string(s).unwrap_or_default();
-            f.insert(s, false);
-            for escaped in [debug.as_str(), json.as_str()] {
-                if let Some(inner) = escaped.get(1..escaped.len().saturating_sub(1)) {
-                    f.insert(inner, true);
-                }
-            }
+            f.entries.push(Entry {
+                key: k,
+                start: f.text.len(),
+                len: form.len(),
+                quotable,
+            });
+            f.text.push_str(&form);
         }
         f.text.shrink_to_fit();
         f.entries.shrink_to_fit();
-        f.by_hash.shrink_to_fit();
-        let with_power = |mut ls: Vec<usize>| -> Vec<(usize, u64)> {
-            ls.sort_unstable();
-            ls.dedup();
-            ls.into_iter()
-                .map(|l| (l, (0..l).fold(1u64, |p, _| p.wrapping_mul(BASE))))
-                .collect()
-        };
-        f.lengths = with_power(f.entries.iter().map(|e| e.len).collect());
-        f.quoted = with_power(
-            f.entries
-                .iter()
-                .filter(|e| e.quotable)
-                .map(|e| e.len)
-                .collect(),
-        );
+        // about one entry a bucket
+        let bits = f.entries.len().max(2).next_power_of_two().trailing_zeros();
+        f.shift = 64 - bits;
+        let mut buckets = vec![0u32; (1 << bits) + 1];
+        for e in &f.entries {
+            buckets[(e.key >> f.shift) as usize + 1] += 1;
+        }
+        for b in 1..buckets.len() {
+            buckets[b] += buckets[b - 1];
+        }
+        f.buckets = buckets;
+        // the distinct lengths, marked in one pass over the entries (bit 0: a form's, bit 1:
+        // a quotable form's), each with BASE to its power
+        let longest = f.entries.iter().map(|e| e.len).max().unwrap_or(0);
+        let mut marks = vec![0u8; longest + 1];
+        for e in &f.entries {
+            marks[e.len] |= 1 | (u8::from(e.quotable) << 1);
+        }
+        let mut power = 1u64;
+        for (l, m) in marks.into_iter().enumerate() {
+            if m & 1 != 0 {
+                f.lengths.push((l, power));
+            }
+            if m & 2 != 0 {
+                f.quoted.push((l, power));
+            }
+            power = power.wrapping_mul(BASE);
+        }
         f
-    }
-
-    /// Stores `form` unless it is stored already (then only marks it `quotable`).
-    fn insert(&mut self, form: &str, quotable: bool) {
-        if form.is_empty() {
-            return;
-        }
-        let h = hash(form.as_bytes());
-        if let Some(i) = self.find(h, form.as_bytes(), &mut 0) {
-            self.entries[i].quotable |= quotable;
-            return;
-        }
-        let next = self.by_hash.insert(h, self.entries.len()).unwrap_or(NONE);
-        self.entries.push(Entry {
-            start: self.text.len(),
-            len: form.len(),
-            next,
-            quotable,
-        });
-        self.text.push_str(form);
     }
 
     fn form(&self, e: &Entry) -> &str {
         &self.text[e.start..e.start + e.len]
     }
 
-    /// The entry that is `bytes` (whose hash is `h`), counting the bytes compared in `steps`.
+    /// The entry that is `bytes` (whose hash is `h`), counting the entries looked at and the
+    /// bytes compared in `steps`.
     fn find(&self, h: u64, bytes: &[u8], steps: &mut usize) -> Option<usize> {
-        let mut i = *self.by_hash.get(&h)?;
-        while i != NONE {
-            let e = &self.entries[i];
-            if e.len == bytes.len() {
+        let k = key(h);
+        let b = (k >> self.shift) as usize;
+        let (from, to) = (self.buckets[b] as usize, self.buckets[b + 1] as usize);
+        for (i, e) in self.entries[from..to].iter().enumerate() {
+            *steps += 1;
+            if e.key > k {
+                break;
+            }
+            if e.key == k && e.len == bytes.len() {
                 *steps += e.len;
                 if self.form(e).as_bytes() == bytes {
-                    return Some(i);
+                    return Some(from + i);
                 }
             }
-            i = e.next;
         }
         None
     }
@@ -298,7 +350,7 @@ mod tests {
 
     #[test]
     fn a_quoted_form_is_found_as_its_unquoted_one_between_quotes() {
-        let f = Forms::new(["pa\"ss", "plain"]);
+        let f = Forms::new(&["pa\"ss", "plain"]);
         // raw, `{:?}` and JSON agree but for the raw: three entries
         assert_eq!(f.entries.len(), 3);
         for s in ["pa\"ss", "pa\\\"ss", "\"pa\\\"ss\"", "plain", "\"plain\""] {
@@ -313,10 +365,34 @@ mod tests {
         assert!(!f.built());
     }
 
+    /// A value given twice (a secret on both sides of a change) is stored once, and a form
+    /// two values share (the raw `a\\b` and `a\b` escaped) once, quotable if either says so.
+    #[test]
+    fn each_form_is_stored_once_whatever_gives_it() {
+        let f = Forms::new(&["x", "x", "a\\b", "a\\\\b", "y", "x"]);
+        let mut forms: Vec<(&str, bool)> =
+            f.entries.iter().map(|e| (f.form(e), e.quotable)).collect();
+        forms.sort();
+        assert_eq!(
+            forms,
+            [
+                ("a\\\\\\\\b", true),
+                ("a\\\\b", true),
+                ("a\\b", false),
+                ("x", true),
+                ("y", true)
+            ]
+        );
+        for s in ["x", "\"y\"", "a\\b", "\"a\\\\b\"", "a\\\\\\\\b"] {
+            assert!(f.contains(s), "{s}");
+        }
+        assert!(!f.contains("\"a\\b\""));
+    }
+
     #[test]
     fn a_text_past_its_budget_is_searched_by_the_automaton() {
         let values: Vec<String> = (1..300).map(|n| vec!["a"; n].join(" ")).collect();
-        let f = Forms::new(values.iter().map(String::as_str));
+        let f = Forms::new(&values);
         let text = vec!["a"; 2000].join(" ");
         assert_eq!(f.hashed(&text, budget(text.len())), None);
         assert_eq!(f.occurrences(&text), vec![(0, text.len())]);
@@ -350,7 +426,7 @@ mod tests {
                 text.insert_str(at, f);
             }
             let every = Automaton::new(forms.iter().map(String::as_str));
-            let f = Forms::new(values.iter().map(String::as_str));
+            let f = Forms::new(&values);
             let want = every.occurrences(&text, &mut 0);
             prop_assert_eq!(f.hashed(&text, usize::MAX), Some(want.clone()));
             prop_assert_eq!(f.automaton().occurrences(&text, &mut 0), want);
