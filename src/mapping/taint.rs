@@ -59,6 +59,103 @@ impl Marked {
     }
 
     fn of_mask(mask: &str) -> Marked {
+        // most masks mark nothing
+        if !mask.contains("true") {
+            return Marked::Nothing;
+        }
+        // a valid mask is read from its text; anything else (an escaped key, a mask that does
+        // not parse) as a built value
+        if serde_json::from_str::<serde::de::IgnoredAny>(mask).is_ok()
+            && let Some(marked) = Self::of_text(mask.as_bytes())
+        {
+            return marked;
+        }
+        Self::of_value(mask)
+    }
+
+    /// What a valid mask marks, read from its text without building it: each top-level
+    /// member whose value holds a `true` (the only literal starting with `t`: masks hold
+    /// booleans, arrays and objects). `None` for a key with an escape (read by
+    /// [`Self::of_value`], which unescapes it).
+    fn of_text(mask: &[u8]) -> Option<Marked> {
+        let skip_ws = |i: &mut usize| {
+            while mask.get(*i).is_some_and(|b| b.is_ascii_whitespace()) {
+                *i += 1;
+            }
+        };
+        let mut i = 0;
+        skip_ws(&mut i);
+        match mask.get(i) {
+            Some(b't') => return Some(Marked::Whole),
+            Some(b'{') => i += 1,
+            _ => return Some(Marked::Nothing),
+        }
+        let mut members: Vec<(&str, bool)> = Vec::new();
+        loop {
+            skip_ws(&mut i);
+            match mask.get(i) {
+                Some(b'"') => {}
+                _ => break, // `}`: the text is valid
+            }
+            let start = i + 1;
+            let end = start
+                + mask[start..]
+                    .iter()
+                    .position(|&b| b == b'"' || b == b'\\')?;
+            if mask[end] == b'\\' {
+                return None;
+            }
+            let key = std::str::from_utf8(&mask[start..end]).ok()?;
+            i = end + 1;
+            skip_ws(&mut i);
+            i += 1; // `:`
+            // the value: up to the `,` or `}` at depth 0, strings skipped
+            let (mut depth, mut marked, mut in_string, mut escaped) = (0usize, false, false, false);
+            while let Some(&b) = mask.get(i) {
+                if in_string {
+                    match b {
+                        _ if escaped => escaped = false,
+                        b'\\' => escaped = true,
+                        b'"' => in_string = false,
+                        _ => {}
+                    }
+                } else {
+                    match b {
+                        b'"' => in_string = true,
+                        b'{' | b'[' => depth += 1,
+                        b'}' | b']' if depth == 0 => break,
+                        b'}' | b']' => depth -= 1,
+                        b',' if depth == 0 => break,
+                        b't' => marked = true,
+                        _ => {}
+                    }
+                }
+                i += 1;
+            }
+            members.push((key, marked));
+            if mask.get(i) == Some(&b',') {
+                i += 1;
+            }
+        }
+        // as a built object holds them: sorted, the last of a repeated key winning
+        members.reverse();
+        members.sort_by(|a, b| a.0.cmp(b.0));
+        members.dedup_by(|later, kept| later.0 == kept.0);
+        let members: Vec<String> = members
+            .into_iter()
+            .filter(|m| m.1)
+            .map(|m| m.0.to_string())
+            .collect();
+        Some(if members.is_empty() {
+            Marked::Nothing
+        } else {
+            Marked::Members(members)
+        })
+    }
+
+    /// What a mask marks, read as a built value (an escaped key; a mask that does not parse
+    /// marks everything).
+    fn of_value(mask: &str) -> Marked {
         fn marks(v: &serde_json::Value) -> bool {
             match v {
                 serde_json::Value::Bool(b) => *b,
@@ -66,10 +163,6 @@ impl Marked {
                 serde_json::Value::Object(o) => o.values().any(marks),
                 _ => false,
             }
-        }
-        // most masks mark nothing
-        if !mask.contains("true") {
-            return Marked::Nothing;
         }
         match serde_json::from_str::<serde_json::Value>(mask) {
             Ok(serde_json::Value::Bool(true)) => Marked::Whole,
@@ -105,6 +198,86 @@ impl Marked {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn a_mask_read_from_its_text_marks_what_the_built_value_marks() {
+        for mask in [
+            "true",
+            " true ",
+            "false",
+            "{}",
+            "[]",
+            "[true]",
+            "null",
+            r#"{"a":true}"#,
+            r#"{ "a" : true , "b" : false }"#,
+            r#"{"a":true,"a":false}"#,
+            r#"{"a":false,"a":true}"#,
+            r#"{"b":true,"a":true,"c":[false,{"x":true}]}"#,
+            r#"{"tags":{"true":false,"istrue":false},"t":[]}"#,
+            r#"{"tags":{"k\"true":false}}"#,
+            r#"{"k\u0041":true,"b":true}"#,
+            r#"{"a":[[],[{}],[{"b":[true]}]],"z":{"y":{"x":false}}}"#,
+            r#"{"é":true,"e":true}"#,
+            r#"{"a":tru}"#,
+            r#"{"a":true"#,
+            "{\"a\":\ttrue\n}",
+        ] {
+            // as read before: a mask without `true` marks nothing, any other built
+            let built = if mask.contains("true") {
+                Marked::of_value(mask)
+            } else {
+                Marked::Nothing
+            };
+            assert_eq!(Marked::of_mask(mask), built, "{mask}");
+        }
+    }
+
+    /// A mask's text: booleans, arrays and objects, keys that repeat, hold `true`, quotes,
+    /// escapes and non-ASCII letters, spaces here and there.
+    fn mask_text() -> impl Strategy<Value = String> {
+        let leaf = prop_oneof![Just("true".to_string()), Just("false".to_string())];
+        leaf.prop_recursive(4, 24, 4, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4)
+                    .prop_map(|v| format!("[{}]", v.join(","))),
+                prop::collection::vec(
+                    (
+                        prop::sample::select(vec![
+                            "a",
+                            "b",
+                            "true",
+                            "t",
+                            "x\\\"true",
+                            "k\\u0041",
+                            "é",
+                            "zone"
+                        ]),
+                        inner
+                    ),
+                    0..4
+                )
+                .prop_map(|m| {
+                    let body: Vec<String> =
+                        m.iter().map(|(k, v)| format!(" \"{k}\" : {v} ")).collect();
+                    format!("{{{}}}", body.join(","))
+                }),
+            ]
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn any_mask_read_from_its_text_marks_what_the_built_value_marks(mask in mask_text()) {
+            let built = if mask.contains("true") {
+                Marked::of_value(&mask)
+            } else {
+                Marked::Nothing
+            };
+            prop_assert_eq!(Marked::of_mask(&mask), built, "{}", mask);
+        }
+    }
 
     #[test]
     fn what_a_mask_marks() {
