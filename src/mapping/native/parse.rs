@@ -324,11 +324,11 @@ impl P {
 
     /// A term and its path suffixes.
     fn postfix(&mut self) -> Option<Expr> {
-        if let Some((start, e, end)) = self.read.take() {
-            if start == self.at {
-                self.at = end;
-                return e;
-            }
+        if let Some((start, e, end)) = self.read.take()
+            && start == self.at
+        {
+            self.at = end;
+            return e;
         }
         let (base, mut steps) = match self.peek().cloned()? {
             Tok::Field(f) => {
