@@ -186,7 +186,35 @@ pub fn may_scan(text: &str) -> bool {
 /// `${this.values.x}`) or a string naming a property path (`"values.image_id"`), and none
 /// reads a value whole (`..`, `tojson`, `paths`, `keys`…, the document). `None`: the resource
 /// is built whole.
+#[cfg(test)]
 pub(super) fn values_read(texts: &[&str]) -> Option<Vec<String>> {
+    ValuesRead::default().of(texts)
+}
+
+/// [`values_read`] of texts, each text read once however many mappings and properties share
+/// it (a mapping's variables are read with each of its properties).
+#[derive(Default)]
+pub(super) struct ValuesRead<'a>(crate::mapping::FastMap<&'a str, Option<Vec<String>>>);
+
+impl<'a> ValuesRead<'a> {
+    /// What `texts` read of `values` together: the members each reads, in order, or `None`
+    /// when one reads it whole.
+    pub(super) fn of(&mut self, texts: &[&'a str]) -> Option<Vec<String>> {
+        let mut names: Vec<String> = Vec::new();
+        for t in texts {
+            let one = self.0.entry(t).or_insert_with(|| read_of_one(t));
+            for n in one.as_ref()? {
+                if !names.contains(n) {
+                    names.push(n.clone());
+                }
+            }
+        }
+        Some(names)
+    }
+}
+
+/// What one text reads of `values` (see [`values_read`]).
+fn read_of_one(t: &str) -> Option<Vec<String>> {
     const WHOLE: [&str; 14] = [
         "..",
         "tojson",
@@ -204,42 +232,43 @@ pub(super) fn values_read(texts: &[&str]) -> Option<Vec<String>> {
         "input",
     ];
     let mut names: Vec<String> = Vec::new();
-    for t in texts {
-        // `$__ph_N` placeholders are how `${…}` reach a filter: allowed
-        let plain = t.replace("$__ph_", "");
-        if WHOLE.iter().any(|w| plain.contains(w)) {
-            return None;
-        }
-        let b = t.as_bytes();
-        let mut from = 0;
-        while let Some(i) = t[from..].find("values") {
-            let at = from + i;
-            from = at + "values".len();
-            let before = at.checked_sub(1).map(|j| b[j]);
-            let after = &t[from..];
-            match before {
-                // a property path in a string: `cbf::all_select("values.id"; …)`
-                Some(b'"') if after.starts_with('.') => continue,
-                Some(b'.') => {
-                    let name: String = after
-                        .strip_prefix('.')?
-                        .chars()
-                        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                        .collect();
-                    if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
-                        return None;
-                    }
-                    if !names.contains(&name) {
-                        names.push(name);
-                    }
+    // `$__ph_N` placeholders are how `${…}` reach a filter: allowed
+    let plain = match t.contains("$__ph_") {
+        true => std::borrow::Cow::Owned(t.replace("$__ph_", "")),
+        false => std::borrow::Cow::Borrowed(t),
+    };
+    if WHOLE.iter().any(|w| plain.contains(w)) {
+        return None;
+    }
+    let b = t.as_bytes();
+    let mut from = 0;
+    while let Some(i) = t[from..].find("values") {
+        let at = from + i;
+        from = at + "values".len();
+        let before = at.checked_sub(1).map(|j| b[j]);
+        let after = &t[from..];
+        match before {
+            // a property path in a string: `cbf::all_select("values.id"; …)`
+            Some(b'"') if after.starts_with('.') => continue,
+            Some(b'.') => {
+                let name: String = after
+                    .strip_prefix('.')?
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
+                    return None;
                 }
-                // `values` as a word of its own (a variable, a key): read whole
-                _ => {
-                    let word =
-                        |c: Option<u8>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_');
-                    if !word(before) && !word(after.bytes().next()) {
-                        return None;
-                    }
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
+            // `values` as a word of its own (a variable, a key): read whole
+            _ => {
+                let word =
+                    |c: Option<u8>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_');
+                if !word(before) && !word(after.bytes().next()) {
+                    return None;
                 }
             }
         }

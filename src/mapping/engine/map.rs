@@ -393,7 +393,7 @@ impl Engine {
             let is_ignored = self
                 .ignored
                 .get(fam)
-                .is_some_and(|v| v.iter().any(|re| re.is_match(&r.type_)));
+                .is_some_and(|ig| ig.is_match(&r.type_));
             if is_ignored {
                 ignored.push(r.address.to_string())
             } else {
@@ -443,7 +443,7 @@ impl Engine {
         }
         let _entered = side::enter(side);
         let g = side.globals(self.filters[fid].uses);
-        self.program
+        self.program()
             .run(fid, side.root.clone(), &g, &PerResource::default(), &[])
             .into_iter()
             .filter_map(Result::ok)
