@@ -25,9 +25,7 @@ mod profile;
 pub(crate) mod side;
 
 pub use filters::may_scan;
-use filters::{
-    FilterInfo, NullRule, Split, TYPE_SELECT, Uses, collect_texts, input_free, referrers_shape,
-};
+use filters::{FilterInfo, NullRule, Split, Uses, collect_texts, input_free, referrers_shape};
 pub use map::MapStats;
 pub use profile::profiling;
 

@@ -362,9 +362,8 @@ fn indexed_props(texts_v: &[String]) -> crate::mapping::source::Wanted {
     // `cbf::all_select("type"; "T")` is answered from the engine's own type index. Without
     // an index, all_select scans the resources: the same answer, in the same order.)
     let re = Regex::new(r#"all_select\(\s*"([^"]+)""#).expect("static regex");
-    let native = Regex::new(TYPE_SELECT).expect("static regex");
     let mut index_props: Vec<String> = Vec::new();
-    for t in texts_v.iter().filter(|t| !native.is_match(t)) {
+    for t in texts_v.iter().filter(|t| filters::type_select(t).is_none()) {
         // (`by_address`, `cbf::ref` and `cbf::referrers` have an index of their own)
         let every = t.contains("$__idx").then_some(["type", "address"]);
         for p in re
@@ -388,12 +387,11 @@ fn indexed_props(texts_v: &[String]) -> crate::mapping::source::Wanted {
 /// What the filters read of the whole document, all together.
 fn whole_uses(filters: &[FilterInfo], texts_v: &[String]) -> Uses {
     // entry paths answered from the type index never run
-    let native = Regex::new(TYPE_SELECT).expect("static regex");
     Uses {
         root: filters
             .iter()
             .zip(texts_v)
-            .any(|(f, t)| f.reads_root() && !native.is_match(t)),
+            .any(|(f, t)| f.reads_root() && filters::type_select(t).is_none()),
         all: filters.iter().any(|f| f.uses.all),
         idx: filters.iter().any(|f| f.uses.idx),
         // a `cbf::referrers` answered natively reads the module's list itself

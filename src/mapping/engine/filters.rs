@@ -70,16 +70,53 @@ impl FilterInfo {
 }
 
 /// `cbf::all_select("P"; "…")` or `(…; $var)` at the start of a filter, followed by nothing
-/// or a pipe: the filter reads nothing of its input.
+/// or a pipe: the filter reads nothing of its input. (Read by hand, as the regex
+/// `^\s*cbf::all_select\(\s*"[^"\\]*"\s*;\s*(?:"(?:[^"\\]|\\\(\$NAME\))*"|\$NAME)\s*\)\s*(?:$|\|)`
+/// would, without compiling one at every run: `tests::hand_readers_agree_with_their_regexes`.)
 pub(super) fn input_free(text: &str) -> bool {
-    static RE: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
-    let re = RE.get_or_init(|| {
-        Regex::new(
-            r#"^\s*cbf::all_select\(\s*"[^"\\]*"\s*;\s*(?:"(?:[^"\\]|\\\(\$[A-Za-z_][A-Za-z0-9_]*\))*"|\$[A-Za-z_][A-Za-z0-9_]*)\s*\)\s*(?:$|\|)"#,
-        )
-        .expect("static regex")
-    });
-    re.is_match(text)
+    fn read(text: &str) -> Option<()> {
+        let s = text.trim_start().strip_prefix("cbf::all_select(")?;
+        let s = s.trim_start().strip_prefix('"')?;
+        let end = s.find(['"', '\\'])?;
+        let s = s[end..].strip_prefix('"')?.trim_start();
+        let s = s.strip_prefix(';')?.trim_start();
+        let s = match s.strip_prefix('"') {
+            // a string of plain characters and `\($name)`
+            Some(mut r) => loop {
+                match r.chars().next()? {
+                    '"' => break &r[1..],
+                    '\\' => {
+                        let t = r.strip_prefix("\\($")?;
+                        r = t[name_len(t)?..].strip_prefix(')')?;
+                    }
+                    c => r = &r[c.len_utf8()..],
+                }
+            },
+            None => {
+                let r = s.strip_prefix('$')?;
+                &r[name_len(r)?..]
+            }
+        };
+        let s = s.trim_start().strip_prefix(')')?.trim_start();
+        (s.is_empty() || s.starts_with('|')).then_some(())
+    }
+    read(text).is_some()
+}
+
+/// The length of the variable name `[A-Za-z_][A-Za-z0-9_]*` `s` starts with.
+fn name_len(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    if !b
+        .first()
+        .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
+    {
+        return None;
+    }
+    Some(
+        b.iter()
+            .position(|c| !(c.is_ascii_alphanumeric() || *c == b'_'))
+            .unwrap_or(b.len()),
+    )
 }
 
 pub(super) struct Split {
@@ -147,8 +184,16 @@ pub(super) fn referrers_shape(text: &str) -> Option<(bool, Vec<String>)> {
 }
 
 /// An entry path that is only `cbf::all_select("type"; "T")`: the engine answers it from its own
-/// type index, without jq.
-pub(super) const TYPE_SELECT: &str = r#"^\s*cbf::all_select\(\s*"type"\s*;\s*"([^"]+)"\s*\)\s*$"#;
+/// type index, without jq. `Some(T)`. (Read by hand, as the regex
+/// `^\s*cbf::all_select\(\s*"type"\s*;\s*"([^"]+)"\s*\)\s*$` would.)
+pub(super) fn type_select(text: &str) -> Option<&str> {
+    let s = text.trim_start().strip_prefix("cbf::all_select(")?;
+    let s = s.trim_start().strip_prefix("\"type\"")?.trim_start();
+    let s = s.strip_prefix(';')?.trim_start().strip_prefix('"')?;
+    let end = s.find('"').filter(|&e| e > 0)?;
+    let rest = s[end + 1..].trim_start().strip_prefix(')')?;
+    rest.trim_start().is_empty().then_some(&s[..end])
+}
 
 /// Whether a filter run by jaq can scan the document: it reads every resource (`$__all`, a
 /// non-indexed `all_select`, `by_address`), the root, or a module's configuration resources.
@@ -278,7 +323,57 @@ fn read_of_one(t: &str) -> Option<Vec<String>> {
 
 #[cfg(test)]
 mod tests {
-    use super::values_read;
+    use super::{input_free, type_select, values_read};
+    use regex::Regex;
+
+    /// `input_free` and `type_select` read what their regexes match, on every line of the
+    /// shipped mappings, each from every character on, and on the shapes near theirs.
+    #[test]
+    fn hand_readers_agree_with_their_regexes() {
+        let free = Regex::new(
+            r#"^\s*cbf::all_select\(\s*"[^"\\]*"\s*;\s*(?:"(?:[^"\\]|\\\(\$[A-Za-z_][A-Za-z0-9_]*\))*"|\$[A-Za-z_][A-Za-z0-9_]*)\s*\)\s*(?:$|\|)"#,
+        )
+        .unwrap();
+        let ty = Regex::new(r#"^\s*cbf::all_select\(\s*"type"\s*;\s*"([^"]+)"\s*\)\s*$"#).unwrap();
+        let mut texts: Vec<String> = [
+            r#"cbf::all_select("type"; "aws_ami")"#,
+            r#" cbf::all_select( "type" ;"a b\n" ) "#,
+            r#"cbf::all_select("type"; "")"#,
+            r#"cbf::all_select("type"; "a") | .x"#,
+            r#"cbf::all_select("type"; "a"))"#,
+            r#"cbf::all_select("values.id"; "\($__ph_0)") | select(.type == "x")"#,
+            r#"cbf::all_select("values.id"; "x\($__ph_0)y\($v)")"#,
+            r#"cbf::all_select("values.id"; "\($__ph_0")"#,
+            r#"cbf::all_select("values.id"; "\(.a)")"#,
+            r#"cbf::all_select("values.id"; "\n")"#,
+            r#"cbf::all_select("values.id"; $__ph_1)|.a"#,
+            r#"cbf::all_select("values.id"; $1)"#,
+            r#"cbf::all_select("va\"l"; $x)"#,
+            r#"cbf::all_select("values.id"; $x) .a"#,
+            "cbf::all_select(\u{a0}\"type\";\u{2003}\"é\")\u{3000}",
+            r#"cbf::all_select("values.id"; "é\($x)")"#,
+        ]
+        .iter()
+        .map(|t| t.to_string())
+        .collect();
+        for (_, _, text) in crate::mapping::BUILTIN {
+            for line in text.lines() {
+                for (i, _) in line.char_indices() {
+                    texts.push(line[i..].replace("''", "'"));
+                }
+            }
+        }
+        for t in &texts {
+            assert_eq!(input_free(t), free.is_match(t), "{t:?}");
+            assert_eq!(
+                type_select(t),
+                ty.captures(t).map(|c| c.get(1).unwrap().as_str()),
+                "{t:?}"
+            );
+        }
+        assert!(texts.iter().filter(|t| input_free(t)).count() > 3);
+        assert!(texts.iter().filter(|t| type_select(t).is_some()).count() > 50);
+    }
 
     #[test]
     fn what_a_mapping_reads_of_values() {
