@@ -196,7 +196,8 @@ fn default_config() -> serde_json::Value {
 
 struct Builder<'a> {
     filters: Vec<(String, FilterInfo, Loc, placeholder::Rewritten)>,
-    by_text: HashMap<(String, bool), usize>,
+    /// The filter of each text, run on its input (`[0]`) or on the document (`[1]`).
+    by_text: [FastMap<String, usize>; 2],
     /// Ids of the `rest` parts of split filters: their errors are their parent's.
     rests: HashSet<usize>,
     texts: &'a HashMap<Arc<str>, String>,
@@ -218,7 +219,7 @@ impl Builder<'_> {
             ]
             .iter()
             .any(|p| t.starts_with(p));
-        if let Some(&id) = self.by_text.get(&(text.to_string(), on_root)) {
+        if let Some(&id) = self.by_text[usize::from(on_root)].get(text) {
             return id;
         }
         let rw = placeholder::rewrite(text);
@@ -256,7 +257,7 @@ impl Builder<'_> {
             loc.clone(),
             rw.clone(),
         ));
-        self.by_text.insert((text.to_string(), on_root), id);
+        self.by_text[usize::from(on_root)].insert(text.to_string(), id);
         if fast.is_none()
             && let Some((prefix, rest)) = super::fast::split_prefix(&rw.text)
         {

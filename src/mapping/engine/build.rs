@@ -126,7 +126,7 @@ fn compile_filters(
     // filters
     let mut b = Builder {
         filters: vec![],
-        by_text: HashMap::new(),
+        by_text: Default::default(),
         rests: HashSet::new(),
         texts,
     };
@@ -361,14 +361,12 @@ fn indexed_props(texts_v: &[String]) -> crate::mapping::source::Wanted {
     // properties all_select is asked about in jq: index them. (An entry path that is only
     // `cbf::all_select("type"; "T")` is answered from the engine's own type index. Without
     // an index, all_select scans the resources: the same answer, in the same order.)
-    let re = Regex::new(r#"all_select\(\s*"([^"]+)""#).expect("static regex");
     let mut index_props: Vec<String> = Vec::new();
     for t in texts_v.iter().filter(|t| filters::type_select(t).is_none()) {
         // (`by_address`, `cbf::ref` and `cbf::referrers` have an index of their own)
         let every = t.contains("$__idx").then_some(["type", "address"]);
-        for p in re
-            .captures_iter(t)
-            .map(|c| c[1].to_string())
+        for p in filters::all_select_props(t)
+            .map(String::from)
             .chain(every.into_iter().flatten().map(String::from))
         {
             if !index_props.contains(&p) {

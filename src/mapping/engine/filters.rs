@@ -6,7 +6,6 @@ use super::index;
 use crate::mapping::model::{PropDef, Src};
 use crate::mapping::placeholder::Placeholder;
 use jaq_json::Val;
-use regex::Regex;
 
 pub(super) struct FilterInfo {
     pub(super) placeholders: Vec<(Placeholder, usize)>,
@@ -195,13 +194,53 @@ pub(super) fn type_select(text: &str) -> Option<&str> {
     rest.trim_start().is_empty().then_some(&s[..end])
 }
 
+/// The properties `t` asks `all_select` about: what `all_select\(\s*"([^"]+)"` captures, one
+/// match after the other (read by hand: no regex compiled at every run).
+pub(super) fn all_select_props(t: &str) -> impl Iterator<Item = &str> {
+    let mut from = 0;
+    std::iter::from_fn(move || {
+        while let Some(i) = t[from..].find("all_select(") {
+            let at = from + i;
+            let s = t[at + "all_select(".len()..].trim_start();
+            if let Some(r) = s.strip_prefix('"')
+                && let Some(e) = r.find('"').filter(|&e| e > 0)
+            {
+                let start = t.len() - r.len();
+                from = start + e + 1;
+                return Some(&t[start..start + e]);
+            }
+            from = at + 1;
+        }
+        None
+    })
+}
+
+/// How many times the regex `all_select\(\s*"[^"]+"\s*;` matches in `t`, one after the other
+/// (read by hand).
+fn literal_selects(t: &str) -> usize {
+    let (mut n, mut from) = (0, 0);
+    while let Some(i) = t[from..].find("all_select(") {
+        let at = from + i;
+        let s = t[at + "all_select(".len()..].trim_start();
+        let end = s
+            .strip_prefix('"')
+            .and_then(|r| Some((r, r.find('"').filter(|&e| e > 0)?)))
+            .and_then(|(r, e)| r[e + 1..].trim_start().strip_prefix(';'));
+        match end {
+            Some(rest) => {
+                n += 1;
+                from = t.len() - rest.len();
+            }
+            None => from = at + 1,
+        }
+    }
+    n
+}
+
 /// Whether a filter run by jaq can scan the document: it reads every resource (`$__all`, a
 /// non-indexed `all_select`, `by_address`), the root, or a module's configuration resources.
 pub fn may_scan(text: &str) -> bool {
     let t = text.trim_start();
-    static LITERAL_SELECT: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
-    let literal_select = LITERAL_SELECT
-        .get_or_init(|| Regex::new(r#"all_select\(\s*"[^"]+"\s*;"#).expect("static regex"));
     [
         "$__all",
         "$__root",
@@ -214,7 +253,7 @@ pub fn may_scan(text: &str) -> bool {
     ]
     .iter()
     .any(|p| t.contains(p))
-        || t.matches("all_select(").count() > literal_select.find_iter(t).count()
+        || t.matches("all_select(").count() > literal_selects(t)
         || ([
             ".configuration",
             ".prior_state",
@@ -368,6 +407,30 @@ mod tests {
             assert_eq!(
                 type_select(t),
                 ty.captures(t).map(|c| c.get(1).unwrap().as_str()),
+                "{t:?}"
+            );
+        }
+        let props = Regex::new(r#"all_select\(\s*"([^"]+)""#).unwrap();
+        let literal = Regex::new(r#"all_select\(\s*"[^"]+"\s*;"#).unwrap();
+        texts.extend(
+            [
+                r#"all_select("a"; all_select( "b" ;x) all_select("";all_select("c"x"#,
+                r#"all_select("all_select(\"x\"; y" z; all_select("q"  ;"#,
+                r#"all_select(all_select("x"; 1)"#,
+                "all_select(\u{2003}\"é\"\n;",
+            ]
+            .map(String::from),
+        );
+        for t in &texts {
+            let by_hand: Vec<&str> = super::all_select_props(t).collect();
+            let by_regex: Vec<&str> = props
+                .captures_iter(t)
+                .map(|c| c.get(1).unwrap().as_str())
+                .collect();
+            assert_eq!(by_hand, by_regex, "{t:?}");
+            assert_eq!(
+                super::literal_selects(t),
+                literal.find_iter(t).count(),
                 "{t:?}"
             );
         }
