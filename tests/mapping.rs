@@ -1695,4 +1695,5 @@ fn partial_values_map_as_whole_resources() {
     assert_eq!(a, b);
 }
 
+mod lazy;
 mod memo;

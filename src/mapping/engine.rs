@@ -25,9 +25,7 @@ mod profile;
 pub(crate) mod side;
 
 pub use filters::may_scan;
-use filters::{
-    FilterInfo, NullRule, Split, TYPE_SELECT, Uses, collect_texts, input_free, referrers_shape,
-};
+use filters::{FilterInfo, NullRule, Split, Uses, collect_texts, input_free, referrers_shape};
 pub use map::MapStats;
 pub use profile::profiling;
 
@@ -44,12 +42,17 @@ pub struct MappingFile {
 /// The mapping engine: a merged, compiled mapping set. Cheap to share across threads.
 pub struct Engine {
     set: MappingSet,
-    program: Program,
+    /// The jq program of every filter: compiled at load, or when a filter first runs in jaq
+    /// for an engine of the shipped mappings alone (`Engine::build`).
+    program: std::sync::OnceLock<Program>,
+    /// The placeholder variables the program binds.
+    nph: usize,
     filters: Vec<FilterInfo>,
-    regexes: FastMap<String, Regex>,
+    /// The properties' regexes by pattern: a shipped one's compiled when first used.
+    regexes: FastMap<String, std::sync::OnceLock<Option<Regex>>>,
     /// `json_data` tables by file name; their entries are converted when first looked up.
     data: FastMap<String, super::table::Table>,
-    ignored: HashMap<String, Vec<Regex>>,
+    ignored: HashMap<String, super::ignored::Ignored>,
     /// The paths of `index_props`, which each resource slot reads a key at.
     wanted: super::source::Wanted,
     /// Whether some filter reads the document root, every resource of a side, `$__idx`:
@@ -79,7 +82,10 @@ pub struct Engine {
 
 /// Per property of a resource mapping, the members of `values` its filters (and the mapping's
 /// variables, which any of them may use) read, when they say so plainly.
-fn property_reads(m: &ResourceMapping) -> FastMap<String, Vec<String>> {
+fn property_reads<'a>(
+    m: &'a ResourceMapping,
+    read: &mut filters::ValuesRead<'a>,
+) -> FastMap<String, Vec<String>> {
     let mut variables = Vec::new();
     collect_texts(&m.variables, &mut variables);
     m.properties
@@ -87,7 +93,7 @@ fn property_reads(m: &ResourceMapping) -> FastMap<String, Vec<String>> {
         .filter_map(|p| {
             let mut texts = variables.clone();
             collect_texts(std::slice::from_ref(p), &mut texts);
-            Some((p.0.clone(), filters::values_read(&texts)?))
+            Some((p.0.clone(), read.of(&texts)?))
         })
         .collect()
 }
@@ -190,7 +196,8 @@ fn default_config() -> serde_json::Value {
 
 struct Builder<'a> {
     filters: Vec<(String, FilterInfo, Loc, placeholder::Rewritten)>,
-    by_text: HashMap<(String, bool), usize>,
+    /// The filter of each text, run on its input (`[0]`) or on the document (`[1]`).
+    by_text: [FastMap<String, usize>; 2],
     /// Ids of the `rest` parts of split filters: their errors are their parent's.
     rests: HashSet<usize>,
     texts: &'a HashMap<Arc<str>, String>,
@@ -212,7 +219,7 @@ impl Builder<'_> {
             ]
             .iter()
             .any(|p| t.starts_with(p));
-        if let Some(&id) = self.by_text.get(&(text.to_string(), on_root)) {
+        if let Some(&id) = self.by_text[usize::from(on_root)].get(text) {
             return id;
         }
         let rw = placeholder::rewrite(text);
@@ -250,7 +257,7 @@ impl Builder<'_> {
             loc.clone(),
             rw.clone(),
         ));
-        self.by_text.insert((text.to_string(), on_root), id);
+        self.by_text[usize::from(on_root)].insert(text.to_string(), id);
         if fast.is_none()
             && let Some((prefix, rest)) = super::fast::split_prefix(&rw.text)
         {
@@ -415,7 +422,22 @@ impl Engine {
         files: &[MappingFile],
         resolver: &DataResolver,
     ) -> Result<Engine, MappingError> {
-        let (engine, diags) = Self::build(files, resolver);
+        let (engine, diags) = Self::build(files, resolver, false);
+        let fatal: Vec<Diagnostic> = diags.iter().filter(|d| d.is_fatal()).cloned().collect();
+        if !fatal.is_empty() {
+            return Err(MappingError::Invalid(fatal));
+        }
+        engine.ok_or(MappingError::Invalid(diags))
+    }
+
+    /// [`Engine::from_files`] with everything compiled at load, as for a user's mappings,
+    /// whatever the files (tests compare the two).
+    #[doc(hidden)]
+    pub fn eager_from_files(
+        files: &[MappingFile],
+        resolver: &DataResolver,
+    ) -> Result<Engine, MappingError> {
+        let (engine, diags) = Self::build(files, resolver, true);
         let fatal: Vec<Diagnostic> = diags.iter().filter(|d| d.is_fatal()).cloned().collect();
         if !fatal.is_empty() {
             return Err(MappingError::Invalid(fatal));
@@ -453,7 +475,7 @@ impl Engine {
 
     /// Load and validate: every diagnostic, fatal or not.
     pub fn check_files(files: &[MappingFile], resolver: &DataResolver) -> Vec<Diagnostic> {
-        Self::build(files, resolver).1
+        Self::build(files, resolver, true).1
     }
 
     /// The members of `values` a property of a resource mapping reads; `None`: the whole
@@ -481,6 +503,29 @@ impl Engine {
 
     /// Number of distinct compiled filters.
     pub fn filter_count(&self) -> usize {
-        self.program.len()
+        self.texts.len()
+    }
+
+    /// The jq program of every filter, compiled now if it was not at load.
+    fn program(&self) -> &Program {
+        self.program.get_or_init(|| {
+            let mut texts = self.texts.clone();
+            build::compile_program(&mut texts, self.nph, &mut |_, _, _, _| {})
+                .expect("the shipped filters compile (engine::build's tests)")
+        })
+    }
+
+    /// The regex of a property's `pattern`; `None` when it did not compile.
+    fn regex(&self, pattern: &str) -> Option<&Regex> {
+        self.regexes
+            .get(pattern)?
+            .get_or_init(|| Regex::new(pattern).ok())
+            .as_ref()
+    }
+
+    /// Whether the jq program is compiled (at load, or since a filter ran in jaq).
+    #[doc(hidden)]
+    pub fn jaq_compiled(&self) -> bool {
+        self.program.get().is_some()
     }
 }

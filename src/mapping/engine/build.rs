@@ -3,12 +3,19 @@
 //! filters read (the indexes the mapping keeps, the values each mapping reads).
 
 use super::*;
+use crate::mapping::ignored::Ignored;
+use std::sync::OnceLock;
 
 impl Engine {
     /// The engine of `files` (none when no filter compiles), and every diagnostic.
+    ///
+    /// When every file is one of the shipped mappings, unchanged, and `eager` is not asked
+    /// (`mappings check`), the jq program is compiled when a filter first runs in jaq: their
+    /// filters are known to compile (`tests::every_shipped_filter_compiles`).
     pub(super) fn build(
         files: &[MappingFile],
         resolver: &DataResolver,
+        eager: bool,
     ) -> (Option<Engine>, Vec<Diagnostic>) {
         let mut diags = Vec::new();
         let mut set = MappingSet::default();
@@ -17,15 +24,29 @@ impl Engine {
             model::parse_into(&mut set, &f.path, f.folder.as_deref(), &f.text, &mut diags);
             texts.insert(Arc::<str>::from(f.path.as_str()), f.text.clone());
         }
-        let Some((program, filters, texts_v, locs)) = compile_filters(&mut set, &texts, &mut diags)
+        let lazy = !eager && files.iter().all(is_shipped);
+        let Some(Filters {
+            program,
+            nph,
+            filters,
+            texts: texts_v,
+            locs,
+        }) = compile_filters(&mut set, &texts, lazy, &mut diags)
         else {
             return (None, diags);
         };
-        let regexes = compile_regexes(&set, &mut diags);
-        let ignored = compile_ignored(&set, &mut diags);
+        // the files given that are shipped ones, unchanged: their patterns are known to compile
+        let mut unchanged: HashMap<&str, bool> = HashMap::new();
+        for f in files {
+            *unchanged.entry(f.path.as_str()).or_insert(true) &= is_shipped(f);
+        }
+        let shipped_at = |loc: &Loc| !eager && unchanged.get(&*loc.file) == Some(&true);
+        let regexes = compile_regexes(&set, &shipped_at, &mut diags);
+        let ignored = compile_ignored(&set, &shipped_at, &mut diags);
         let data = load_data(&set, resolver, &mut diags);
         let wanted = indexed_props(&texts_v);
         let whole = whole_uses(&filters, &texts_v);
+        let mut read = filters::ValuesRead::default();
         let partial = set
             .resources
             .values()
@@ -34,14 +55,14 @@ impl Engine {
                 let mut texts = Vec::new();
                 collect_texts(&r.variables, &mut texts);
                 collect_texts(&r.properties, &mut texts);
-                Some((r.name.clone(), filters::values_read(&texts)?))
+                Some((r.name.clone(), read.of(&texts)?))
             })
             .collect();
         let reads = set
             .resources
             .values()
             .filter(|r| shipped(r))
-            .map(|r| (r.name.clone(), property_reads(r)))
+            .map(|r| (r.name.clone(), property_reads(r, &mut read)))
             .collect();
         let memo_ok = set
             .resources
@@ -59,6 +80,7 @@ impl Engine {
         let engine = Engine {
             set,
             program,
+            nph,
             filters,
             regexes,
             data,
@@ -79,19 +101,32 @@ impl Engine {
     }
 }
 
-/// The filters of every mapping, registered and compiled as one jq program; a filter that
-/// does not parse or compile is reported and replaced by `empty`. Also: the filters' texts and
-/// where each comes from. `None`: no program compiled.
-#[allow(clippy::needless_range_loop, clippy::type_complexity)]
+/// The filters of every mapping, registered, and what each one's text says.
+pub(super) struct Filters {
+    /// The jq program of them all: compiled here unless `lazy` (then when one first needs it).
+    pub(super) program: OnceLock<Program>,
+    /// The placeholder variables the program binds.
+    pub(super) nph: usize,
+    pub(super) filters: Vec<FilterInfo>,
+    /// Each filter's text (`empty` for one that did not compile).
+    pub(super) texts: Vec<String>,
+    /// Where each comes from (`file:line`).
+    pub(super) locs: Vec<String>,
+}
+
+/// The filters of every mapping, registered and, unless `lazy`, compiled as one jq program; a
+/// filter that does not parse or compile is reported and replaced by `empty`. `None`: no
+/// program compiled.
 fn compile_filters(
     set: &mut MappingSet,
     texts: &HashMap<Arc<str>, String>,
+    lazy: bool,
     diags: &mut Vec<Diagnostic>,
-) -> Option<(Program, Vec<FilterInfo>, Vec<String>, Vec<String>)> {
+) -> Option<Filters> {
     // filters
     let mut b = Builder {
         filters: vec![],
-        by_text: HashMap::new(),
+        by_text: Default::default(),
         rests: HashSet::new(),
         texts,
     };
@@ -109,28 +144,61 @@ fn compile_filters(
         .max()
         .unwrap_or(0);
     let mut texts_v: Vec<String> = b.filters.iter().map(|f| f.0.clone()).collect();
-    let mut program = None;
+    let program = OnceLock::new();
+    if !lazy {
+        let mut report = |i: usize, offset: usize, kind: DiagKind, message: String| {
+            if !b.rests.contains(&i) {
+                diags.push(Diagnostic {
+                    loc: b.locate(i, offset),
+                    kind,
+                    message,
+                });
+            }
+        };
+        let _ = program.set(compile_program(&mut texts_v, nph, &mut report)?);
+    }
+    let locs = b
+        .filters
+        .iter()
+        .map(|(_, _, l, _)| format!("{}:{}", l.file, l.line))
+        .collect();
+    let mut filters: Vec<FilterInfo> = b.filters.into_iter().map(|f| f.1).collect();
+    // a filter jaq did not compile gives nothing, natively too
+    for (f, t) in filters.iter_mut().zip(&texts_v) {
+        if t == "empty" {
+            f.native = None;
+        }
+    }
+    Some(Filters {
+        program,
+        nph,
+        filters,
+        texts: texts_v,
+        locs,
+    })
+}
+
+/// `texts` compiled as one jq program: a filter that does not parse or compile is reported
+/// (`report`: the filter, the offset in its text, the kind, the message) and replaced by
+/// `empty`. `None`: no program compiled.
+#[allow(clippy::needless_range_loop)]
+pub(super) fn compile_program(
+    texts_v: &mut [String],
+    nph: usize,
+    report: &mut dyn FnMut(usize, usize, DiagKind, String),
+) -> Option<Program> {
     let mut parsed_each = false;
     for _round in 0..12 {
         let refs: Vec<&str> = texts_v.iter().map(String::as_str).collect();
         match Program::compile(&refs, nph) {
-            Ok(p) => {
-                program = Some(p);
-                break;
-            }
+            Ok(p) => return Some(p),
             Err(errs) => {
                 if !parsed_each {
                     // syntax errors stop the parser at the first one: check each filter on its own
                     parsed_each = true;
                     for i in 0..texts_v.len() {
                         if let Err((off, msg)) = jq::parse_one(&texts_v[i]) {
-                            if !b.rests.contains(&i) {
-                                diags.push(Diagnostic {
-                                    loc: b.locate(i, off),
-                                    kind: DiagKind::Jq,
-                                    message: format!("jq: {msg}"),
-                                });
-                            }
+                            report(i, off, DiagKind::Jq, format!("jq: {msg}"));
                             texts_v[i] = "empty".into();
                         }
                     }
@@ -139,52 +207,43 @@ fn compile_filters(
                 for e in &errs {
                     let i = e.filter;
                     if i < texts_v.len() && texts_v[i] != "empty" {
-                        if !b.rests.contains(&i) {
-                            diags.push(Diagnostic {
-                                loc: b.locate(i, e.offset),
-                                kind: if e.forbidden {
-                                    DiagKind::Unsafe
-                                } else {
-                                    DiagKind::Jq
-                                },
-                                message: format!("jq: {}", e.message),
-                            });
-                        }
+                        let kind = if e.forbidden {
+                            DiagKind::Unsafe
+                        } else {
+                            DiagKind::Jq
+                        };
+                        report(i, e.offset, kind, format!("jq: {}", e.message));
                         texts_v[i] = "empty".into();
                     }
                 }
             }
         }
     }
-    let locs = b
-        .filters
-        .iter()
-        .map(|(_, _, l, _)| format!("{}:{}", l.file, l.line))
-        .collect();
-    let program = program?;
-    let mut filters: Vec<FilterInfo> = b.filters.into_iter().map(|f| f.1).collect();
-    // a filter jaq did not compile gives nothing, natively too
-    for (f, t) in filters.iter_mut().zip(&texts_v) {
-        if t == "empty" {
-            f.native = None;
-        }
-    }
-    Some((program, filters, texts_v, locs))
+    None
 }
 
-/// The regexes the mappings' properties match with, each compiled once.
-fn compile_regexes(set: &MappingSet, diags: &mut Vec<Diagnostic>) -> FastMap<String, Regex> {
+/// The regexes the mappings' properties match with, each compiled once: a user's now (its
+/// errors are reported at load), a shipped one's (`shipped`: known to compile) when first used.
+fn compile_regexes(
+    set: &MappingSet,
+    shipped: &dyn Fn(&Loc) -> bool,
+    diags: &mut Vec<Diagnostic>,
+) -> FastMap<String, OnceLock<Option<Regex>>> {
     // regexes
-    let mut regexes = FastMap::default();
+    let mut regexes: FastMap<String, OnceLock<Option<Regex>>> = FastMap::default();
     let mut pats = Vec::new();
     for r in set.resources.values() {
         walk_regexes(&r.variables, &mut pats);
         walk_regexes(&r.properties, &mut pats);
     }
     for (p, loc) in pats {
+        if shipped(&loc) {
+            regexes.entry(p).or_default();
+            continue;
+        }
         match Regex::new(&p) {
             Ok(re) => {
-                regexes.insert(p, re);
+                regexes.insert(p, OnceLock::from(Some(re)));
             }
             Err(e) => {
                 let msg = e
@@ -205,28 +264,28 @@ fn compile_regexes(set: &MappingSet, diags: &mut Vec<Diagnostic>) -> FastMap<Str
     regexes
 }
 
-/// Each provider's `ignored_resources` patterns, as one regex where they combine.
-fn compile_ignored(set: &MappingSet, diags: &mut Vec<Diagnostic>) -> HashMap<String, Vec<Regex>> {
-    let mut ignored: HashMap<String, Vec<Regex>> = HashMap::new();
+/// Each provider's `ignored_resources` patterns: those that need a regex compiled now when one
+/// is a user's (its errors are reported at load), else when first needed.
+fn compile_ignored(
+    set: &MappingSet,
+    shipped: &dyn Fn(&Loc) -> bool,
+    diags: &mut Vec<Diagnostic>,
+) -> HashMap<String, Ignored> {
+    let mut ignored = HashMap::new();
     for (prov, g) in &set.general {
-        if let Some(re) =
-            crate::mapping::ignored::combined(g.ignored.iter().map(|(p, _)| p.as_str()))
-        {
-            ignored.insert(prov.clone(), vec![re]);
-            continue;
-        }
-        for (pat, loc) in &g.ignored {
-            match Regex::new(&format!("^(?:{pat})$")) {
-                Ok(re) => ignored.entry(prov.clone()).or_default().push(re),
-                Err(e) => diags.push(Diagnostic {
+        let ig = Ignored::new(g.ignored.iter().map(|(p, _)| p.as_str()));
+        if ig.needs_regex() && !g.ignored.iter().all(|(_, loc)| shipped(loc)) {
+            for (i, msg) in ig.compile() {
+                let (pat, loc) = &g.ignored[i];
+                diags.push(Diagnostic {
                     loc: loc.clone(),
                     kind: DiagKind::Regex,
-                    message: format!(
-                        "bad ignored_resources pattern {pat:?}: {}",
-                        e.to_string().lines().last().unwrap_or("").trim()
-                    ),
-                }),
+                    message: format!("bad ignored_resources pattern {pat:?}: {msg}"),
+                });
             }
+        }
+        if !g.ignored.is_empty() {
+            ignored.insert(prov.clone(), ig);
         }
     }
     ignored
@@ -302,15 +361,12 @@ fn indexed_props(texts_v: &[String]) -> crate::mapping::source::Wanted {
     // properties all_select is asked about in jq: index them. (An entry path that is only
     // `cbf::all_select("type"; "T")` is answered from the engine's own type index. Without
     // an index, all_select scans the resources: the same answer, in the same order.)
-    let re = Regex::new(r#"all_select\(\s*"([^"]+)""#).expect("static regex");
-    let native = Regex::new(TYPE_SELECT).expect("static regex");
     let mut index_props: Vec<String> = Vec::new();
-    for t in texts_v.iter().filter(|t| !native.is_match(t)) {
+    for t in texts_v.iter().filter(|t| filters::type_select(t).is_none()) {
         // (`by_address`, `cbf::ref` and `cbf::referrers` have an index of their own)
         let every = t.contains("$__idx").then_some(["type", "address"]);
-        for p in re
-            .captures_iter(t)
-            .map(|c| c[1].to_string())
+        for p in filters::all_select_props(t)
+            .map(String::from)
             .chain(every.into_iter().flatten().map(String::from))
         {
             if !index_props.contains(&p) {
@@ -329,12 +385,11 @@ fn indexed_props(texts_v: &[String]) -> crate::mapping::source::Wanted {
 /// What the filters read of the whole document, all together.
 fn whole_uses(filters: &[FilterInfo], texts_v: &[String]) -> Uses {
     // entry paths answered from the type index never run
-    let native = Regex::new(TYPE_SELECT).expect("static regex");
     Uses {
         root: filters
             .iter()
             .zip(texts_v)
-            .any(|(f, t)| f.reads_root() && !native.is_match(t)),
+            .any(|(f, t)| f.reads_root() && filters::type_select(t).is_none()),
         all: filters.iter().any(|f| f.uses.all),
         idx: filters.iter().any(|f| f.uses.idx),
         // a `cbf::referrers` answered natively reads the module's list itself
@@ -342,6 +397,13 @@ fn whole_uses(filters: &[FilterInfo], texts_v: &[String]) -> Uses {
             .iter()
             .any(|f| f.uses.modconfig && f.referrers.is_none()),
     }
+}
+
+/// Whether `f` is one of the shipped mapping files, unchanged.
+fn is_shipped(f: &MappingFile) -> bool {
+    crate::mapping::BUILTIN
+        .iter()
+        .any(|(_, p, t)| *p == f.path && *t == f.text)
 }
 
 /// Whether `m` is one of the shipped mappings (whose filters say plainly what they read).

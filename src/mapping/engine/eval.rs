@@ -132,7 +132,11 @@ impl<'e> RCx<'e, '_, '_> {
             if let Some(check) = &self.e.check_native {
                 // a plain path gives jaq's values, its nulls and errors dropped
                 let g = self.side.globals(info.uses);
-                let by_jaq: Vec<_> = (self.e.program.run(fid, input.clone(), &g, &self.per, &phs))
+                let by_jaq: Vec<_> =
+                    (self
+                        .e
+                        .program()
+                        .run(fid, input.clone(), &g, &self.per, &phs))
                     .into_iter()
                     .filter(|r| r.as_ref().is_ok_and(|v| !matches!(*v, Val::Null)))
                     .collect();
@@ -218,7 +222,7 @@ impl<'e> RCx<'e, '_, '_> {
         }
         if let Some(check) = &self.e.check_native {
             let g = self.side.globals(self.e.filters[fid].uses);
-            let by_jaq = self.e.program.run(fid, input.clone(), &g, &self.per, phs);
+            let by_jaq = self.e.program().run(fid, input.clone(), &g, &self.per, phs);
             check.compare(fid, &self.e.texts[fid], input, &out, &by_jaq);
         }
         Some(out)
@@ -293,10 +297,11 @@ impl<'e> RCx<'e, '_, '_> {
 
     fn run_jaq(&self, fid: usize, input: Val, phs: &[Val]) -> Vec<Val> {
         self.count_jaq(fid);
+        // (compiled first if it was not at load: not counted in the filter's time)
+        let program = self.e.program();
         let _t = profiling().then(|| Prof(fid, std::time::Instant::now()));
         let g = self.side.globals(self.e.filters[fid].uses);
-        self.e
-            .program
+        program
             .run(fid, input, &g, &self.per, phs)
             .into_iter()
             .filter_map(Result::ok)
@@ -412,7 +417,7 @@ impl<'e> RCx<'e, '_, '_> {
         if let Some(r) = &d.regex
             && let Some(sv) = jq::str_of(&v)
         {
-            let re = self.e.regexes.get(&r.pattern)?;
+            let re = self.e.regex(&r.pattern)?;
             let caps = re.captures(&sv)?;
             let g = caps.get(r.group)?.as_str().to_string();
             v = jq::s(&g);
@@ -439,7 +444,7 @@ impl<'e> RCx<'e, '_, '_> {
             let outs = self.native(val.id, &v, &[]).unwrap_or_else(|| {
                 let g = self.side.globals(self.e.filters[val.id].uses);
                 self.count_jaq(val.id);
-                self.e.program.run(val.id, v.clone(), &g, &self.per, &[])
+                self.e.program().run(val.id, v.clone(), &g, &self.per, &[])
             });
             let errs: Vec<String> = outs.into_iter().filter_map(Result::err).collect();
             if let Some(e) = errs.first() {

@@ -6,7 +6,6 @@ use super::index;
 use crate::mapping::model::{PropDef, Src};
 use crate::mapping::placeholder::Placeholder;
 use jaq_json::Val;
-use regex::Regex;
 
 pub(super) struct FilterInfo {
     pub(super) placeholders: Vec<(Placeholder, usize)>,
@@ -70,16 +69,53 @@ impl FilterInfo {
 }
 
 /// `cbf::all_select("P"; "…")` or `(…; $var)` at the start of a filter, followed by nothing
-/// or a pipe: the filter reads nothing of its input.
+/// or a pipe: the filter reads nothing of its input. (Read by hand, as the regex
+/// `^\s*cbf::all_select\(\s*"[^"\\]*"\s*;\s*(?:"(?:[^"\\]|\\\(\$NAME\))*"|\$NAME)\s*\)\s*(?:$|\|)`
+/// would, without compiling one at every run: `tests::hand_readers_agree_with_their_regexes`.)
 pub(super) fn input_free(text: &str) -> bool {
-    static RE: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
-    let re = RE.get_or_init(|| {
-        Regex::new(
-            r#"^\s*cbf::all_select\(\s*"[^"\\]*"\s*;\s*(?:"(?:[^"\\]|\\\(\$[A-Za-z_][A-Za-z0-9_]*\))*"|\$[A-Za-z_][A-Za-z0-9_]*)\s*\)\s*(?:$|\|)"#,
-        )
-        .expect("static regex")
-    });
-    re.is_match(text)
+    fn read(text: &str) -> Option<()> {
+        let s = text.trim_start().strip_prefix("cbf::all_select(")?;
+        let s = s.trim_start().strip_prefix('"')?;
+        let end = s.find(['"', '\\'])?;
+        let s = s[end..].strip_prefix('"')?.trim_start();
+        let s = s.strip_prefix(';')?.trim_start();
+        let s = match s.strip_prefix('"') {
+            // a string of plain characters and `\($name)`
+            Some(mut r) => loop {
+                match r.chars().next()? {
+                    '"' => break &r[1..],
+                    '\\' => {
+                        let t = r.strip_prefix("\\($")?;
+                        r = t[name_len(t)?..].strip_prefix(')')?;
+                    }
+                    c => r = &r[c.len_utf8()..],
+                }
+            },
+            None => {
+                let r = s.strip_prefix('$')?;
+                &r[name_len(r)?..]
+            }
+        };
+        let s = s.trim_start().strip_prefix(')')?.trim_start();
+        (s.is_empty() || s.starts_with('|')).then_some(())
+    }
+    read(text).is_some()
+}
+
+/// The length of the variable name `[A-Za-z_][A-Za-z0-9_]*` `s` starts with.
+fn name_len(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    if !b
+        .first()
+        .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
+    {
+        return None;
+    }
+    Some(
+        b.iter()
+            .position(|c| !(c.is_ascii_alphanumeric() || *c == b'_'))
+            .unwrap_or(b.len()),
+    )
 }
 
 pub(super) struct Split {
@@ -147,16 +183,64 @@ pub(super) fn referrers_shape(text: &str) -> Option<(bool, Vec<String>)> {
 }
 
 /// An entry path that is only `cbf::all_select("type"; "T")`: the engine answers it from its own
-/// type index, without jq.
-pub(super) const TYPE_SELECT: &str = r#"^\s*cbf::all_select\(\s*"type"\s*;\s*"([^"]+)"\s*\)\s*$"#;
+/// type index, without jq. `Some(T)`. (Read by hand, as the regex
+/// `^\s*cbf::all_select\(\s*"type"\s*;\s*"([^"]+)"\s*\)\s*$` would.)
+pub(super) fn type_select(text: &str) -> Option<&str> {
+    let s = text.trim_start().strip_prefix("cbf::all_select(")?;
+    let s = s.trim_start().strip_prefix("\"type\"")?.trim_start();
+    let s = s.strip_prefix(';')?.trim_start().strip_prefix('"')?;
+    let end = s.find('"').filter(|&e| e > 0)?;
+    let rest = s[end + 1..].trim_start().strip_prefix(')')?;
+    rest.trim_start().is_empty().then_some(&s[..end])
+}
+
+/// The properties `t` asks `all_select` about: what `all_select\(\s*"([^"]+)"` captures, one
+/// match after the other (read by hand: no regex compiled at every run).
+pub(super) fn all_select_props(t: &str) -> impl Iterator<Item = &str> {
+    let mut from = 0;
+    std::iter::from_fn(move || {
+        while let Some(i) = t[from..].find("all_select(") {
+            let at = from + i;
+            let s = t[at + "all_select(".len()..].trim_start();
+            if let Some(r) = s.strip_prefix('"')
+                && let Some(e) = r.find('"').filter(|&e| e > 0)
+            {
+                let start = t.len() - r.len();
+                from = start + e + 1;
+                return Some(&t[start..start + e]);
+            }
+            from = at + 1;
+        }
+        None
+    })
+}
+
+/// How many times the regex `all_select\(\s*"[^"]+"\s*;` matches in `t`, one after the other
+/// (read by hand).
+fn literal_selects(t: &str) -> usize {
+    let (mut n, mut from) = (0, 0);
+    while let Some(i) = t[from..].find("all_select(") {
+        let at = from + i;
+        let s = t[at + "all_select(".len()..].trim_start();
+        let end = s
+            .strip_prefix('"')
+            .and_then(|r| Some((r, r.find('"').filter(|&e| e > 0)?)))
+            .and_then(|(r, e)| r[e + 1..].trim_start().strip_prefix(';'));
+        match end {
+            Some(rest) => {
+                n += 1;
+                from = t.len() - rest.len();
+            }
+            None => from = at + 1,
+        }
+    }
+    n
+}
 
 /// Whether a filter run by jaq can scan the document: it reads every resource (`$__all`, a
 /// non-indexed `all_select`, `by_address`), the root, or a module's configuration resources.
 pub fn may_scan(text: &str) -> bool {
     let t = text.trim_start();
-    static LITERAL_SELECT: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
-    let literal_select = LITERAL_SELECT
-        .get_or_init(|| Regex::new(r#"all_select\(\s*"[^"]+"\s*;"#).expect("static regex"));
     [
         "$__all",
         "$__root",
@@ -169,7 +253,7 @@ pub fn may_scan(text: &str) -> bool {
     ]
     .iter()
     .any(|p| t.contains(p))
-        || t.matches("all_select(").count() > literal_select.find_iter(t).count()
+        || t.matches("all_select(").count() > literal_selects(t)
         || ([
             ".configuration",
             ".prior_state",
@@ -186,7 +270,35 @@ pub fn may_scan(text: &str) -> bool {
 /// `${this.values.x}`) or a string naming a property path (`"values.image_id"`), and none
 /// reads a value whole (`..`, `tojson`, `paths`, `keys`…, the document). `None`: the resource
 /// is built whole.
+#[cfg(test)]
 pub(super) fn values_read(texts: &[&str]) -> Option<Vec<String>> {
+    ValuesRead::default().of(texts)
+}
+
+/// [`values_read`] of texts, each text read once however many mappings and properties share
+/// it (a mapping's variables are read with each of its properties).
+#[derive(Default)]
+pub(super) struct ValuesRead<'a>(crate::mapping::FastMap<&'a str, Option<Vec<String>>>);
+
+impl<'a> ValuesRead<'a> {
+    /// What `texts` read of `values` together: the members each reads, in order, or `None`
+    /// when one reads it whole.
+    pub(super) fn of(&mut self, texts: &[&'a str]) -> Option<Vec<String>> {
+        let mut names: Vec<String> = Vec::new();
+        for t in texts {
+            let one = self.0.entry(t).or_insert_with(|| read_of_one(t));
+            for n in one.as_ref()? {
+                if !names.contains(n) {
+                    names.push(n.clone());
+                }
+            }
+        }
+        Some(names)
+    }
+}
+
+/// What one text reads of `values` (see [`values_read`]).
+fn read_of_one(t: &str) -> Option<Vec<String>> {
     const WHOLE: [&str; 14] = [
         "..",
         "tojson",
@@ -204,42 +316,43 @@ pub(super) fn values_read(texts: &[&str]) -> Option<Vec<String>> {
         "input",
     ];
     let mut names: Vec<String> = Vec::new();
-    for t in texts {
-        // `$__ph_N` placeholders are how `${…}` reach a filter: allowed
-        let plain = t.replace("$__ph_", "");
-        if WHOLE.iter().any(|w| plain.contains(w)) {
-            return None;
-        }
-        let b = t.as_bytes();
-        let mut from = 0;
-        while let Some(i) = t[from..].find("values") {
-            let at = from + i;
-            from = at + "values".len();
-            let before = at.checked_sub(1).map(|j| b[j]);
-            let after = &t[from..];
-            match before {
-                // a property path in a string: `cbf::all_select("values.id"; …)`
-                Some(b'"') if after.starts_with('.') => continue,
-                Some(b'.') => {
-                    let name: String = after
-                        .strip_prefix('.')?
-                        .chars()
-                        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                        .collect();
-                    if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
-                        return None;
-                    }
-                    if !names.contains(&name) {
-                        names.push(name);
-                    }
+    // `$__ph_N` placeholders are how `${…}` reach a filter: allowed
+    let plain = match t.contains("$__ph_") {
+        true => std::borrow::Cow::Owned(t.replace("$__ph_", "")),
+        false => std::borrow::Cow::Borrowed(t),
+    };
+    if WHOLE.iter().any(|w| plain.contains(w)) {
+        return None;
+    }
+    let b = t.as_bytes();
+    let mut from = 0;
+    while let Some(i) = t[from..].find("values") {
+        let at = from + i;
+        from = at + "values".len();
+        let before = at.checked_sub(1).map(|j| b[j]);
+        let after = &t[from..];
+        match before {
+            // a property path in a string: `cbf::all_select("values.id"; …)`
+            Some(b'"') if after.starts_with('.') => continue,
+            Some(b'.') => {
+                let name: String = after
+                    .strip_prefix('.')?
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
+                    return None;
                 }
-                // `values` as a word of its own (a variable, a key): read whole
-                _ => {
-                    let word =
-                        |c: Option<u8>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_');
-                    if !word(before) && !word(after.bytes().next()) {
-                        return None;
-                    }
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
+            // `values` as a word of its own (a variable, a key): read whole
+            _ => {
+                let word =
+                    |c: Option<u8>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_');
+                if !word(before) && !word(after.bytes().next()) {
+                    return None;
                 }
             }
         }
@@ -249,7 +362,81 @@ pub(super) fn values_read(texts: &[&str]) -> Option<Vec<String>> {
 
 #[cfg(test)]
 mod tests {
-    use super::values_read;
+    use super::{input_free, type_select, values_read};
+    use regex::Regex;
+
+    /// `input_free` and `type_select` read what their regexes match, on every line of the
+    /// shipped mappings, each from every character on, and on the shapes near theirs.
+    #[test]
+    fn hand_readers_agree_with_their_regexes() {
+        let free = Regex::new(
+            r#"^\s*cbf::all_select\(\s*"[^"\\]*"\s*;\s*(?:"(?:[^"\\]|\\\(\$[A-Za-z_][A-Za-z0-9_]*\))*"|\$[A-Za-z_][A-Za-z0-9_]*)\s*\)\s*(?:$|\|)"#,
+        )
+        .unwrap();
+        let ty = Regex::new(r#"^\s*cbf::all_select\(\s*"type"\s*;\s*"([^"]+)"\s*\)\s*$"#).unwrap();
+        let mut texts: Vec<String> = [
+            r#"cbf::all_select("type"; "aws_ami")"#,
+            r#" cbf::all_select( "type" ;"a b\n" ) "#,
+            r#"cbf::all_select("type"; "")"#,
+            r#"cbf::all_select("type"; "a") | .x"#,
+            r#"cbf::all_select("type"; "a"))"#,
+            r#"cbf::all_select("values.id"; "\($__ph_0)") | select(.type == "x")"#,
+            r#"cbf::all_select("values.id"; "x\($__ph_0)y\($v)")"#,
+            r#"cbf::all_select("values.id"; "\($__ph_0")"#,
+            r#"cbf::all_select("values.id"; "\(.a)")"#,
+            r#"cbf::all_select("values.id"; "\n")"#,
+            r#"cbf::all_select("values.id"; $__ph_1)|.a"#,
+            r#"cbf::all_select("values.id"; $1)"#,
+            r#"cbf::all_select("va\"l"; $x)"#,
+            r#"cbf::all_select("values.id"; $x) .a"#,
+            "cbf::all_select(\u{a0}\"type\";\u{2003}\"é\")\u{3000}",
+            r#"cbf::all_select("values.id"; "é\($x)")"#,
+        ]
+        .iter()
+        .map(|t| t.to_string())
+        .collect();
+        for (_, _, text) in crate::mapping::BUILTIN {
+            for line in text.lines() {
+                for (i, _) in line.char_indices() {
+                    texts.push(line[i..].replace("''", "'"));
+                }
+            }
+        }
+        for t in &texts {
+            assert_eq!(input_free(t), free.is_match(t), "{t:?}");
+            assert_eq!(
+                type_select(t),
+                ty.captures(t).map(|c| c.get(1).unwrap().as_str()),
+                "{t:?}"
+            );
+        }
+        let props = Regex::new(r#"all_select\(\s*"([^"]+)""#).unwrap();
+        let literal = Regex::new(r#"all_select\(\s*"[^"]+"\s*;"#).unwrap();
+        texts.extend(
+            [
+                r#"all_select("a"; all_select( "b" ;x) all_select("";all_select("c"x"#,
+                r#"all_select("all_select(\"x\"; y" z; all_select("q"  ;"#,
+                r#"all_select(all_select("x"; 1)"#,
+                "all_select(\u{2003}\"é\"\n;",
+            ]
+            .map(String::from),
+        );
+        for t in &texts {
+            let by_hand: Vec<&str> = super::all_select_props(t).collect();
+            let by_regex: Vec<&str> = props
+                .captures_iter(t)
+                .map(|c| c.get(1).unwrap().as_str())
+                .collect();
+            assert_eq!(by_hand, by_regex, "{t:?}");
+            assert_eq!(
+                super::literal_selects(t),
+                literal.find_iter(t).count(),
+                "{t:?}"
+            );
+        }
+        assert!(texts.iter().filter(|t| input_free(t)).count() > 3);
+        assert!(texts.iter().filter(|t| type_select(t).is_some()).count() > 50);
+    }
 
     #[test]
     fn what_a_mapping_reads_of_values() {

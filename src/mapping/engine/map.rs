@@ -1,10 +1,10 @@
 //! Mapping a document: each side's resources read from the plan's text, matched to their mapping and evaluated in parallel.
 
+use super::Engine;
 use super::eval::{Found, Notes, RCx};
 use super::index::{block_of, module_prefix};
 use super::profile::{phase, profiling};
 use super::side::{self, SideCx};
-use super::{Engine, TYPE_SELECT};
 use crate::mapping::config::Config;
 use crate::mapping::jq::{self, PerResource};
 use crate::mapping::model::ResourceMapping;
@@ -13,7 +13,6 @@ use crate::mapping::source::{self, Sections, Seen, Slot};
 use crate::mapping::{Body, FastMap, MappedPlan, MappedResource};
 use jaq_json::Val;
 use rayon::prelude::*;
-use regex::Regex;
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -266,7 +265,6 @@ impl Engine {
         // which mapping takes each resource (first mapping by name wins)
         let mut work: Vec<(usize, &ResourceMapping)> = Vec::new();
         let mut taken = vec![false; slots.len()];
-        let type_select = Regex::new(TYPE_SELECT).expect("static regex");
         let scope = crate::mapping::limits::resource("");
         for m in self.set.resources.values() {
             if m.kind != "resource" && !m.kind.is_empty() {
@@ -274,8 +272,8 @@ impl Engine {
             }
             for p in &m.paths {
                 // the usual entry path is answered from the type index, without jq
-                let found: Vec<usize> = match type_select.captures(&p.text) {
-                    Some(c) => by_type.get(&c[1]).cloned().unwrap_or_default(),
+                let found: Vec<usize> = match super::filters::type_select(&p.text) {
+                    Some(ty) => by_type.get(ty).cloned().unwrap_or_default(),
                     None => self
                         .run_plain(p.id, side)
                         .iter()
@@ -393,7 +391,7 @@ impl Engine {
             let is_ignored = self
                 .ignored
                 .get(fam)
-                .is_some_and(|v| v.iter().any(|re| re.is_match(&r.type_)));
+                .is_some_and(|ig| ig.is_match(&r.type_));
             if is_ignored {
                 ignored.push(r.address.to_string())
             } else {
@@ -443,7 +441,7 @@ impl Engine {
         }
         let _entered = side::enter(side);
         let g = side.globals(self.filters[fid].uses);
-        self.program
+        self.program()
             .run(fid, side.root.clone(), &g, &PerResource::default(), &[])
             .into_iter()
             .filter_map(Result::ok)

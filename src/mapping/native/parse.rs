@@ -183,6 +183,10 @@ struct P {
     scope: Vec<(String, usize)>,
     /// Variables bound so far (the next one's slot).
     slots: usize,
+    /// The term `pipe` read looking for `T as $x` where none followed: (where it starts, it,
+    /// where it ends), taken by the `postfix` that reads it again (each nested level would
+    /// otherwise be read twice, 2^depth in all).
+    read: Option<(usize, Option<Expr>, usize)>,
 }
 
 impl P {
@@ -202,9 +206,9 @@ impl P {
     /// `E | E`, `T as $x | E` (the value bound is a term, as in jq).
     fn pipe(&mut self) -> Option<Expr> {
         let start = self.at;
-        if let Some(t) = self.postfix()
-            && self.ident("as")
-        {
+        let first = self.postfix();
+        if first.is_some() && self.ident("as") {
+            let t = first?;
             self.at += 1;
             let Some(Tok::Var(name)) = self.peek().cloned() else {
                 return None;
@@ -218,6 +222,7 @@ impl P {
             self.scope.pop();
             return Some(Expr::Bind(Box::new(t), slot, Box::new(r?)));
         }
+        self.read = Some((start, first, self.at));
         self.at = start;
         let l = self.comma()?;
         if self.ident("as") {
@@ -319,6 +324,12 @@ impl P {
 
     /// A term and its path suffixes.
     fn postfix(&mut self) -> Option<Expr> {
+        if let Some((start, e, end)) = self.read.take()
+            && start == self.at
+        {
+            self.at = end;
+            return e;
+        }
         let (base, mut steps) = match self.peek().cloned()? {
             Tok::Field(f) => {
                 self.at += 1;
@@ -560,7 +571,23 @@ pub(super) fn parse(text: &str) -> Option<(Expr, usize)> {
         at: 0,
         scope: Vec::new(),
         slots: 0,
+        read: None,
     };
     let e = p.pipe()?;
     (p.at == p.toks.len()).then_some((e, p.slots))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse;
+
+    #[test]
+    fn a_deeply_nested_filter_parses_in_linear_time() {
+        // each `(` used to be parsed twice (once looking for `T as $x`), 2^depth in all
+        let depth = 64;
+        let text = format!("{}.a{} | length", "(".repeat(depth), ")".repeat(depth));
+        assert!(parse(&text).is_some());
+        let bound = format!("{}.a{} as $x | $x", "(".repeat(depth), ")".repeat(depth));
+        assert_eq!(parse(&bound).map(|(_, slots)| slots), Some(1));
+    }
 }
