@@ -515,6 +515,12 @@ impl Engine {
         })
     }
 
+    /// Compiles the jq program now if it was left for later (a large plan's run, while its
+    /// parse keeps the other core busy).
+    pub fn compile_jq(&self) {
+        self.program();
+    }
+
     /// The regex of a property's `pattern`; `None` when it did not compile.
     fn regex(&self, pattern: &str) -> Option<&Regex> {
         self.regexes
