@@ -324,6 +324,13 @@ pub fn assess_order(
         representatives(order, mapped)
     };
     // Each resource is priced on its own: in parallel, in the plan's order.
+    let pass = Pass {
+        mapped,
+        settings,
+        want,
+        keep_inputs,
+        alternatives,
+    };
     let (resources, inputs): (Vec<Option<ResourceReport>>, Vec<Option<Box<Inputs>>>) = order
         .entries
         .par_iter()
@@ -332,115 +339,7 @@ pub fn assess_order(
             if rep[k] != k {
                 return (None, None);
             }
-            let actions = e.actions;
-            let b = at(e.before, &mapped.before);
-            let address = b.or(at(e.after, &mapped.after)).map_or("", |m| &m.address);
-            let resource_type = match e.resource_type {
-                Type::Change(t) => t,
-                Type::Mapped(true, i) => &mapped.after[i as usize].resource_type,
-                Type::Mapped(false, i) => &mapped.before[i as usize].resource_type,
-            };
-            let forget = actions.any(|a| a == "forget");
-            // A forgotten resource keeps running outside OpenTofu: its emissions do not change.
-            let a = if forget {
-                b
-            } else {
-                at(e.after, &mapped.after)
-            };
-            // An unchanged resource seen on one side only (a state document's `values`, or a no-op
-            // change whose prior state is left out) runs the same before and after: it adds nothing.
-            let unchanged = actions.all(|a| a == "no-op");
-            let (b, a) = if unchanged {
-                (b.or(a), a.or(b))
-            } else {
-                (b, a)
-            };
-            let price = |m: &MappedResource| pricing::price(&Subject::of(m), settings, want);
-            let pb = b.map(price);
-            let pa = match (b, a, &pb) {
-                // the same resource on both sides: priced once
-                (Some(b), Some(a), Some(p)) if std::ptr::eq(b, a) || b == a => Some(p.clone()),
-                _ => a.map(price),
-            };
-            let reason = match (&pb, &pa) {
-                (_, Some(Err(r))) | (Some(Err(r)), None) => Some(r.clone()),
-                _ => None,
-            };
-            let mut warnings = Vec::new();
-            let mut assumptions = Vec::new();
-            for m in [b, a].into_iter().flatten() {
-                for w in &m.warnings {
-                    // pricing says how an unknown region was estimated: its warning replaces
-                    // this one
-                    if w == REGION_UNKNOWN {
-                        continue;
-                    }
-                    match mapping_note(w) {
-                        Some((true, a)) => push_unique(&mut assumptions, [a]),
-                        Some((false, u)) => push_unique(&mut warnings, [u]),
-                        None => push_unique(&mut warnings, [w.clone()]),
-                    }
-                }
-                push_unique(&mut assumptions, m.assumed.iter().cloned());
-            }
-            for p in [&pb, &pa].into_iter().flatten().flatten() {
-                push_unique(&mut warnings, p.warnings.iter().cloned());
-                push_unique(&mut assumptions, p.assumptions.iter().cloned());
-            }
-            let mut inputs = None;
-            let (address, resource_type, actions) = (
-                address.to_string(),
-                lookups::intern(resource_type),
-                actions.shared(),
-            );
-            let mut r = match reason {
-                // An update whose after side is not known (a machine type known only after
-                // apply) keeps its before figures; its delta is unknown, not −before.
-                Some(reason) if matches!(pb, Some(Ok(_))) => {
-                    let bs = pb.and_then(Result::ok).expect("matched Ok");
-                    if keep_inputs {
-                        inputs = Some(Box::new((bs.priced, None)));
-                    }
-                    let mut r = ResourceReport::shared(
-                        address,
-                        resource_type,
-                        actions,
-                        Some(bs.side),
-                        None,
-                    );
-                    r.status = Status::NotEstimated { reason };
-                    r.delta_per_hour = Figures::default();
-                    r.delta_range_per_hour = Band::default();
-                    r
-                }
-                Some(reason) => {
-                    let mut r = ResourceReport::shared(address, resource_type, actions, None, None);
-                    r.status = status_of(reason);
-                    r
-                }
-                None => {
-                    let (bs, as_) = (pb.and_then(Result::ok), pa.and_then(Result::ok));
-                    let (bs, bp) = bs.map(|p| (p.side, p.priced)).unzip();
-                    let (as_, ap) = as_.map(|p| (p.side, p.priced)).unzip();
-                    if keep_inputs {
-                        inputs = Some(Box::new((bp.flatten(), ap.flatten())));
-                    }
-                    ResourceReport::shared(address, resource_type, actions, bs, as_)
-                }
-            };
-            r.warnings = warnings;
-            r.assumptions = assumptions;
-            if matches!(r.status, Status::Estimated) {
-                usage_of(&mut r, a.or(b));
-                // a forgotten resource leaves OpenTofu's hands: nothing to advise
-                if alternatives
-                    && !forget
-                    && let (Some(side), Some(m)) = (&r.after, at(e.after, &mapped.after))
-                {
-                    let found = crate::alternatives::for_resource(m, side, settings);
-                    r.alternatives = found;
-                }
-            }
+            let (r, inputs) = pass.entry(e);
             (Some(r), inputs)
         })
         .unzip();
@@ -463,6 +362,139 @@ pub fn assess_order(
         after_inputs,
         before_inputs,
     }
+}
+
+/// What pricing each entry of an [`Order`] needs ([`assess_order`]).
+struct Pass<'m> {
+    mapped: &'m MappedPlan,
+    settings: Settings,
+    want: Want,
+    keep_inputs: bool,
+    alternatives: bool,
+}
+
+impl Pass<'_> {
+    /// The report of one entry (and its priced inputs, when kept): both sides priced, their
+    /// notes gathered, greener alternatives found for an estimated after side.
+    fn entry(&self, e: &Entry<'_>) -> (ResourceReport, Option<Box<Inputs>>) {
+        let actions = e.actions;
+        let b = at(e.before, &self.mapped.before);
+        let address = b
+            .or(at(e.after, &self.mapped.after))
+            .map_or("", |m| &m.address);
+        let resource_type = match e.resource_type {
+            Type::Change(t) => t,
+            Type::Mapped(true, i) => &self.mapped.after[i as usize].resource_type,
+            Type::Mapped(false, i) => &self.mapped.before[i as usize].resource_type,
+        };
+        let forget = actions.any(|a| a == "forget");
+        // A forgotten resource keeps running outside OpenTofu: its emissions do not change.
+        let a = if forget {
+            b
+        } else {
+            at(e.after, &self.mapped.after)
+        };
+        // An unchanged resource seen on one side only (a state document's `values`, or a no-op
+        // change whose prior state is left out) runs the same before and after: it adds nothing.
+        let unchanged = actions.all(|a| a == "no-op");
+        let (b, a) = if unchanged {
+            (b.or(a), a.or(b))
+        } else {
+            (b, a)
+        };
+        let price = |m: &MappedResource| pricing::price(&Subject::of(m), self.settings, self.want);
+        let pb = b.map(price);
+        let pa = match (b, a, &pb) {
+            // the same resource on both sides: priced once
+            (Some(b), Some(a), Some(p)) if std::ptr::eq(b, a) || b == a => Some(p.clone()),
+            _ => a.map(price),
+        };
+        let reason = match (&pb, &pa) {
+            (_, Some(Err(r))) | (Some(Err(r)), None) => Some(r.clone()),
+            _ => None,
+        };
+        let (warnings, assumptions) = notes([b, a], [&pb, &pa]);
+        let mut inputs = None;
+        let (address, resource_type, actions) = (
+            address.to_string(),
+            lookups::intern(resource_type),
+            actions.shared(),
+        );
+        let mut r = match reason {
+            // An update whose after side is not known (a machine type known only after
+            // apply) keeps its before figures; its delta is unknown, not −before.
+            Some(reason) if matches!(pb, Some(Ok(_))) => {
+                let bs = pb.and_then(Result::ok).expect("matched Ok");
+                if self.keep_inputs {
+                    inputs = Some(Box::new((bs.priced, None)));
+                }
+                let mut r =
+                    ResourceReport::shared(address, resource_type, actions, Some(bs.side), None);
+                r.status = Status::NotEstimated { reason };
+                r.delta_per_hour = Figures::default();
+                r.delta_range_per_hour = Band::default();
+                r
+            }
+            Some(reason) => {
+                let mut r = ResourceReport::shared(address, resource_type, actions, None, None);
+                r.status = status_of(reason);
+                r
+            }
+            None => {
+                let (bs, as_) = (pb.and_then(Result::ok), pa.and_then(Result::ok));
+                let (bs, bp) = bs.map(|p| (p.side, p.priced)).unzip();
+                let (as_, ap) = as_.map(|p| (p.side, p.priced)).unzip();
+                if self.keep_inputs {
+                    inputs = Some(Box::new((bp.flatten(), ap.flatten())));
+                }
+                ResourceReport::shared(address, resource_type, actions, bs, as_)
+            }
+        };
+        r.warnings = warnings;
+        r.assumptions = assumptions;
+        if matches!(r.status, Status::Estimated) {
+            usage_of(&mut r, a.or(b));
+            // a forgotten resource leaves OpenTofu's hands: nothing to advise
+            if self.alternatives
+                && !forget
+                && let (Some(side), Some(m)) = (&r.after, at(e.after, &self.mapped.after))
+            {
+                let found = crate::alternatives::for_resource(m, side, self.settings);
+                r.alternatives = found;
+            }
+        }
+        (r, inputs)
+    }
+}
+
+/// The warnings and assumptions of an entry: its mapped resources' notes (each said once, the
+/// mapping's unknown-region warning left to pricing's), then its pricings'.
+fn notes(
+    sides: [Option<&MappedResource>; 2],
+    priced: [&Option<Result<pricing::Pricing, String>>; 2],
+) -> (Vec<String>, Vec<String>) {
+    let mut warnings = Vec::new();
+    let mut assumptions = Vec::new();
+    for m in sides.into_iter().flatten() {
+        for w in &m.warnings {
+            // pricing says how an unknown region was estimated: its warning replaces
+            // this one
+            if w == REGION_UNKNOWN {
+                continue;
+            }
+            match mapping_note(w) {
+                Some((true, a)) => push_unique(&mut assumptions, [a]),
+                Some((false, u)) => push_unique(&mut warnings, [u]),
+                None => push_unique(&mut warnings, [w.clone()]),
+            }
+        }
+        push_unique(&mut assumptions, m.assumed.iter().cloned());
+    }
+    for p in priced.into_iter().flatten().flatten() {
+        push_unique(&mut warnings, p.warnings.iter().cloned());
+        push_unique(&mut assumptions, p.assumptions.iter().cloned());
+    }
+    (warnings, assumptions)
 }
 
 /// Lists the usage a resource's figures rest on (its after side's, else its before side's)

@@ -151,42 +151,10 @@ pub(crate) fn price(s: &Subject<'_>, settings: Settings, want: Want) -> Result<P
         notes_wanted,
         &mut assumptions,
     );
-    let vcpus = s.vcpus().or(table.map(|i| i.vcpus));
-    if vcpus.is_none() {
+    if s.vcpus().or(table.map(|i| i.vcpus)).is_none() {
         not_estimable(m, machine_type)?;
     }
-    // Where a shape figure comes from: the instance table when it holds that value (the
-    // mappings read it from the same table), else the plan (read by the mapping).
-    let origin = |in_table: bool| match (in_table, table_id, machine_type) {
-        (true, Some(id), Some(t)) => Origin::Table(id, t),
-        _ => Origin::Plan,
-    };
-    // A shape the mapping read from a hand table is credited to that table, not to the plan.
-    let hand = table_id
-        .is_none()
-        .then(|| lookups::hand_table(&m.resource_type, machine_type?))
-        .flatten();
-    let origin_shape = |in_table: bool| match &hand {
-        Some((id, key)) => Origin::Hand(*id, key),
-        None => origin(in_table),
-    };
-    let o = origin_shape(s.vcpus().is_none() || s.vcpus() == table.map(|i| i.vcpus));
-    if vcpus.is_some() {
-        notes.add("vcpus", o.source(), || o.detail());
-    }
-    let vcpus = vcpus.unwrap_or(0.0);
-    let memory_gb = s.memory_gb().or(table.map(|i| i.memory_gib)).unwrap_or(0.0);
-    let o = origin_shape(s.memory_gb().is_none() || s.memory_gb() == table.map(|i| i.memory_gib));
-    notes.add("memory_gb", o.source(), || o.detail());
-    let archs: &[String] = if s.cpu_types().is_empty() {
-        table.map_or(&[], |i| &i.cpu_architectures)
-    } else {
-        s.cpu_types()
-    };
-    let o = origin(table.is_some_and(|i| i.cpu_architectures == archs));
-    notes.add("cpu_architectures", o.source(), || {
-        format!("{} ({})", archs.join(", "), o.detail())
-    });
+    let (vcpus, memory_gb, archs) = shape_figures(s, table, table_id, &mut notes);
     let (gpu_models, gpus) = gpu_figures(m, table, &mut notes, notes_wanted, &mut warnings);
     let (ssd_tb, hdd_tb) = storage_tb(m, &mut notes);
     let p = provider.as_str();
@@ -275,6 +243,53 @@ pub(crate) fn price(s: &Subject<'_>, settings: Settings, want: Want) -> Result<P
         warnings,
         assumptions,
     })
+}
+
+/// The subject's vCPUs, memory and CPU architectures, each noted with where it comes from: the
+/// instance table when it holds that value (the mappings read it from the same table), a hand
+/// table's row the mapping read, else the plan.
+fn shape_figures<'a>(
+    s: &Subject<'a>,
+    table: Option<&'a Instance>,
+    table_id: Option<Table>,
+    notes: &mut Notes,
+) -> (f64, f64, &'a [String]) {
+    let m = s.m;
+    let machine_type = s.machine_type();
+    let vcpus = s.vcpus().or(table.map(|i| i.vcpus));
+    // Where a shape figure comes from: the instance table when it holds that value (the
+    // mappings read it from the same table), else the plan (read by the mapping).
+    let origin = |in_table: bool| match (in_table, table_id, machine_type) {
+        (true, Some(id), Some(t)) => Origin::Table(id, t),
+        _ => Origin::Plan,
+    };
+    // A shape the mapping read from a hand table is credited to that table, not to the plan.
+    let hand = table_id
+        .is_none()
+        .then(|| lookups::hand_table(&m.resource_type, machine_type?))
+        .flatten();
+    let origin_shape = |in_table: bool| match &hand {
+        Some((id, key)) => Origin::Hand(*id, key),
+        None => origin(in_table),
+    };
+    let o = origin_shape(s.vcpus().is_none() || s.vcpus() == table.map(|i| i.vcpus));
+    if vcpus.is_some() {
+        notes.add("vcpus", o.source(), || o.detail());
+    }
+    let vcpus = vcpus.unwrap_or(0.0);
+    let memory_gb = s.memory_gb().or(table.map(|i| i.memory_gib)).unwrap_or(0.0);
+    let o = origin_shape(s.memory_gb().is_none() || s.memory_gb() == table.map(|i| i.memory_gib));
+    notes.add("memory_gb", o.source(), || o.detail());
+    let archs: &'a [String] = if s.cpu_types().is_empty() {
+        table.map_or(&[], |i| &i.cpu_architectures)
+    } else {
+        s.cpu_types()
+    };
+    let o = origin(table.is_some_and(|i| i.cpu_architectures == archs));
+    notes.add("cpu_architectures", o.source(), || {
+        format!("{} ({})", archs.join(", "), o.detail())
+    });
+    (vcpus, memory_gb, archs)
 }
 
 /// The central, low and high coefficients: the provider's memory and storage figures and PUE
