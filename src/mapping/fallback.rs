@@ -14,6 +14,9 @@ use rayon::prelude::*;
 use serde_json::{Value, json};
 use std::collections::HashSet;
 
+/// Sets of addresses, hashed for speed (they are the plan's own, not chosen to collide).
+type Addresses<'m> = HashSet<&'m str, foldhash::fast::RandomState>;
+
 /// Adds to `mapped` the resources it lacks that `plan`'s resource changes describe. Returns
 /// how many were added (both sides).
 pub fn fill_from_changes(
@@ -22,18 +25,23 @@ pub fn fill_from_changes(
     engine: &Engine,
     config: &Config<'_>,
 ) -> usize {
-    let types: HashSet<&str> = engine.resource_mappings().collect();
-    // the addresses each side has, borrowed (dropped before the sides are extended)
-    fn have(side: &[super::MappedResource]) -> HashSet<&str> {
+    let types: Addresses<'_> = engine.resource_mappings().collect();
+    // the addresses each side has, borrowed (dropped before the sides are extended), built
+    // on two cores
+    fn have(side: &[super::MappedResource]) -> Addresses<'_> {
         side.iter().map(|r| &*r.address).collect()
     }
-    let known: HashSet<&str> = mapped
-        .unsupported
-        .iter()
-        .chain(&mapped.ignored)
-        .map(String::as_str)
-        .collect();
-    let (after_have, before_have) = (have(&mapped.after), have(&mapped.before));
+    let ((after_have, before_have), known) = rayon::join(
+        || rayon::join(|| have(&mapped.after), || have(&mapped.before)),
+        || -> Addresses<'_> {
+            mapped
+                .unsupported
+                .iter()
+                .chain(&mapped.ignored)
+                .map(String::as_str)
+                .collect()
+        },
+    );
     // the changes whose address a side lacks, on every core; only those are read further
     let lacking: Vec<(&ResourceChange<'_>, bool, bool)> = plan
         .resource_changes
