@@ -567,8 +567,20 @@ fn block_diffs_as_set<'v, 'a>(
 }
 
 fn block_diffs_as_map<'v, 'a>(change: &Change<'v, 'a>, block: &'v Block) -> (Keyed<'a>, Action) {
+    keyed_diffs(change, change.explicit_keys(), |v| {
+        compute_diff_for_block(v, block)
+    })
+}
+
+/// The diffs of a map's `keys` (in ascending order), each child by `diff`, unchanged where the
+/// plan's relevant attributes do not reach it; and the action they add up to from the map's
+/// default.
+fn keyed_diffs<'v, 'a>(
+    change: &Change<'v, 'a>,
+    keys: Vec<&'v str>,
+    mut diff: impl FnMut(&Change<'v, 'a>) -> Diff<'a>,
+) -> (Keyed<'a>, Action) {
     let mut current = map_default_action(change);
-    let keys = change.explicit_keys();
     let mut out = Vec::with_capacity(keys.len());
     let mut walk = KeyWalk::new(change);
     for key in keys {
@@ -576,7 +588,7 @@ fn block_diffs_as_map<'v, 'a>(change: &Change<'v, 'a>, block: &'v Block) -> (Key
         if !v.relevant.matches_partial() {
             v = v.as_noop();
         }
-        let d = compute_diff_for_block(&v, block);
+        let d = diff(&v);
         current = compare_actions(current, d.action);
         out.push((key.to_string(), d));
     }

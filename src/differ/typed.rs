@@ -78,22 +78,12 @@ pub fn compute_diff_for_type<'v, 'a>(change: &Change<'v, 'a>, ty: &'v Type) -> D
 /// The diff of a map: each key's element, unchanged where the plan's relevant attributes do
 /// not reach.
 fn map_diff<'v, 'a>(change: &Change<'v, 'a>, elem: &'v Type) -> Diff<'a> {
-    let mut current = map_default_action(change);
-    let keys = change.all_keys();
-    let mut elements = Vec::with_capacity(keys.len());
-    let mut walk = KeyWalk::new(change);
-    for key in keys {
-        let mut v = walk.child(key);
-        if !v.relevant.matches_partial() {
-            v = v.as_noop();
-        }
-        let d = compute_diff_for_type(&v, elem);
-        current = compare_actions(current, d.action);
-        elements.push((key.to_string(), d));
-    }
+    let (elements, current) = keyed_diffs(change, change.all_keys(), |v| {
+        compute_diff_for_type(v, elem)
+    });
     Diff::new(
         Renderer::Map {
-            elements: Keyed::from_pairs(elements),
+            elements,
             nested: false,
         },
         current,
@@ -123,14 +113,7 @@ fn list_diff<'v, 'a>(change: &Change<'v, 'a>, elem: &'v Type) -> Diff<'a> {
             object_elems || should_diff_multiline_strings(a, b)
         });
     }
-    Diff::new(
-        Renderer::List {
-            elements,
-            display_context: true,
-        },
-        current,
-        change.replace_paths.matches(),
-    )
+    list_of(change, elements, current)
 }
 
 /// The diff of a tuple: each position by its own type.
@@ -146,14 +129,7 @@ fn tuple_diff<'v, 'a>(change: &Change<'v, 'a>, elems: &'v [Type]) -> Diff<'a> {
         current = compare_actions(current, d.action);
         elements.push(d);
     }
-    Diff::new(
-        Renderer::List {
-            elements,
-            display_context: true,
-        },
-        current,
-        change.replace_paths.matches(),
-    )
+    list_of(change, elements, current)
 }
 
 /// The diff of a set: elements matched as the tool matches them.
@@ -169,6 +145,18 @@ fn set_diff<'v, 'a>(change: &Change<'v, 'a>, elem: &'v Type) -> Diff<'a> {
         Renderer::Set {
             elements,
             nested: false,
+        },
+        current,
+        change.replace_paths.matches(),
+    )
+}
+
+/// A list's (or a tuple's) diff of its elements' diffs.
+fn list_of<'a>(change: &Change<'_, 'a>, elements: Vec<Diff<'a>>, current: Action) -> Diff<'a> {
+    Diff::new(
+        Renderer::List {
+            elements,
+            display_context: true,
         },
         current,
         change.replace_paths.matches(),
