@@ -111,6 +111,9 @@ impl Marked {
             i += 1; // `:`
             // the value: up to the `,` or `}` at depth 0, strings skipped
             let (mut depth, mut marked, mut in_string, mut escaped) = (0usize, false, false, false);
+            // a marked value holding an object is read built: an object may repeat a key, the
+            // last one standing (`{"k": true, "k": false}` marks nothing)
+            let mut holds_object = false;
             while let Some(&b) = mask.get(i) {
                 if in_string {
                     match b {
@@ -122,7 +125,11 @@ impl Marked {
                 } else {
                     match b {
                         b'"' => in_string = true,
-                        b'{' | b'[' => depth += 1,
+                        b'{' => {
+                            depth += 1;
+                            holds_object = true;
+                        }
+                        b'[' => depth += 1,
                         b'}' | b']' if depth == 0 => break,
                         b'}' | b']' => depth -= 1,
                         b',' if depth == 0 => break,
@@ -131,6 +138,9 @@ impl Marked {
                     }
                 }
                 i += 1;
+            }
+            if marked && holds_object {
+                return None;
             }
             members.push((key, marked));
             if mask.get(i) == Some(&b',') {
@@ -219,6 +229,9 @@ mod tests {
             r#"{"tags":{"k\"true":false}}"#,
             r#"{"k\u0041":true,"b":true}"#,
             r#"{"a":[[],[{}],[{"b":[true]}]],"z":{"y":{"x":false}}}"#,
+            // a nested object repeating a key: the last one stands
+            r#"{ "a" : [{ "k\u0041" : true , "k\u0041" : false }] }"#,
+            r#"{"a":{"k":true,"k":false},"b":{"k":false,"k":true}}"#,
             r#"{"é":true,"e":true}"#,
             r#"{"a":tru}"#,
             r#"{"a":true"#,
