@@ -186,6 +186,22 @@ fn sorted(o: &Obj) -> Vec<(&String, &Value)> {
 }
 
 /// A one-entry-per-GPU list grouped into models with counts, in first-seen order.
+/// An object's members, sorted by name, each read by `row` (its value an object), the place
+/// named `{at}{name}` in errors.
+fn rows<R>(
+    o: &Obj,
+    at: &str,
+    row: impl Fn(&str, &Obj, &str) -> Result<R, String>,
+) -> Result<Vec<R>, String> {
+    sorted(o)
+        .into_iter()
+        .map(|(k, v)| {
+            let at = format!("{at}{k}");
+            row(k, object(v, &at)?, &at)
+        })
+        .collect()
+}
+
 fn group_gpus(list: Vec<String>) -> Vec<(String, f64)> {
     let mut out: Vec<(String, f64)> = Vec::new();
     for model in list {
@@ -319,38 +335,20 @@ impl Data {
         };
         let mut d = Data::default();
         // each table's rows, sorted by name
-        let rows = |file: &str,
-                    v: &Value,
-                    row: &dyn Fn(&str, &Obj, &str) -> Result<Instance, String>|
+        let table = |file: &str,
+                     row: &dyn Fn(&str, &Obj, &str) -> Result<Instance, String>|
          -> Result<Vec<Instance>, String> {
-            sorted(object(v, &format!("data/{file}"))?)
-                .into_iter()
-                .map(|(k, v)| {
-                    let at = format!("data/{file}: {k}");
-                    row(k, object(v, &at)?, &at)
-                })
-                .collect()
+            let v = parse(file)?;
+            rows(
+                object(&v, &format!("data/{file}"))?,
+                &format!("data/{file}: "),
+                row,
+            )
         };
-        d.providers[0].instances = rows(
-            "aws_instances.json",
-            &parse("aws_instances.json")?,
-            &aws_instance,
-        )?;
-        d.providers[1].instances = rows(
-            "gcp_instances.json",
-            &parse("gcp_instances.json")?,
-            &shape_instance,
-        )?;
-        d.providers[2].instances = rows(
-            "azure_instances.json",
-            &parse("azure_instances.json")?,
-            &shape_instance,
-        )?;
-        d.sql = rows(
-            "gcp_sql_tiers.json",
-            &parse("gcp_sql_tiers.json")?,
-            &shape_instance,
-        )?;
+        d.providers[0].instances = table("aws_instances.json", &aws_instance)?;
+        d.providers[1].instances = table("gcp_instances.json", &shape_instance)?;
+        d.providers[2].instances = table("azure_instances.json", &shape_instance)?;
+        d.sql = table("gcp_sql_tiers.json", &shape_instance)?;
         d.read_coefficients(&parse("coefficients.json")?)?;
         d.read_grid(&parse("grid_intensity.json")?)?;
         d.read_embodied(&parse("embodied.json")?)?;
@@ -389,13 +387,11 @@ impl Data {
         let at = "data/grid_intensity.json";
         let g = object(v, at)?;
         for (i, p) in PROVIDERS.iter().enumerate() {
-            self.providers[i].grid = sorted(object(member(g, p, at)?, at)?)
-                .into_iter()
-                .map(|(k, v)| {
-                    let at = format!("{at}: {p}.{k}");
-                    grid_row(k, object(v, &at)?, &at)
-                })
-                .collect::<Result<_, _>>()?;
+            self.providers[i].grid = rows(
+                object(member(g, p, at)?, at)?,
+                &format!("{at}: {p}."),
+                grid_row,
+            )?;
         }
         let fallback = object(member(g, "fallback", at)?, at)?;
         for (i, p) in PROVIDERS.iter().enumerate() {
@@ -416,13 +412,11 @@ impl Data {
         let at = "data/embodied.json";
         let e = object(v, at)?;
         for (i, p) in PROVIDERS.iter().enumerate() {
-            self.providers[i].embodied = sorted(object(member(e, p, at)?, at)?)
-                .into_iter()
-                .map(|(k, v)| {
-                    let at = format!("{at}: {p}.{k}");
-                    embodied_row(k, object(v, &at)?, &at)
-                })
-                .collect::<Result<_, _>>()?;
+            self.providers[i].embodied = rows(
+                object(member(e, p, at)?, at)?,
+                &format!("{at}: {p}."),
+                embodied_row,
+            )?;
         }
         let fallback = object(member(e, "fallback", at)?, at)?;
         for (i, p) in PROVIDERS.iter().enumerate() {
