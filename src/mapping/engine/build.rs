@@ -35,12 +35,14 @@ impl Engine {
         else {
             return (None, diags);
         };
-        // the files given that are shipped ones, unchanged: their patterns are known to compile
+        // the files given that are shipped ones, unchanged: their patterns are known to compile,
+        // and their filters say plainly what they read (a user's read the whole resource)
         let mut unchanged: HashMap<&str, bool> = HashMap::new();
         for f in files {
             *unchanged.entry(f.path.as_str()).or_insert(true) &= is_shipped(f);
         }
-        let shipped_at = |loc: &Loc| !eager && unchanged.get(&*loc.file) == Some(&true);
+        let unchanged_at = |loc: &Loc| unchanged.get(&*loc.file) == Some(&true);
+        let shipped_at = |loc: &Loc| !eager && unchanged_at(loc);
         let regexes = compile_regexes(&set, &shipped_at, &mut diags);
         let ignored = compile_ignored(&set, &shipped_at, &mut diags);
         let data = load_data(&set, resolver, &mut diags);
@@ -50,7 +52,7 @@ impl Engine {
         let partial = set
             .resources
             .values()
-            .filter(|r| shipped(r))
+            .filter(|r| unchanged_at(&r.loc))
             .filter_map(|r| {
                 let mut texts = Vec::new();
                 collect_texts(&r.variables, &mut texts);
@@ -61,7 +63,7 @@ impl Engine {
         let reads = set
             .resources
             .values()
-            .filter(|r| shipped(r))
+            .filter(|r| unchanged_at(&r.loc))
             .map(|r| (r.name.clone(), property_reads(r, &mut read)))
             .collect();
         let memo_ok = set
@@ -404,11 +406,4 @@ fn is_shipped(f: &MappingFile) -> bool {
     crate::mapping::BUILTIN
         .iter()
         .any(|(_, p, t)| *p == f.path && *t == f.text)
-}
-
-/// Whether `m` is one of the shipped mappings (whose filters say plainly what they read).
-fn shipped(m: &ResourceMapping) -> bool {
-    crate::mapping::BUILTIN
-        .iter()
-        .any(|(_, p, _)| *p == &*m.loc.file)
 }
