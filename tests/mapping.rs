@@ -1695,5 +1695,6 @@ fn partial_values_map_as_whole_resources() {
     assert_eq!(a, b);
 }
 
+mod across;
 mod lazy;
 mod memo;

@@ -116,6 +116,12 @@ impl<'a> Config<'a> {
         }
     }
 
+    /// The text of the block [`Config::block`] builds, as written.
+    pub fn block_raw(&self, modpath: &str, rel: &str) -> Option<&'a RawValue> {
+        let i = *self.blocks.get(&(modpath.to_string(), rel.to_string()))?;
+        Some(self.modules.get(modpath)?.resources.get(i)?.1)
+    }
+
     /// The block of configuration resource `rel` in module `modpath` (`$__config`). The
     /// instances of a block are mapped one after another: the last block built on this thread
     /// is kept for the next.

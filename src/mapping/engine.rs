@@ -15,6 +15,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+mod across;
 mod build;
 mod check;
 mod eval;
@@ -68,6 +69,10 @@ pub struct Engine {
     /// Resource mappings none of whose filters reads an address or an index: their
     /// count/for_each instances equal in what the mapping sees are mapped once (`engine::map`).
     memo_ok: HashSet<String>,
+    /// Shipped resource mappings, unchanged and among `memo_ok` and `partial`, whose equal
+    /// resources share their figures across blocks too, and on what they must then agree
+    /// (`engine::across`).
+    across: FastMap<String, across::Across>,
     /// Compiled text of every filter (diagnostics, profiling).
     texts: Vec<String>,
     /// `file:line` of every filter, named when one runs past its budget.
@@ -493,6 +498,7 @@ impl Engine {
     #[doc(hidden)]
     pub fn without_partial_values(mut self) -> Engine {
         self.partial.clear();
+        self.across.clear();
         self
     }
 

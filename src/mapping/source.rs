@@ -261,11 +261,21 @@ impl<'a> Slot<'a> {
     /// document order, with a `values` object cut to the members of `keep` it has (duplicates
     /// too). Equal views build equal values. `None`: the slice is not an object.
     pub fn seen(&self, keep: &[String]) -> Option<Seen<'a>> {
+        self.seen_but(keep, &["address", "index"])
+    }
+
+    /// [`Slot::seen`] without the resource's `name` either: what a mapping that never reads
+    /// it sees (`engine::across`).
+    pub fn seen_without_name(&self, keep: &[String]) -> Option<Seen<'a>> {
+        self.seen_but(keep, &["address", "index", "name"])
+    }
+
+    fn seen_but(&self, keep: &[String], skip: &[&str]) -> Option<Seen<'a>> {
         let top = split_members(self.raw.get())?;
         let mut out = Vec::with_capacity(top.len() + keep.len());
         for (k, v) in top {
             match k.as_ref() {
-                "address" | "index" => {}
+                k if skip.contains(&k) => {}
                 "values" if v.starts_with('{') => {
                     let members = split_members(v)?;
                     // (no member's text is empty: this marks the object cut)

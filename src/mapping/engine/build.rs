@@ -49,7 +49,7 @@ impl Engine {
         let wanted = indexed_props(&texts_v);
         let whole = whole_uses(&filters, &texts_v);
         let mut read = filters::ValuesRead::default();
-        let partial = set
+        let partial: crate::mapping::FastMap<String, Vec<String>> = set
             .resources
             .values()
             .filter(|r| unchanged_at(&r.loc))
@@ -66,7 +66,7 @@ impl Engine {
             .filter(|r| unchanged_at(&r.loc))
             .map(|r| (r.name.clone(), property_reads(r, &mut read)))
             .collect();
-        let memo_ok = set
+        let memo_ok: HashSet<String> = set
             .resources
             .values()
             .filter(|r| {
@@ -78,6 +78,17 @@ impl Engine {
                     .any(|t| t.contains("address") || t.contains("index"))
             })
             .map(|r| r.name.clone())
+            .collect();
+        let across = set
+            .resources
+            .values()
+            .filter(|r| partial.contains_key(&r.name) && memo_ok.contains(&r.name))
+            .filter_map(|r| {
+                let mut texts = Vec::new();
+                collect_texts(&r.variables, &mut texts);
+                collect_texts(&r.properties, &mut texts);
+                Some((r.name.clone(), super::across::across(&texts)?))
+            })
             .collect();
         let engine = Engine {
             set,
@@ -92,6 +103,7 @@ impl Engine {
             partial,
             reads,
             memo_ok,
+            across,
             texts: texts_v,
             locs,
             config: default_config(),

@@ -1,6 +1,7 @@
 //! Mapping a document: each side's resources read from the plan's text, matched to their mapping and evaluated in parallel.
 
 use super::Engine;
+use super::across;
 use super::eval::{Found, Notes, RCx};
 use super::index::{block_of, module_prefix};
 use super::profile::{phase, profiling};
@@ -182,7 +183,7 @@ impl Engine {
         let (work, taken) = self.entry_work(slots, &side);
         phase("  side: entry paths", t);
         let t = std::time::Instant::now();
-        let rep = self.representatives(slots, &work, &unknown);
+        let rep = self.representatives(slots, &work, &unknown, configs);
         if profiling() {
             let reps = rep.iter().enumerate().filter(|(k, r)| k == *r).count();
             eprintln!(
@@ -307,6 +308,7 @@ impl Engine {
         slots: &[Slot<'_>],
         work: &[(usize, &ResourceMapping)],
         unknown: &Unknown<'_>,
+        configs: &Config<'_>,
     ) -> Vec<usize> {
         let mut block_size: FastMap<&str, usize> = FastMap::default();
         for (i, _) in work {
@@ -325,9 +327,12 @@ impl Engine {
             .into_par_iter()
             .map(|k| {
                 let (i, m) = work[k];
-                memo(k)
-                    .then(|| self.memo_key(m, &slots[i], unknown))
-                    .flatten()
+                match self.across.get(&m.name) {
+                    Some(how) => self.across_key(*how, m, &slots[i], unknown, configs),
+                    None => memo(k)
+                        .then(|| self.memo_key(m, &slots[i], unknown))
+                        .flatten(),
+                }
             })
             .collect();
         let mut rep: Vec<usize> = (0..work.len()).collect();
@@ -348,7 +353,7 @@ impl Engine {
         let views: FastMap<usize, Seen<'_>> = (0..work.len())
             .into_par_iter()
             .filter(|k| followed[*k])
-            .filter_map(|k| Some((k, self.memo_view(work[k].1, &slots[work[k].0])?)))
+            .filter_map(|k| Some((k, self.view_of(work[k].1, &slots[work[k].0])?)))
             .collect();
         let rep: Vec<usize> = rep
             .par_iter()
@@ -361,11 +366,18 @@ impl Engine {
                     (&slots[work[k].0], work[k].1),
                     (&slots[work[r].0], work[r].1),
                 );
+                let near = match self.across.get(&ma.name) {
+                    Some(how) => {
+                        across::surroundings(*how, a, configs)
+                            == across::surroundings(*how, b, configs)
+                    }
+                    None => block_of(&a.address) == block_of(&b.address),
+                };
                 let same = ma.name == mb.name
-                    && block_of(&a.address) == block_of(&b.address)
+                    && near
                     && unknown.get(a.address.as_ref()) == unknown.get(b.address.as_ref())
                     && match (self.partial.contains_key(&ma.name), views.get(&r)) {
-                        (true, Some(seen)) => self.memo_view(ma, a).as_ref() == Some(seen),
+                        (true, Some(seen)) => self.view_of(ma, a).as_ref() == Some(seen),
                         (true, None) => false,
                         (false, _) => a.same_body(b),
                     };
@@ -426,6 +438,44 @@ impl Engine {
             None => h.write_u64(r.body_hash),
         }
         Some(h.finish())
+    }
+
+    /// The memo key of a resource mapped by a mapping that shares across blocks (`m` is in
+    /// `Engine::across`): [`Engine::memo_key`] with the block's surroundings
+    /// ([`across::surroundings`]) for the block, and the view without the resource's `name`.
+    fn across_key(
+        &self,
+        how: across::Across,
+        m: &ResourceMapping,
+        r: &Slot<'_>,
+        unknown: &Unknown<'_>,
+        configs: &Config<'_>,
+    ) -> Option<u64> {
+        use std::hash::{BuildHasher, Hash, Hasher};
+        let mut h = foldhash::fast::FixedState::with_seed(0xac05).build_hasher();
+        h.write(m.name.as_bytes());
+        h.write_u8(0xff);
+        across::surroundings(how, r, configs).hash(&mut h);
+        h.write(
+            unknown
+                .get(r.address.as_ref())
+                .copied()
+                .unwrap_or("")
+                .as_bytes(),
+        );
+        h.write_u8(0xff);
+        h.write_u64(self.view_of(m, r)?.hash());
+        Some(h.finish())
+    }
+
+    /// The view two resources mapped by `m` are compared by: [`Engine::memo_view`], without
+    /// the resource's `name` for a mapping that shares across blocks.
+    fn view_of<'a>(&self, m: &ResourceMapping, r: &Slot<'a>) -> Option<Seen<'a>> {
+        let keep = self.partial.get(&m.name)?;
+        match self.across.contains_key(&m.name) {
+            true => r.seen_without_name(keep),
+            false => r.seen(keep),
+        }
     }
 
     /// What mapping `m` sees of a resource when it says which members of `values` it reads
