@@ -313,6 +313,17 @@ pub(crate) struct Surroundings<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Any text is read without a panic (the shipped texts alone are read, but a slice
+        /// taken at a byte that is not a character's boundary would panic on any).
+        #[test]
+        fn any_text_is_read(t in "[.$a-z_{}()\\[\\]|\"?: é0-9]{0,40}") {
+            let _ = may_read_name(&t);
+            let _ = across(&[t.as_str()]);
+        }
+    }
 
     #[test]
     fn a_name_read_from_the_resource_is_seen() {
