@@ -311,8 +311,12 @@ impl Engine {
         configs: &Config<'_>,
     ) -> Vec<usize> {
         let mut block_size: FastMap<&str, usize> = FastMap::default();
-        for (i, _) in work {
+        // (a mapping of one resource has nothing to share: its view is not read, which for
+        // one very wide resource is a pass over most of the plan)
+        let mut mapping_size: FastMap<&str, usize> = FastMap::default();
+        for (i, m) in work {
             *block_size.entry(block_of(&slots[*i].address)).or_default() += 1;
+            *mapping_size.entry(m.name.as_str()).or_default() += 1;
         }
         // instances of count/for_each blocks whose mapping never reads an address or an
         // index, equal in everything their mapping sees, map once (`Engine::memo_key`)
@@ -328,6 +332,7 @@ impl Engine {
             .map(|k| {
                 let (i, m) = work[k];
                 match self.across.get(&m.name) {
+                    Some(_) if mapping_size.get(m.name.as_str()) == Some(&1) => None,
                     Some(how) => self.across_key(*how, m, &slots[i], unknown, configs),
                     None => memo(k)
                         .then(|| self.memo_key(m, &slots[i], unknown))
