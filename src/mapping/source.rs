@@ -271,13 +271,24 @@ impl<'a> Slot<'a> {
     }
 
     fn seen_but(&self, keep: &[String], skip: &[&str]) -> Option<Seen<'a>> {
-        let top = split_members(self.raw.get())?;
+        let text = self.raw.get();
+        let b = text.as_bytes();
+        // each `values` object's members read in the pass over the resource (not once more)
+        let mut inner = std::collections::VecDeque::new();
+        let (top, _) = read::members_from(text, skip_ws(b, 0), |k, start| {
+            if k == "values" && b.get(start) == Some(&b'{') {
+                let (members, end) = read::members_from(text, start, |_, s| value_end(b, s))?;
+                inner.push_back(members);
+                return Some(end);
+            }
+            value_end(b, start)
+        })?;
         let mut out = Vec::with_capacity(top.len() + keep.len());
         for (k, v) in top {
             match k.as_ref() {
                 k if skip.contains(&k) => {}
                 "values" if v.starts_with('{') => {
-                    let members = split_members(v)?;
+                    let members = inner.pop_front()?;
                     // (no member's text is empty: this marks the object cut)
                     out.push((false, k, ""));
                     out.extend(
@@ -488,6 +499,50 @@ mod tests {
             "{\"a\": 1",
         ] {
             assert_eq!(split_members(not_object), None, "{not_object}");
+        }
+    }
+
+    /// The view reads each `values` object in its pass over the resource: the same members as
+    /// splitting the resource and then its `values` (repeated keys, escapes, spaces, an empty
+    /// object, `values` that is not an object).
+    #[test]
+    fn seen_reads_values_in_one_pass_as_in_two() {
+        let keep: Vec<String> = ["a", "b", "c\"d"].iter().map(|k| k.to_string()).collect();
+        let two = |t: &str| -> Option<Vec<(bool, String, String)>> {
+            let mut out = Vec::new();
+            for (k, v) in split_members(t)? {
+                match k.as_ref() {
+                    "address" | "index" => {}
+                    "values" if v.starts_with('{') => {
+                        out.push((false, k.to_string(), String::new()));
+                        for (vk, vv) in split_members(v)? {
+                            if keep.iter().any(|w| *w == vk) {
+                                out.push((true, vk.to_string(), vv.to_string()));
+                            }
+                        }
+                    }
+                    _ => out.push((false, k.to_string(), v.to_string())),
+                }
+            }
+            Some(out)
+        };
+        for t in [
+            r#"{"address": "x.y", "values": {"a": 1, "z": {"a": 2}, "b": [1, {"c": 3}]}, "type": "x"}"#,
+            r#"{"values": {"a": 1}, "values": {"b": 2, "a": "}"}, "index": 0}"#,
+            r#"{ "values" : { } , "name" : "n" }"#,
+            r#"{"values": null, "sensitive_values": {"a": true}}"#,
+            r#"{"values": {"c\"d": "\u0041", "a\u0062": 1, "b": "x\"y"}}"#,
+            r#"{"v\u0061lues": {"a": 1}, "values": [1]}"#,
+            "{}",
+        ] {
+            let raw: &RawValue = serde_json::from_str(t).unwrap();
+            let (slot, _) = Slot::new(raw, &Wanted::default());
+            let one = slot.seen(&keep).map(|s| {
+                s.0.into_iter()
+                    .map(|(i, k, v)| (i, k.to_string(), v.to_string()))
+                    .collect::<Vec<_>>()
+            });
+            assert_eq!(one, two(t), "{t}");
         }
     }
 

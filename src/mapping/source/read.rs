@@ -338,14 +338,25 @@ pub(super) fn read_resource<'a>(text: &'a str, wanted: &Wanted) -> Option<Read<'
 /// a parsed document is). `None`: not an object, or text that is not such JSON.
 pub(crate) fn split_members(text: &str) -> Option<Vec<(Cow<'_, str>, &str)>> {
     let b = text.as_bytes();
-    let mut i = skip_ws(b, 0);
+    members_from(text, skip_ws(b, 0), |_, start| value_end(b, start)).map(|(m, _)| m)
+}
+
+/// The members of the object that starts at byte `i` of `text` (see [`split_members`]), and
+/// the byte past its end. Each value's end is found by `end(key, start)`, which may read the
+/// value on the way (a nested object's members, read in the same pass).
+pub(crate) fn members_from<'t>(
+    text: &'t str,
+    mut i: usize,
+    mut end: impl FnMut(&str, usize) -> Option<usize>,
+) -> Option<(Vec<(Cow<'t, str>, &'t str)>, usize)> {
+    let b = text.as_bytes();
     if b.get(i) != Some(&b'{') {
         return None;
     }
     let mut out = Vec::with_capacity(16);
     i = skip_ws(b, i + 1);
     if b.get(i) == Some(&b'}') {
-        return Some(out);
+        return Some((out, i + 1));
     }
     loop {
         let (key_end, escaped) = string_end(b, i)?;
@@ -360,12 +371,12 @@ pub(crate) fn split_members(text: &str) -> Option<Vec<(Cow<'_, str>, &str)>> {
             return None;
         }
         let start = skip_ws(b, i + 1);
-        let end = value_end(b, start)?;
-        out.push((key, &text[start..end]));
-        i = skip_ws(b, end);
+        let stop = end(&key, start)?;
+        out.push((key, &text[start..stop]));
+        i = skip_ws(b, stop);
         match b.get(i) {
             Some(b',') => i = skip_ws(b, i + 1),
-            Some(b'}') => return Some(out),
+            Some(b'}') => return Some((out, i + 1)),
             _ => return None,
         }
     }
