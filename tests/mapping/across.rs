@@ -3,12 +3,8 @@
 //! the region their provider gives, their module instance, the configuration `cbf::ref`
 //! follows, or a user's mapping that reads the name, keeps them apart.
 
+use super::memo::{builtin_and, map_counting};
 use super::*;
-
-fn map_counting(e: &Engine, doc: &Value) -> (mapping::MappedPlan, u64) {
-    let (m, stats) = e.map_sections_stats(&mapping::Sections::from_text(&doc.to_string()));
-    (m, stats.get().0)
-}
 
 fn instance(addr: &str, ty: &str, tag: &str) -> Value {
     res(
@@ -155,13 +151,7 @@ compute_resource:
       machine_type:
         - paths: '.name'
 "#;
-    let mut files = mapping::builtin_files();
-    files.push(MappingFile {
-        path: "named.yaml".into(),
-        folder: None,
-        text: y.into(),
-    });
-    let e = Engine::from_files(&files, &test_data).unwrap();
+    let e = builtin_and("named.yaml", y);
     let doc = simple(
         ["a", "b", "c"]
             .iter()

@@ -3,9 +3,20 @@
 
 use super::*;
 
+/// The shipped mappings and a user's file `path` holding `yaml`.
+pub(super) fn builtin_and(path: &str, yaml: &str) -> Engine {
+    let mut files = mapping::builtin_files();
+    files.push(MappingFile {
+        path: path.into(),
+        folder: None,
+        text: yaml.into(),
+    });
+    Engine::from_files(&files, &test_data).unwrap()
+}
+
 /// Maps a document and says how many resources were mapped (the others copied from an equal
 /// instance).
-fn map_counting(e: &Engine, doc: &Value) -> (mapping::MappedPlan, u64) {
+pub(super) fn map_counting(e: &Engine, doc: &Value) -> (mapping::MappedPlan, u64) {
     let (m, stats) = e.map_sections_stats(&mapping::Sections::from_text(&doc.to_string()));
     (m, stats.get().0)
 }
@@ -133,13 +144,7 @@ compute_resource:
       machine_type:
         - paths: '.values.tags.Name'
 "#;
-    let mut files = mapping::builtin_files();
-    files.push(MappingFile {
-        path: "tagged.yaml".into(),
-        folder: None,
-        text: y.into(),
-    });
-    let e = Engine::from_files(&files, &test_data).unwrap();
+    let e = builtin_and("tagged.yaml", y);
     let inst = |i: usize| {
         let mut r = res(
             &format!("aws_tagged.t[{i}]"),

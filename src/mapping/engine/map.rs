@@ -331,13 +331,13 @@ impl Engine {
             .into_par_iter()
             .map(|k| {
                 let (i, m) = work[k];
-                match self.across.get(&m.name) {
-                    Some(_) if mapping_size.get(m.name.as_str()) == Some(&1) => None,
-                    Some(how) => self.across_key(*how, m, &slots[i], unknown, configs),
-                    None => memo(k)
-                        .then(|| self.memo_key(m, &slots[i], unknown))
-                        .flatten(),
-                }
+                let shared = match self.across.contains_key(&m.name) {
+                    true => mapping_size.get(m.name.as_str()) > Some(&1),
+                    false => memo(k),
+                };
+                shared
+                    .then(|| self.memo_key(m, &slots[i], unknown, configs))
+                    .flatten()
             })
             .collect();
         let mut rep: Vec<usize> = (0..work.len()).collect();
@@ -418,17 +418,26 @@ impl Engine {
         (ignored, unsupported)
     }
 
-    /// The memo key of a resource mapped by `m`: the mapping, the resource's block (its
-    /// address without the last instance key: the configuration block, module instance and
-    /// provider it is mapped with), its `after_unknown` and what `m` reads of it: the members of
-    /// `values` a shipped mapping says it reads and every member but `values`, `address` and
-    /// `index` ([`Slot::seen`]), else the whole body. `None`: not to be memoised.
-    fn memo_key(&self, m: &ResourceMapping, r: &Slot<'_>, unknown: &Unknown<'_>) -> Option<u64> {
-        use std::hash::{BuildHasher, Hasher};
+    /// The memo key of a resource mapped by `m`: the mapping; where it is mapped: its block
+    /// (its address without the last instance key: the configuration block, module instance
+    /// and provider it is mapped with), or for a mapping that shares across blocks the block's
+    /// surroundings ([`across::surroundings`]); its `after_unknown`; and what `m` reads of it
+    /// ([`Engine::view_of`]), else the whole body. `None`: not to be memoised.
+    fn memo_key(
+        &self,
+        m: &ResourceMapping,
+        r: &Slot<'_>,
+        unknown: &Unknown<'_>,
+        configs: &Config<'_>,
+    ) -> Option<u64> {
+        use std::hash::{BuildHasher, Hash, Hasher};
         let mut h = foldhash::fast::FixedState::with_seed(0x3e30).build_hasher();
         h.write(m.name.as_bytes());
         h.write_u8(0xff);
-        h.write(block_of(&r.address).as_bytes());
+        match self.across.get(&m.name) {
+            Some(how) => across::surroundings(*how, r, configs).hash(&mut h),
+            None => h.write(block_of(&r.address).as_bytes()),
+        }
         h.write_u8(0xff);
         h.write(
             unknown
@@ -439,55 +448,22 @@ impl Engine {
         );
         h.write_u8(0xff);
         match self.partial.get(&m.name) {
-            Some(_) => h.write_u64(self.memo_view(m, r)?.hash()),
+            Some(_) => h.write_u64(self.view_of(m, r)?.hash()),
             None => h.write_u64(r.body_hash),
         }
         Some(h.finish())
     }
 
-    /// The memo key of a resource mapped by a mapping that shares across blocks (`m` is in
-    /// `Engine::across`): [`Engine::memo_key`] with the block's surroundings
-    /// ([`across::surroundings`]) for the block, and the view without the resource's `name`.
-    fn across_key(
-        &self,
-        how: across::Across,
-        m: &ResourceMapping,
-        r: &Slot<'_>,
-        unknown: &Unknown<'_>,
-        configs: &Config<'_>,
-    ) -> Option<u64> {
-        use std::hash::{BuildHasher, Hash, Hasher};
-        let mut h = foldhash::fast::FixedState::with_seed(0xac05).build_hasher();
-        h.write(m.name.as_bytes());
-        h.write_u8(0xff);
-        across::surroundings(how, r, configs).hash(&mut h);
-        h.write(
-            unknown
-                .get(r.address.as_ref())
-                .copied()
-                .unwrap_or("")
-                .as_bytes(),
-        );
-        h.write_u8(0xff);
-        h.write_u64(self.view_of(m, r)?.hash());
-        Some(h.finish())
-    }
-
-    /// The view two resources mapped by `m` are compared by: [`Engine::memo_view`], without
-    /// the resource's `name` for a mapping that shares across blocks.
+    /// What mapping `m` sees of a resource when it says which members of `values` it reads
+    /// ([`Slot::seen`]; without the resource's `name` for a mapping that shares across blocks):
+    /// the view [`Engine::memo_key`] hashes and two resources are compared by. `None` when it
+    /// reads the whole body.
     fn view_of<'a>(&self, m: &ResourceMapping, r: &Slot<'a>) -> Option<Seen<'a>> {
         let keep = self.partial.get(&m.name)?;
         match self.across.contains_key(&m.name) {
             true => r.seen_without_name(keep),
             false => r.seen(keep),
         }
-    }
-
-    /// What mapping `m` sees of a resource when it says which members of `values` it reads
-    /// (the view [`Engine::memo_key`] hashes and two instances are compared by); `None` when it
-    /// reads the whole body.
-    fn memo_view<'a>(&self, m: &ResourceMapping, r: &Slot<'a>) -> Option<Seen<'a>> {
-        r.seen(self.partial.get(&m.name)?)
     }
 
     fn run_plain(&self, fid: usize, side: &SideCx<'_, '_>) -> Vec<Val> {

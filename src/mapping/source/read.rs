@@ -341,6 +341,9 @@ pub(crate) fn split_members(text: &str) -> Option<Vec<(Cow<'_, str>, &str)>> {
     members_from(text, skip_ws(b, 0), |_, start| value_end(b, start)).map(|(m, _)| m)
 }
 
+/// A member of an object's text: its key, and its value's text.
+pub(crate) type Member<'t> = (Cow<'t, str>, &'t str);
+
 /// The members of the object that starts at byte `i` of `text` (see [`split_members`]), and
 /// the byte past its end. Each value's end is found by `end(key, start)`, which may read the
 /// value on the way (a nested object's members, read in the same pass).
@@ -348,7 +351,7 @@ pub(crate) fn members_from<'t>(
     text: &'t str,
     mut i: usize,
     mut end: impl FnMut(&str, usize) -> Option<usize>,
-) -> Option<(Vec<(Cow<'t, str>, &'t str)>, usize)> {
+) -> Option<(Vec<Member<'t>>, usize)> {
     let b = text.as_bytes();
     if b.get(i) != Some(&b'{') {
         return None;
