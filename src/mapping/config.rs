@@ -130,11 +130,7 @@ impl<'a> Config<'a> {
             static LAST: std::cell::RefCell<((u64, usize), Val)> =
                 const { std::cell::RefCell::new(((0, 0), Val::Null)) };
         }
-        let Some((_, r)) = self
-            .blocks
-            .get(&(modpath.to_string(), rel.to_string()))
-            .and_then(|&i| self.modules.get(modpath)?.resources.get(i))
-        else {
+        let Some(r) = self.block_raw(modpath, rel) else {
             return Val::Null;
         };
         // a block is known by this configuration's id and its slice's place in the text
@@ -251,9 +247,7 @@ impl<'a> Config<'a> {
 
     /// The `provider_config_key` of configuration resource `rel` in module `modpath`.
     pub fn provider_key(&self, modpath: &str, rel: &str) -> Option<String> {
-        let i = *self.blocks.get(&(modpath.to_string(), rel.to_string()))?;
-        let (_, r) = self.modules.get(modpath)?.resources.get(i)?;
-        let k = member(r, "provider_config_key")?;
+        let k = member(self.block_raw(modpath, rel)?, "provider_config_key")?;
         k.get()
             .starts_with('"')
             .then(|| serde_json::from_str::<String>(k.get()).ok())
