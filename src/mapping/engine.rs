@@ -70,9 +70,9 @@ pub struct Engine {
     /// count/for_each instances equal in what the mapping sees are mapped once (`engine::map`).
     memo_ok: HashSet<String>,
     /// Shipped resource mappings, unchanged and among `memo_ok` and `partial`, whose equal
-    /// resources share their figures across blocks too, and on what they must then agree
-    /// (`engine::across`).
-    across: FastMap<String, across::Across>,
+    /// resources share their figures across blocks too, and on what they must then agree:
+    /// worked out when a plan first needs it (`Engine::across`).
+    across: std::sync::OnceLock<FastMap<String, across::Across>>,
     /// Compiled text of every filter (diagnostics, profiling).
     texts: Vec<String>,
     /// `file:line` of every filter, named when one runs past its budget.
@@ -498,7 +498,7 @@ impl Engine {
     #[doc(hidden)]
     pub fn without_partial_values(mut self) -> Engine {
         self.partial.clear();
-        self.across.clear();
+        self.across = std::sync::OnceLock::from(FastMap::default());
         self
     }
 

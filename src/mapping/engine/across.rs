@@ -12,6 +12,9 @@
 //! are known, and `tests/mapping/across.rs` renames every resource of every fixture plan and
 //! finds their figures unchanged.
 
+use super::Engine;
+use super::filters::mapping_texts;
+use crate::mapping::FastMap;
 use crate::mapping::config::Config;
 use crate::mapping::region;
 use crate::mapping::source::{Slot, split_members};
@@ -26,6 +29,22 @@ pub(crate) enum Across {
     /// Their region, module instance and configuration block but for its `address` and `name`
     /// (the mapping follows `cbf::ref`, which reads the block's `expressions`).
     Config,
+}
+
+impl Engine {
+    /// The shipped mappings that share figures across blocks ([`across`] of each one's texts,
+    /// among those that say what they read of `values` and read no address or index): worked
+    /// out once, when a plan first maps resources (not at every start).
+    pub(super) fn across(&self) -> &FastMap<String, Across> {
+        self.across.get_or_init(|| {
+            self.set
+                .resources
+                .values()
+                .filter(|r| self.partial.contains_key(&r.name) && self.memo_ok.contains(&r.name))
+                .filter_map(|r| Some((r.name.clone(), across(&mapping_texts(r))?)))
+                .collect()
+        })
+    }
 }
 
 /// Texts that read the configuration or the document other than by `cbf::ref`: a mapping

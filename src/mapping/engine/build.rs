@@ -49,16 +49,11 @@ impl Engine {
         let wanted = indexed_props(&texts_v);
         let whole = whole_uses(&filters, &texts_v);
         let mut read = filters::ValuesRead::default();
-        let partial: crate::mapping::FastMap<String, Vec<String>> = set
+        let partial = set
             .resources
             .values()
             .filter(|r| unchanged_at(&r.loc))
-            .filter_map(|r| {
-                let mut texts = Vec::new();
-                collect_texts(&r.variables, &mut texts);
-                collect_texts(&r.properties, &mut texts);
-                Some((r.name.clone(), read.of(&texts)?))
-            })
+            .filter_map(|r| Some((r.name.clone(), read.of(&filters::mapping_texts(r))?)))
             .collect();
         let reads = set
             .resources
@@ -66,29 +61,15 @@ impl Engine {
             .filter(|r| unchanged_at(&r.loc))
             .map(|r| (r.name.clone(), property_reads(r, &mut read)))
             .collect();
-        let memo_ok: HashSet<String> = set
+        let memo_ok = set
             .resources
             .values()
             .filter(|r| {
-                let mut texts = Vec::new();
-                collect_texts(&r.variables, &mut texts);
-                collect_texts(&r.properties, &mut texts);
-                !texts
+                !filters::mapping_texts(r)
                     .iter()
                     .any(|t| t.contains("address") || t.contains("index"))
             })
             .map(|r| r.name.clone())
-            .collect();
-        let across = set
-            .resources
-            .values()
-            .filter(|r| partial.contains_key(&r.name) && memo_ok.contains(&r.name))
-            .filter_map(|r| {
-                let mut texts = Vec::new();
-                collect_texts(&r.variables, &mut texts);
-                collect_texts(&r.properties, &mut texts);
-                Some((r.name.clone(), super::across::across(&texts)?))
-            })
             .collect();
         let engine = Engine {
             set,
@@ -103,7 +84,7 @@ impl Engine {
             partial,
             reads,
             memo_ok,
-            across,
+            across: std::sync::OnceLock::new(),
             texts: texts_v,
             locs,
             config: default_config(),

@@ -3,7 +3,7 @@
 
 use super::super::fast;
 use super::index;
-use crate::mapping::model::{PropDef, Src};
+use crate::mapping::model::{PropDef, ResourceMapping, Src};
 use crate::mapping::placeholder::Placeholder;
 use jaq_json::Val;
 
@@ -133,6 +133,14 @@ pub(super) enum NullRule {
     Empty,
     /// `rest` depends on its input only: its answer on null is computed once.
     Cached(std::sync::OnceLock<Vec<Val>>),
+}
+
+/// Every filter text of a resource mapping: its variables' and its properties'.
+pub(super) fn mapping_texts(r: &ResourceMapping) -> Vec<&str> {
+    let mut texts = Vec::new();
+    collect_texts(&r.variables, &mut texts);
+    collect_texts(&r.properties, &mut texts);
+    texts
 }
 
 pub(super) fn collect_texts<'a>(props: &'a [(String, Vec<PropDef>)], out: &mut Vec<&'a str>) {

@@ -331,7 +331,7 @@ impl Engine {
             .into_par_iter()
             .map(|k| {
                 let (i, m) = work[k];
-                let shared = match self.across.contains_key(&m.name) {
+                let shared = match self.across().contains_key(&m.name) {
                     true => mapping_size.get(m.name.as_str()) > Some(&1),
                     false => memo(k),
                 };
@@ -371,7 +371,7 @@ impl Engine {
                     (&slots[work[k].0], work[k].1),
                     (&slots[work[r].0], work[r].1),
                 );
-                let near = match self.across.get(&ma.name) {
+                let near = match self.across().get(&ma.name) {
                     Some(how) => {
                         across::surroundings(*how, a, configs)
                             == across::surroundings(*how, b, configs)
@@ -434,7 +434,7 @@ impl Engine {
         let mut h = foldhash::fast::FixedState::with_seed(0x3e30).build_hasher();
         h.write(m.name.as_bytes());
         h.write_u8(0xff);
-        match self.across.get(&m.name) {
+        match self.across().get(&m.name) {
             Some(how) => across::surroundings(*how, r, configs).hash(&mut h),
             None => h.write(block_of(&r.address).as_bytes()),
         }
@@ -460,7 +460,7 @@ impl Engine {
     /// reads the whole body.
     fn view_of<'a>(&self, m: &ResourceMapping, r: &Slot<'a>) -> Option<Seen<'a>> {
         let keep = self.partial.get(&m.name)?;
-        match self.across.contains_key(&m.name) {
+        match self.across().contains_key(&m.name) {
             true => r.seen_without_name(keep),
             false => r.seen(keep),
         }
